@@ -1,0 +1,309 @@
+// The driver's work: read, parse, optimize, lower, emit, link, run.
+#include "cmd/driver.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "codegen/lower.h"
+#include "codegen/x86_64/emitter.h"
+#include "lexer/diag.h"
+#include "lexer/lexer.h"
+#include "opt/pipeline.h"
+#include "parser/parser.h"
+#include "son/printer.h"
+
+extern char** environ;
+
+namespace simplec {
+
+namespace {
+
+constexpr size_t kMaxSourceBytes = 256u << 20;
+
+bool endsWith(const std::string& s, const std::string& suf) {
+  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+std::string stem(const std::string& path) {
+  std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  size_t dot = base.find_last_of('.');
+  return dot == std::string::npos ? base : base.substr(0, dot);
+}
+
+// Runs argv, waiting for it; returns its exit status (128+signal if killed),
+// or -1 if it could not be started.
+int runProcess(const std::vector<std::string>& argv) {
+  std::vector<char*> a;
+  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawnp(&pid, a[0], nullptr, nullptr, a.data(), environ) != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+std::string selfDir() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  buf[n] = 0;
+  std::string p(buf);
+  return p.substr(0, p.find_last_of('/'));
+}
+
+// The runtime library: next to the build tree's simplec, or in the install prefix.
+std::string findRuntime() {
+  std::string dir = selfDir();
+  for (const char* rel : {"/../runtime/libsimplec_rt.a", "/../lib/simplec/libsimplec_rt.a"}) {
+    std::string p = dir + rel;
+    struct stat st;
+    if (stat(p.c_str(), &st) == 0) return p;
+  }
+  return "";
+}
+
+std::string makeTemp(const std::string& suffix) {
+  const char* tmp = getenv("TMPDIR");
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/simplec-XXXXXX" + suffix;
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back(0);
+  int fd = mkstemps(buf.data(), int(suffix.size()));
+  if (fd < 0) return "";
+  close(fd);
+  return std::string(buf.data());
+}
+
+struct TempFiles {
+  std::vector<std::string> paths;
+  ~TempFiles() {
+    for (auto& p : paths) unlink(p.c_str());
+  }
+};
+
+class Driver {
+ public:
+  explicit Driver(const DriverOptions& o) : o_(o) { diag_.setColor(o.color); }
+
+  int run() {
+    std::vector<std::string> sources, objects;
+    for (const auto& in : o_.inputs) {
+      if (endsWith(in, ".o") || endsWith(in, ".a") || endsWith(in, ".so"))
+        objects.push_back(in);
+      else
+        sources.push_back(in);
+    }
+    bool singleOut = o_.compileOnly || o_.assembly;
+    if (!o_.output.empty() && singleOut && sources.size() > 1) {
+      std::cerr << "simplec: error: cannot specify '-o' with '-c' or '-S' and several sources\n";
+      return 2;
+    }
+    if (o_.emit != EmitKind::None || singleOut) {
+      if (sources.empty()) {
+        std::cerr << "simplec: error: no source files\n";
+        return 2;
+      }
+      int status = 0;
+      for (const auto& s : sources) status = std::max(status, compileOne(s, nullptr));
+      return status;
+    }
+    // Compile everything, then link.
+    TempFiles temps;
+    int status = 0;
+    for (const auto& s : sources) {
+      std::string obj = makeTemp(".o");
+      if (obj.empty()) {
+        std::cerr << "simplec: error: cannot create a temporary file\n";
+        return 1;
+      }
+      temps.paths.push_back(obj);
+      int st = compileOne(s, &obj);
+      status = std::max(status, st);
+      objects.push_back(obj);
+    }
+    if (status) return status;
+    std::string exe = o_.output.empty() ? "a.out" : o_.output;
+    if (o_.run) {
+      exe = makeTemp(".exe");
+      temps.paths.push_back(exe);
+    }
+    if (int st = link(objects, exe)) return st;
+    if (!o_.run) return 0;
+    std::vector<std::string> argv{exe};
+    argv.insert(argv.end(), o_.runArgs.begin(), o_.runArgs.end());
+    std::cout.flush();
+    int rc = runProcess(argv);
+    if (rc < 0) {
+      std::cerr << "simplec: error: cannot run the compiled program\n";
+      return 1;
+    }
+    return rc;
+  }
+
+ private:
+  int link(const std::vector<std::string>& objects, const std::string& exe) {
+    std::string rt = findRuntime();
+    if (rt.empty()) {
+      std::cerr << "simplec: error: cannot find the runtime library libsimplec_rt.a next to " << selfDir()
+                << "\n";
+      return 1;
+    }
+    std::vector<std::string> argv{"cc", "-o", exe};
+    argv.insert(argv.end(), objects.begin(), objects.end());
+    argv.push_back(rt);
+    argv.push_back("-Wl,-u,__simplec_argv");
+    int rc = runProcess(argv);
+    if (rc != 0) {
+      std::cerr << "simplec: error: linking with cc failed\n";
+      return 1;
+    }
+    return 0;
+  }
+
+  bool readSource(const std::string& path, std::string* text) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      std::cerr << "simplec: error: cannot open '" << path << "': " << std::strerror(errno) << "\n";
+      return false;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    *text = ss.str();
+    if (text->size() > kMaxSourceBytes) {
+      std::cerr << path << ": error: source file too large (limit " << (kMaxSourceBytes >> 20) << " MiB)\n";
+      return false;
+    }
+    return true;
+  }
+
+  // Compiles one source; with objPath writes the object there (for linking).
+  int compileOne(const std::string& path, const std::string* objPath) {
+    std::string text;
+    if (!readSource(path, &text)) return 1;
+    SourceFile file(path, std::move(text));
+    if (o_.emit == EmitKind::Tokens) {
+      for (const Token& t : tokenize(file, diag_))
+        std::cout << t.pos.line << ":" << t.pos.col << " " << tokDescription(t.kind)
+                  << (t.text.empty() || t.kind == Tok::StrLit ? "" : " " + t.text) << "\n";
+      return diag_.hasErrors() ? 1 : 0;
+    }
+    Graph g;
+    if (!parseFile(file, diag_, g)) return 1;
+    PassOptions po;
+    po.optLevel = o_.optLevel;
+    po.verifyEach = o_.verifyEach;
+    po.dumpAfter = o_.dumpAfter;
+    po.seed = o_.seed;
+    afterParse(g, po);
+    runPipeline(g, po);
+    if (o_.emit == EmitKind::Ir) {
+      std::cout << printGraph(g);
+      return 0;
+    }
+    if (o_.emit == EmitKind::Dot) {
+      std::cout << printDot(g);
+      return 0;
+    }
+    if (o_.emit == EmitKind::Sched) {
+      std::cout << printSchedules(g);
+      return 0;
+    }
+    mir::MModule m = lowerUnit(g, path);
+    std::string err;
+    if (o_.emit == EmitKind::Mir) {
+      std::cout << mir::print(m);
+      return 0;
+    }
+    if (o_.emit == EmitKind::Asm || o_.assembly) {
+      std::string asmText;
+      if (!x86_64::writeAssembly(m, &asmText, &err)) return emitFailure(path, err);
+      if (o_.emit == EmitKind::Asm) {
+        std::cout << asmText;
+        return 0;
+      }
+      std::string out = o_.output.empty() ? stem(path) + ".s" : o_.output;
+      std::ofstream f(out, std::ios::binary);
+      f << asmText;
+      if (!f) {
+        std::cerr << "simplec: error: cannot write '" << out << "'\n";
+        return 1;
+      }
+      return writeDeps(path, out);
+    }
+    std::string out = objPath ? *objPath : (o_.output.empty() ? stem(path) + ".o" : o_.output);
+    if (!x86_64::writeObject(m, out, &err)) return emitFailure(path, err);
+    return objPath ? 0 : writeDeps(path, out);
+  }
+
+  int emitFailure(const std::string& path, const std::string& err) {
+    std::cerr << "simplec: error: cannot write output for '" << path << "': " << err << "\n";
+    return 1;
+  }
+
+  // -MD: "target: source" so that make rebuilds when the source changes.
+  int writeDeps(const std::string& src, const std::string& out) {
+    if (!o_.depFile && o_.depFilePath.empty()) return 0;
+    std::string depPath = o_.depFilePath;
+    if (depPath.empty()) {
+      size_t dot = out.find_last_of('.');
+      size_t slash = out.find_last_of('/');
+      depPath = (dot != std::string::npos && (slash == std::string::npos || dot > slash) ? out.substr(0, dot) : out) + ".d";
+    }
+    std::string target = o_.depTarget.empty() ? out : o_.depTarget;
+    // Write to a temporary name and rename, so parallel make never sees half a file.
+    std::string tmp = depPath + ".tmp" + std::to_string(getpid());
+    {
+      std::ofstream f(tmp);
+      f << target << ": " << src << "\n";
+      if (!f) {
+        std::cerr << "simplec: error: cannot write '" << depPath << "'\n";
+        return 1;
+      }
+    }
+    if (rename(tmp.c_str(), depPath.c_str()) != 0) {
+      unlink(tmp.c_str());
+      std::cerr << "simplec: error: cannot write '" << depPath << "'\n";
+      return 1;
+    }
+    return 0;
+  }
+
+  const DriverOptions& o_;
+  DiagEngine diag_;
+};
+
+}  // namespace
+
+int runDriver(const DriverOptions& opts) {
+  try {
+    checkPassOrder();
+    Driver d(opts);
+    return d.run();
+  } catch (const InternalError& e) {
+    std::cerr << "simplec: internal compiler error: in pass '" << e.pass << "' while compiling '"
+              << (opts.inputs.empty() ? "" : opts.inputs[0]) << "': " << e.what() << "\n";
+    return 70;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "simplec: internal compiler error: out of memory while compiling '"
+              << (opts.inputs.empty() ? "" : opts.inputs[0]) << "'\n";
+    return 70;
+  } catch (const std::exception& e) {
+    std::cerr << "simplec: internal compiler error: " << e.what() << " while compiling '"
+              << (opts.inputs.empty() ? "" : opts.inputs[0]) << "'\n";
+    return 70;
+  }
+}
+
+}  // namespace simplec

@@ -1,0 +1,34 @@
+// The simplec driver: what one invocation does with its inputs. main.cpp
+// turns the command line into DriverOptions; run() does the work and returns
+// the process exit status (0 ok, 1 input errors, 2 bad usage, 70 internal
+// error, or the program's own status with --run).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace simplec {
+
+enum class EmitKind { None, Tokens, Ir, Dot, Sched, Mir, Asm };
+
+struct DriverOptions {
+  std::vector<std::string> inputs;
+  std::string output;
+  bool compileOnly = false;   // -c
+  bool assembly = false;      // -S
+  bool run = false;           // --run
+  std::vector<std::string> runArgs;
+  int optLevel = 2;
+  EmitKind emit = EmitKind::None;
+  std::vector<std::string> dumpAfter;
+  bool verifyEach = false;
+  bool depFile = false;       // -MD
+  std::string depFilePath;    // -MF
+  std::string depTarget;      // -MT
+  bool color = false;
+  unsigned long long seed = 0;
+  std::string argv0;
+};
+
+int runDriver(const DriverOptions& opts);
+
+}  // namespace simplec

@@ -1,0 +1,109 @@
+// simplec: command-line parsing (CLI11) and the last line of defence: any
+// internal failure, even a crash signal, becomes "internal compiler error"
+// and exit status 70.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <unistd.h>
+
+#include "cmd/driver.h"
+#include "opt/pipeline.h"
+
+using namespace simplec;
+
+namespace {
+
+const char* gCurrentInput = "";
+
+void crashHandler(int sig) {
+  // Only async-signal-safe calls here.
+  const char* a = "simplec: internal compiler error: crashed (signal ";
+  (void)!write(2, a, strlen(a));
+  char num[8];
+  int n = 0;
+  int s = sig;
+  do {
+    num[n++] = char('0' + s % 10);
+    s /= 10;
+  } while (s && n < 7);
+  while (n) (void)!write(2, &num[--n], 1);
+  const char* b = ") while compiling '";
+  (void)!write(2, b, strlen(b));
+  (void)!write(2, gCurrentInput, strlen(gCurrentInput));
+  (void)!write(2, "'\n", 2);
+  _exit(70);
+}
+
+void installCrashHandlers() {
+  static char altStack[64 * 1024];
+  stack_t ss{};
+  ss.ss_sp = altStack;
+  ss.ss_size = sizeof altStack;
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_handler = crashHandler;
+  sa.sa_flags = SA_ONSTACK;
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) sigaction(sig, &sa, nullptr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  installCrashHandlers();
+  DriverOptions o;
+  o.argv0 = argv[0];
+  // Everything after "--" belongs to the program started by --run.
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; i++) {
+    if (std::strcmp(argv[i], "--") == 0) {
+      for (int j = i + 1; j < argc; j++) o.runArgs.push_back(argv[j]);
+      break;
+    }
+    // gcc spells these with one dash; CLI11 wants two for long names.
+    std::string a = argv[i];
+    if (a == "-MD" || a == "-MF" || a == "-MT") a = "-" + a;
+    args.push_back(a);
+  }
+  CLI::App app{"simplec: an optimizing compiler for the Simple language", "simplec"};
+  app.set_version_flag("--version", std::string("simplec ") + SIMPLEC_VERSION);
+  std::string emit, color = "auto";
+  app.add_option("inputs", o.inputs, ".smp sources and .o/.a objects")->required();
+  app.add_option("-o", o.output, "output file");
+  app.add_flag("-c", o.compileOnly, "compile to an object file, do not link");
+  app.add_flag("-S", o.assembly, "write assembly text");
+  app.add_option("-O", o.optLevel, "optimization level (-O0, -O1, -O2)")->check(CLI::Range(0, 2));
+  app.add_flag("--run", o.run, "compile to a temporary executable and run it ([-- ARGS])");
+  app.add_option("--emit", emit, "print a form instead of compiling: tokens|ir|dot|sched|mir|asm")
+      ->check(CLI::IsMember({"tokens", "ir", "dot", "sched", "mir", "asm"}));
+  app.add_option("--dump-after", o.dumpAfter, "print the graph after PASS (repeatable)");
+  app.add_flag("--verify-each", o.verifyEach, "verify the graph after every pass");
+  app.add_flag("--MD", o.depFile, "write a Make dependency file");
+  app.add_option("--MF", o.depFilePath, "name of the dependency file");
+  app.add_option("--MT", o.depTarget, "target named in the dependency file");
+  app.add_option("--color", color, "colour diagnostics: never|always|auto")
+      ->check(CLI::IsMember({"never", "always", "auto"}));
+  app.add_option("--seed", o.seed, "seed for the optimizer's worklist order (testing)");
+  try {
+    std::reverse(args.begin(), args.end());
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  o.color = color == "always" || (color == "auto" && isatty(2));
+  if (!emit.empty()) {
+    static const std::pair<const char*, EmitKind> kinds[] = {
+        {"tokens", EmitKind::Tokens}, {"ir", EmitKind::Ir},   {"dot", EmitKind::Dot},
+        {"sched", EmitKind::Sched},   {"mir", EmitKind::Mir}, {"asm", EmitKind::Asm}};
+    for (auto& [name, k] : kinds)
+      if (emit == name) o.emit = k;
+  }
+  for (const auto& p : o.dumpAfter)
+    if (!isPassName(p)) {
+      std::cerr << "simplec: error: unknown pass '" << p << "' for --dump-after\n";
+      return 2;
+    }
+  if (!o.inputs.empty()) gCurrentInput = strdup(o.inputs[0].c_str());
+  return runDriver(o);
+}

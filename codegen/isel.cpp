@@ -1,0 +1,403 @@
+// x86-64 instruction selection from a GCM schedule.
+#include "codegen/isel.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "lexer/diag.h"
+
+namespace simplec {
+
+using namespace mir;
+
+namespace {
+
+// Error kinds of runtime/simplec_rt.h (a C header).
+constexpr int64_t kErrDivZero = 0;
+
+bool fitsImm32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+bool isIntCon(const Node* n) { return n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
+bool isCompare(const Node* n) {
+  return n->op == Op::EQ || n->op == Op::NE || n->op == Op::LT || n->op == Op::LE;
+}
+Cond condOf(Op op) {
+  switch (op) {
+    case Op::EQ: return Cond::E;
+    case Op::NE: return Cond::NE;
+    case Op::LT: return Cond::L;
+    default: return Cond::LE;
+  }
+}
+
+class Selector {
+ public:
+  Selector(const Graph& g, const Schedule& s, const IselContext& cx) : g_(g), s_(s), cx_(cx) {}
+
+  MFunction run() {
+    const FunInfo& info = g_.funs[size_t(s_.funIndex)];
+    f_.name = info.symbol;
+    f_.global = info.isGlobal;
+    // Every schedule block starts a MIR block; checks add more after them.
+    firstMBlock_.assign(s_.blocks.size(), -1);
+    lastMBlock_.assign(s_.blocks.size(), -1);
+    for (size_t b = 0; b < s_.blocks.size(); b++) firstMBlock_[b] = newBlock(s_.blocks[b].loopDepth);
+    for (size_t b = 0; b < s_.blocks.size(); b++) {
+      cur_ = firstMBlock_[b];
+      selectBlock(int(b));
+      lastMBlock_[b] = cur_;
+    }
+    // Cold stubs last: move them to the end, renumbering branch targets.
+    layoutColdLast();
+    return std::move(f_);
+  }
+
+ private:
+  int newBlock(int depth) {
+    f_.blocks.emplace_back();
+    f_.blocks.back().loopDepth = depth;
+    return int(f_.blocks.size()) - 1;
+  }
+  void emit(MInst mi) { f_.blocks[size_t(cur_)].insts.push_back(std::move(mi)); }
+  void emit(MOp op, std::vector<Opnd> ops) { emit(MInst(op, std::move(ops))); }
+  void succ(int from, int to) { f_.blocks[size_t(from)].succs.push_back(to); }
+
+  bool inFunction(const Node* n) const { return s_.blockIndexOf(n) >= 0; }
+
+  // A constant used by `user` as operand `slot` that the instruction can
+  // take as an immediate.
+  bool foldsImm(const Node* user, size_t slot, const Node* c) const {
+    if (!isIntCon(c) || !fitsImm32(c->type->value())) return false;
+    switch (user->op) {
+      case Op::Add: case Op::Sub: case Op::Mul: case Op::And: case Op::Or: case Op::Xor:
+      case Op::Shl: case Op::Sar: case Op::Shr:
+      case Op::EQ: case Op::NE: case Op::LT: case Op::LE:
+        return slot == 2;
+      case Op::Phi: return slot >= 1;
+      case Op::Call: return slot >= 3;
+      case Op::Return: return slot == 2;
+      default: return false;
+    }
+  }
+  bool needsRegister(const Node* c) const {
+    for (const Node* u : c->out) {
+      if (!inFunction(u)) continue;
+      for (size_t i = 0; i < u->in.size(); i++)
+        if (u->in[i] == c && !foldsImm(u, i, c)) return true;
+    }
+    return false;
+  }
+
+  int vregOf(const Node* n) {
+    auto it = vreg_.find(n);
+    if (it != vreg_.end()) return it->second;
+    int v = f_.newVReg();
+    vreg_[n] = v;
+    return v;
+  }
+  // The operand for `n` used by `user` at input `slot`.
+  Opnd use(const Node* user, size_t slot) {
+    const Node* n = user->in[slot];
+    if (foldsImm(user, slot, n)) return Opnd::imm64(n->type->value());
+    return Opnd::vreg(vregOf(n));
+  }
+  Opnd reg(const Node* n) { return Opnd::vreg(vregOf(n)); }
+
+  void selectBlock(int b) {
+    const BasicBlock& bb = s_.blocks[size_t(b)];
+    for (Node* n : bb.nodes) {
+      if (fused_.count(n)) continue;
+      selectNode(b, n);
+    }
+    Node* last = bb.last();
+    // Control falls into a single successor: resolve its Phis, then jump.
+    if (last && last->op != Op::If && last->op != Op::Return) {
+      SIMPLEC_CHECK(bb.succs.size() == 1, "isel", "block without a terminator has " +
+                                                        std::to_string(bb.succs.size()) + " successors");
+      int target = bb.succs[0];
+      phiMoves(b, target);
+      emit(MOp::Jmp, {Opnd::block(firstMBlock_[size_t(target)])});
+      succ(cur_, firstMBlock_[size_t(target)]);
+    }
+  }
+
+  // Parallel move into the Phis of `target` for the edge from block `from`.
+  void phiMoves(int from, int target) {
+    const BasicBlock& tb = s_.blocks[size_t(target)];
+    if (!tb.head->isRegion()) return;
+    size_t slot = 0;
+    for (size_t i = 0; i < tb.preds.size(); i++)
+      if (tb.preds[i] == from) slot = i + 1;
+    SIMPLEC_CHECK(slot != 0, "isel", "edge to a region from a block that is not its predecessor");
+    MInst pm(MOp::ParMove);
+    for (Node* phi : tb.nodes) {
+      if (phi->op != Op::Phi || phi->type->kind() == TKind::Mem) continue;
+      pm.ops.push_back(reg(phi));
+      pm.ops.push_back(use(phi, slot));
+    }
+    if (!pm.ops.empty()) emit(std::move(pm));
+  }
+
+  void selectNode(int b, Node* n) {
+    switch (n->op) {
+      case Op::Fun:
+        selectParms(n);
+        break;
+      case Op::Region: case Op::Loop: case Op::Phi: case Op::CProj:
+      case Op::Parm: case Op::CallEnd:
+        break;  // no code: heads, merges (moved at predecessors), parameters (at entry)
+      case Op::Proj:
+        if (n->aux == 2) emit(MOp::Mov, {reg(n), Opnd::preg(RAX)});
+        break;
+      case Op::Con: selectCon(n); break;
+      case Op::Add: selectAdd(n); break;
+      case Op::Sub: case Op::And: case Op::Or: case Op::Xor: case Op::Mul: selectBinary(n); break;
+      case Op::Shl: case Op::Sar: case Op::Shr: selectShift(n); break;
+      case Op::Div: case Op::Mod: selectDivMod(n); break;
+      case Op::Neg:
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        emit(MOp::Neg, {reg(n)});
+        break;
+      case Op::Not: {
+        emit(MOp::Test, {reg(n->in[1]), reg(n->in[1])});
+        MInst set(MOp::Setcc, {reg(n)});
+        set.cc = Cond::E;
+        emit(std::move(set));
+        break;
+      }
+      case Op::EQ: case Op::NE: case Op::LT: case Op::LE: {
+        emit(MOp::Cmp, {reg(n->in[1]), use(n, 2)});
+        MInst set(MOp::Setcc, {reg(n)});
+        set.cc = condOf(n->op);
+        emit(std::move(set));
+        break;
+      }
+      case Op::ZeroCheck: selectZeroCheck(n); break;
+      case Op::Call: selectCall(n); break;
+      case Op::If: selectIf(b, n); break;
+      case Op::Return: selectReturn(n); break;
+      default:
+        internalError("isel", std::string("no instruction selection for ") + n->label());
+    }
+  }
+
+  void selectParms(Node* fun) {
+    // Copy every incoming argument out of its ABI register first.
+    std::vector<Node*> parms;
+    for (Node* u : fun->out)
+      if (u->op == Op::Parm && u->aux >= 0 && inFunction(u)) parms.push_back(u);
+    std::sort(parms.begin(), parms.end(), [](Node* a, Node* b) { return a->aux < b->aux; });
+    const FunInfo& info = g_.funs[size_t(s_.funIndex)];
+    f_.numIncomingStackArgs = info.paramTypes.size() > 6 ? int(info.paramTypes.size() - 6) : 0;
+    for (Node* p : parms) {
+      if (p->aux < 6)
+        emit(MOp::Mov, {reg(p), Opnd::preg(kIntArgRegs[p->aux])});
+      else
+        emit(MOp::Mov, {reg(p), Opnd::inArg(int(p->aux - 6))});
+    }
+  }
+
+  void selectCon(Node* n) {
+    if (n->type->isInt()) {
+      if (needsRegister(n)) emit(MOp::Mov, {reg(n), Opnd::imm64(n->type->value())});
+      return;
+    }
+    if (n->type->kind() == TKind::FunPtr && n->type->isConst()) {
+      emit(MOp::Lea, {reg(n), Opnd::memSym(g_.funs[size_t(n->type->fun())].symbol)});
+      return;
+    }
+    if (n->type->isPtr() && n->type->isConst()) {
+      emit(MOp::Lea, {reg(n), Opnd::memSym(IselContext::stringLabel(n->type->fun()))});
+      return;
+    }
+    // Memory and control constants produce no value.
+  }
+
+  void selectAdd(Node* n) {
+    Opnd b = use(n, 2);
+    Opnd m;
+    m.kind = Opnd::Mem;
+    m.base = vregOf(n->in[1]);
+    m.baseVirt = true;
+    if (b.kind == Opnd::Imm) {
+      m.imm = b.imm;
+    } else {
+      m.index = b.reg;
+      m.indexVirt = true;
+    }
+    emit(MOp::Lea, {reg(n), m});
+  }
+
+  void selectBinary(Node* n) {
+    MOp op = n->op == Op::Sub ? MOp::Sub : n->op == Op::And ? MOp::And : n->op == Op::Or ? MOp::Or
+           : n->op == Op::Xor ? MOp::Xor : MOp::Imul;
+    emit(MOp::Mov, {reg(n), reg(n->in[1])});
+    emit(op, {reg(n), use(n, 2)});
+  }
+
+  void selectShift(Node* n) {
+    MOp op = n->op == Op::Shl ? MOp::Shl : n->op == Op::Sar ? MOp::Sar : MOp::Shr;
+    Opnd cnt = use(n, 2);
+    if (cnt.kind == Opnd::Imm) {
+      cnt.imm &= 63;
+    } else {
+      emit(MOp::Mov, {Opnd::preg(RCX), cnt});
+      cnt = Opnd::preg(RCX);
+    }
+    emit(MOp::Mov, {reg(n), reg(n->in[1])});
+    emit(op, {reg(n), cnt});
+  }
+
+  void selectDivMod(Node* n) {
+    // idiv takes the dividend in rax; the divisor goes to rcx so that it can
+    // never sit in rdx, which the sign extension overwrites.
+    emit(MOp::Mov, {Opnd::preg(RAX), reg(n->in[1])});
+    emit(MOp::Mov, {Opnd::preg(RCX), reg(n->in[2])});
+    emit(MOp::SDivRem, {Opnd::preg(RCX)});
+    emit(MOp::Mov, {reg(n), Opnd::preg(n->op == Op::Div ? RAX : RDX)});
+  }
+
+  // Out-of-line stub reporting a runtime error at `pos`; returns its block.
+  int errorStub(int64_t kind, SrcPos pos) {
+    int saved = cur_;
+    int stub = newBlock(0);
+    f_.blocks[size_t(stub)].cold = true;
+    cur_ = stub;
+    emit(MOp::Mov, {Opnd::preg(RDI), Opnd::imm64(kind)});
+    emit(MOp::Lea, {Opnd::preg(RSI), Opnd::memSym(cx_.fileLabel)});
+    emit(MOp::Mov, {Opnd::preg(RDX), Opnd::imm64(pos.line)});
+    emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(pos.col)});
+    emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(0)});
+    emit(MOp::Mov, {Opnd::preg(R9), Opnd::imm64(0)});
+    MInst call(MOp::Call, {Opnd::symbol("__simplec_rt_error")});
+    call.argRegs = {RDI, RSI, RDX, RCX, R8, R9};
+    call.noReturn = true;
+    emit(std::move(call));
+    cur_ = saved;
+    return stub;
+  }
+
+  void selectZeroCheck(Node* n) {
+    Opnd v = reg(n->in[1]);
+    emit(MOp::Test, {v, v});
+    int stub = errorStub(kErrDivZero, n->pos);
+    MInst j(MOp::Jcc, {Opnd::block(stub)});
+    j.cc = Cond::E;
+    emit(std::move(j));
+    succ(cur_, stub);
+    // The check ends a MIR block: execution continues in a fresh one.
+    int next = newBlock(f_.blocks[size_t(cur_)].loopDepth);
+    succ(cur_, next);
+    cur_ = next;
+  }
+
+  void selectCall(Node* n) {
+    size_t nargs = n->in.size() - 3;
+    int stackBytes = nargs > 6 ? int(nargs - 6) * 8 : 0;
+    f_.outArgBytes = std::max(f_.outArgBytes, (stackBytes + 15) & ~15);
+    // Stack arguments first, then register arguments (so nothing clobbers them).
+    for (size_t i = 6; i < nargs; i++) {
+      MInst st(MOp::Mov, {Opnd::memP(RSP, int64_t(i - 6) * 8), use(n, 3 + i)});
+      emit(std::move(st));
+    }
+    MInst call(MOp::Call);
+    for (size_t i = 0; i < nargs && i < 6; i++) {
+      emit(MOp::Mov, {Opnd::preg(kIntArgRegs[i]), use(n, 3 + i)});
+      call.argRegs.push_back(kIntArgRegs[i]);
+    }
+    Node* fp = n->in[2];
+    if (fp->op == Op::Con && fp->type->kind() == TKind::FunPtr && fp->type->isConst())
+      call.ops.push_back(Opnd::symbol(g_.funs[size_t(fp->type->fun())].symbol));
+    else
+      call.ops.push_back(reg(fp));
+    emit(std::move(call));
+  }
+
+  void selectIf(int b, Node* n) {
+    const BasicBlock& bb = s_.blocks[size_t(b)];
+    SIMPLEC_CHECK(bb.succs.size() == 2, "isel", "an If block needs two successors");
+    int tb = firstMBlock_[size_t(bb.succs[0])], fb = firstMBlock_[size_t(bb.succs[1])];
+    Node* p = n->in[1];
+    Cond cc = Cond::NE;
+    if (isCompare(p) && fused_.count(p)) {
+      emit(MOp::Cmp, {reg(p->in[1]), use(p, 2)});
+      cc = condOf(p->op);
+    } else {
+      Opnd v = reg(p);
+      emit(MOp::Test, {v, v});
+    }
+    MInst j(MOp::Jcc, {Opnd::block(tb)});
+    j.cc = cc;
+    emit(std::move(j));
+    emit(MOp::Jmp, {Opnd::block(fb)});
+    succ(cur_, tb);
+    succ(cur_, fb);
+  }
+
+  void selectReturn(Node* n) {
+    MInst ret(MOp::Ret);
+    const FunInfo& info = g_.funs[size_t(s_.funIndex)];
+    if (info.retType) {
+      emit(MOp::Mov, {Opnd::preg(RAX), use(n, 2)});
+    } else {
+      emit(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(0)});
+    }
+    ret.argRegs = {RAX};
+    emit(std::move(ret));
+  }
+
+  void layoutColdLast() {
+    std::vector<int> order;
+    for (size_t i = 0; i < f_.blocks.size(); i++)
+      if (!f_.blocks[i].cold) order.push_back(int(i));
+    for (size_t i = 0; i < f_.blocks.size(); i++)
+      if (f_.blocks[i].cold) order.push_back(int(i));
+    std::vector<int> newIndex(f_.blocks.size());
+    for (size_t i = 0; i < order.size(); i++) newIndex[size_t(order[i])] = int(i);
+    std::vector<MBlock> blocks;
+    for (int old : order) blocks.push_back(std::move(f_.blocks[size_t(old)]));
+    for (MBlock& mb : blocks) {
+      for (int& s : mb.succs) s = newIndex[size_t(s)];
+      for (MInst& mi : mb.insts)
+        for (Opnd& o : mi.ops)
+          if (o.kind == Opnd::Block) o.reg = newIndex[size_t(o.reg)];
+    }
+    f_.blocks = std::move(blocks);
+  }
+
+ public:
+  // Compares used only by their block's final If are emitted with the branch.
+  void findFusedCompares() {
+    for (const BasicBlock& bb : s_.blocks) {
+      Node* last = bb.last();
+      if (!last || last->op != Op::If) continue;
+      Node* p = last->in[1];
+      if (!isCompare(p) || s_.blockIndexOf(p) != s_.blockIndexOf(last)) continue;
+      int uses = 0;
+      for (Node* u : p->out)
+        if (inFunction(u)) uses++;
+      // Fused only when it comes right before the If (nothing clobbers flags).
+      if (uses == 1 && bb.nodes.size() >= 2 && bb.nodes[bb.nodes.size() - 2] == p) fused_.insert(p);
+    }
+  }
+
+ private:
+  const Graph& g_;
+  const Schedule& s_;
+  const IselContext& cx_;
+  MFunction f_;
+  int cur_ = 0;
+  std::vector<int> firstMBlock_, lastMBlock_;
+  std::unordered_map<const Node*, int> vreg_;
+  std::unordered_set<const Node*> fused_;
+};
+
+}  // namespace
+
+MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContext& cx) {
+  Selector sel(g, s, cx);
+  sel.findFusedCompares();
+  return sel.run();
+}
+
+}  // namespace simplec

@@ -1,0 +1,25 @@
+// Instruction selection: one scheduled function of the graph to MIR over
+// virtual registers. Immediates that fit 32 bits are folded into their uses,
+// a compare feeding only the block's If becomes cmp + jcc, an add with a
+// constant (or of two registers) becomes lea, and calls, parameters and
+// returns follow the System V x86-64 ABI through fixed physical registers.
+// Phis become one parallel move at the end of each predecessor.
+// ZeroChecks branch to out-of-line stubs (cold blocks, laid out last) that
+// call the runtime's error reporter with the source position.
+#pragma once
+#include <string>
+
+#include "codegen/mir.h"
+#include "sched/schedule.h"
+
+namespace simplec {
+
+struct IselContext {
+  std::string fileLabel;   // rodata label of the source file name (runtime errors)
+  // Rodata label of the constant string idx.
+  static std::string stringLabel(int idx) { return ".Lstr." + std::to_string(idx); }
+};
+
+mir::MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContext& cx);
+
+}  // namespace simplec

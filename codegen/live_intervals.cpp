@@ -1,0 +1,148 @@
+// Builds live intervals block by block, walking each block backwards from its
+// live-out set (Wimmer & Franz, "Linear Scan Register Allocation on SSA
+// Form", adapted to registers with several definitions: a definition closes
+// the range opened by a later use or by liveness at the block end).
+#include "codegen/live_intervals.h"
+
+#include <algorithm>
+
+namespace simplec {
+
+using namespace mir;
+
+bool LiveInterval::covers(int pos) const {
+  // First range that ends at or after pos.
+  auto it = std::lower_bound(ranges.begin(), ranges.end(), pos,
+                             [](const LiveRange& r, int p) { return r.to < p; });
+  return it != ranges.end() && it->from <= pos;
+}
+
+bool LiveInterval::intersects(const LiveInterval& o) const {
+  if (empty() || o.empty() || end() < o.start() || o.end() < start()) return false;
+  size_t i = 0, j = 0;
+  while (i < ranges.size() && j < o.ranges.size()) {
+    const LiveRange& a = ranges[i];
+    const LiveRange& b = o.ranges[j];
+    if (a.from <= b.to && b.from <= a.to) return true;
+    if (a.to < b.to) ++i; else ++j;
+  }
+  return false;
+}
+
+void LiveInterval::normalize() {
+  if (ranges.empty()) return;
+  std::sort(ranges.begin(), ranges.end(), [](const LiveRange& a, const LiveRange& b) {
+    return a.from != b.from ? a.from < b.from : a.to < b.to;
+  });
+  std::vector<LiveRange> merged;
+  for (const LiveRange& r : ranges) {
+    // Positions are integers, so [a, b] and [b + 1, c] leave no hole.
+    if (!merged.empty() && r.from <= merged.back().to + 1) {
+      merged.back().to = std::max(merged.back().to, r.to);
+    } else {
+      merged.push_back(r);
+    }
+  }
+  ranges = std::move(merged);
+}
+
+namespace {
+
+void addHint(LiveIntervals& li, const MFunction& f, const Opnd& a, const Opnd& b) {
+  if (a.kind != Opnd::VReg || !b.isReg()) return;
+  if (a.reg < 0 || a.reg >= int(f.vregs.size())) return;
+  bool aXmm = f.vregs[size_t(a.reg)] == RegClass::Xmm;
+  bool bXmm = b.kind == Opnd::PReg ? isXmm(b.reg)
+              : (b.reg >= 0 && b.reg < int(f.vregs.size()) &&
+                 f.vregs[size_t(b.reg)] == RegClass::Xmm);
+  if (aXmm != bXmm) return;
+  if (b.kind == Opnd::VReg && (b.reg == a.reg || b.reg < 0 || b.reg >= int(f.vregs.size())))
+    return;
+  li.hints[size_t(a.reg)].push_back(RegHint{b.kind == Opnd::VReg, b.reg});
+}
+
+}  // namespace
+
+LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
+  LiveIntervals li;
+  int nv = int(f.vregs.size());
+  int sz = lv.size();
+  int nb = int(f.blocks.size());
+  li.blockFirstInst.resize(size_t(nb));
+  int count = 0;
+  for (int b = 0; b < nb; ++b) {
+    li.blockFirstInst[size_t(b)] = count;
+    count += int(f.blocks[size_t(b)].insts.size());
+  }
+  li.numInsts = count;
+  std::vector<LiveInterval> all(static_cast<size_t>(sz));
+  li.hints.assign(size_t(nv), {});
+
+  std::vector<int> openEnd(size_t(sz), -1);  // end of the range being built, or -1
+  std::vector<int> openList;
+  auto idx = [&](const Opnd& o) { return livenessIndex(f, o); };
+  for (int b = nb - 1; b >= 0; --b) {
+    const MBlock& blk = f.blocks[size_t(b)];
+    if (blk.insts.empty()) continue;  // no position: nothing can happen there
+    int first = li.blockFirstInst[size_t(b)];
+    int blockStart = 2 * first;
+    int blockEnd = 2 * (first + int(blk.insts.size())) - 1;
+    openList.clear();
+    for (int r : lv.liveOut[size_t(b)].elements()) {
+      openEnd[size_t(r)] = blockEnd;
+      openList.push_back(r);
+    }
+    for (int k = int(blk.insts.size()) - 1; k >= 0; --k) {
+      const MInst& mi = blk.insts[size_t(k)];
+      int i = first + k;
+      int rd = 2 * i, wr = 2 * i + 1;
+      DefUse du = defUses(mi);
+      auto def = [&](int r) {
+        if (r < 0) return;
+        if (openEnd[size_t(r)] >= 0) {
+          all[size_t(r)].ranges.push_back({wr, openEnd[size_t(r)]});
+          openEnd[size_t(r)] = -1;
+        } else {
+          all[size_t(r)].ranges.push_back({wr, wr});
+        }
+      };
+      for (const Opnd& d : du.defs) def(idx(d));
+      for (int r : du.clobbers) def(idx(Opnd::preg(r)));
+      if (mi.op == MOp::Call) li.callPositions.push_back(wr);
+      if (mi.op == MOp::SDivRem) all[size_t(nv + RDX)].ranges.push_back({rd, wr});
+      for (const Opnd& u : du.uses) {
+        int r = idx(u);
+        if (r >= 0 && openEnd[size_t(r)] < 0) {
+          openEnd[size_t(r)] = rd;
+          openList.push_back(r);
+        }
+      }
+      // Copies: try to give both sides the same register.
+      if (mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2) {
+        addHint(li, f, mi.ops[0], mi.ops[1]);
+        addHint(li, f, mi.ops[1], mi.ops[0]);
+      } else if (mi.op == MOp::ParMove) {
+        for (size_t p = 0; p + 1 < mi.ops.size(); p += 2) {
+          addHint(li, f, mi.ops[p], mi.ops[p + 1]);
+          addHint(li, f, mi.ops[p + 1], mi.ops[p]);
+        }
+      }
+    }
+    for (int r : openList) {
+      if (openEnd[size_t(r)] >= 0) {
+        all[size_t(r)].ranges.push_back({blockStart, openEnd[size_t(r)]});
+        openEnd[size_t(r)] = -1;
+      }
+    }
+  }
+  for (LiveInterval& iv : all) iv.normalize();
+  std::sort(li.callPositions.begin(), li.callPositions.end());
+  // Hints were collected walking backwards; the first copy in program order
+  // is the most useful one (it usually defines the value).
+  for (auto& h : li.hints) std::reverse(h.begin(), h.end());
+  li.vregs.assign(all.begin(), all.begin() + nv);
+  li.fixed.assign(all.begin() + nv, all.end());
+  return li;
+}
+
+}  // namespace simplec

@@ -1,0 +1,55 @@
+// Live intervals for linear-scan register allocation. Instructions are
+// numbered in block layout order; instruction i reads its operands at
+// position 2i and writes its results at 2i+1. An interval is a sorted list of
+// disjoint inclusive position ranges (holes where the register is dead).
+// Invariant: if a register holds a value that is still needed at position p,
+// or is written at p, then p lies inside its interval; so two registers whose
+// intervals do not intersect can share a physical register.
+#pragma once
+#include <vector>
+
+#include "codegen/liveness.h"
+#include "codegen/mir.h"
+
+namespace simplec {
+
+struct LiveRange {
+  int from, to;  // inclusive positions
+};
+
+struct LiveInterval {
+  std::vector<LiveRange> ranges;  // sorted by `from`, disjoint, not adjacent
+
+  bool empty() const { return ranges.empty(); }
+  int start() const { return ranges.front().from; }
+  int end() const { return ranges.back().to; }
+  bool covers(int pos) const;
+  bool intersects(const LiveInterval& o) const;
+  // Sorts and merges overlapping or adjacent ranges.
+  void normalize();
+};
+
+// A register a vreg would like to share because a Mov or ParMove copies
+// between them: a physical register, or another vreg (whatever it gets).
+struct RegHint {
+  bool virt;
+  int reg;
+};
+
+struct LiveIntervals {
+  std::vector<int> blockFirstInst;      // global index of each block's first instruction
+  int numInsts = 0;
+  std::vector<LiveInterval> vregs;      // by vreg number
+  std::vector<LiveInterval> fixed;      // by physical register (32)
+  std::vector<std::vector<RegHint>> hints;  // by vreg, most important first
+  std::vector<int> callPositions;       // write positions (2i+1) of calls
+};
+
+// Builds intervals from the liveness sets. Physical registers named by
+// instructions (argument set-up, rax/rdx of SDivRem, rcx of shifts, results)
+// and call clobbers become fixed intervals. SDivRem also blocks rdx at its
+// read position because the emitter sign-extends rax into rdx (cqo) before
+// dividing, so its divisor must not live in rdx.
+LiveIntervals buildLiveIntervals(const mir::MFunction& f, const Liveness& lv);
+
+}  // namespace simplec

@@ -1,0 +1,129 @@
+// Iterative liveness over MIR blocks (see liveness.h). Each block's
+// upward-exposed uses and definitions come from defUses(); call clobbers count
+// as definitions of the physical registers they destroy.
+#include "codegen/liveness.h"
+
+#include <algorithm>
+
+namespace simplec {
+
+using namespace mir;
+
+bool BitSet::unionWith(const BitSet& o) {
+  bool changed = false;
+  size_t n = std::min(words_.size(), o.words_.size());
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t w = words_[i] | o.words_[i];
+    if (w != words_[i]) {
+      words_[i] = w;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+void BitSet::subtract(const BitSet& o) {
+  size_t n = std::min(words_.size(), o.words_.size());
+  for (size_t i = 0; i < n; ++i) words_[i] &= ~o.words_[i];
+}
+
+std::vector<int> BitSet::elements() const {
+  std::vector<int> out;
+  for (size_t w = 0; w < words_.size(); ++w) {
+    uint64_t bits = words_[w];
+    while (bits) {
+      int bit = __builtin_ctzll(bits);
+      out.push_back(int(w * 64) + bit);
+      bits &= bits - 1;
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<int>> blockSuccessors(const MFunction& f) {
+  int n = int(f.blocks.size());
+  std::vector<std::vector<int>> succs(static_cast<size_t>(n));
+  for (int b = 0; b < n; ++b) {
+    const MBlock& blk = f.blocks[size_t(b)];
+    std::vector<int>& out = succs[size_t(b)];
+    auto add = [&](int t) {
+      if (t >= 0 && t < n && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    };
+    for (int t : blk.succs) add(t);
+    for (const MInst& mi : blk.insts)
+      if ((mi.op == MOp::Jmp || mi.op == MOp::Jcc) && !mi.ops.empty() &&
+          mi.ops[0].kind == Opnd::Block)
+        add(mi.ops[0].reg);
+    bool fallsThrough = true;
+    if (!blk.insts.empty()) {
+      const MInst& last = blk.insts.back();
+      if (last.op == MOp::Jmp || last.op == MOp::Ret ||
+          (last.op == MOp::Call && last.noReturn))
+        fallsThrough = false;
+    }
+    if (fallsThrough) add(b + 1);
+  }
+  return succs;
+}
+
+int livenessIndex(const MFunction& f, const Opnd& o) {
+  int nv = int(f.vregs.size());
+  if (o.kind == Opnd::VReg) return o.reg >= 0 && o.reg < nv ? o.reg : -1;
+  if (o.kind == Opnd::PReg) return o.reg >= 0 && o.reg < 32 ? nv + o.reg : -1;
+  return -1;
+}
+
+Liveness computeLiveness(const MFunction& f) {
+  Liveness lv;
+  lv.numVRegs = int(f.vregs.size());
+  int n = int(f.blocks.size());
+  int sz = lv.size();
+  lv.succs = blockSuccessors(f);
+  lv.preds.assign(size_t(n), {});
+  for (int b = 0; b < n; ++b)
+    for (int s : lv.succs[size_t(b)]) lv.preds[size_t(s)].push_back(b);
+
+  // gen = upward-exposed uses, kill = registers written in the block.
+  std::vector<BitSet> gen(static_cast<size_t>(n), BitSet(sz));
+  std::vector<BitSet> kill(static_cast<size_t>(n), BitSet(sz));
+  for (int b = 0; b < n; ++b) {
+    BitSet& g = gen[size_t(b)];
+    BitSet& k = kill[size_t(b)];
+    for (const MInst& mi : f.blocks[size_t(b)].insts) {
+      DefUse du = defUses(mi);
+      for (const Opnd& u : du.uses) {
+        int i = livenessIndex(f, u);
+        if (i >= 0 && !k.test(i)) g.set(i);
+      }
+      for (const Opnd& d : du.defs) {
+        int i = livenessIndex(f, d);
+        if (i >= 0) k.set(i);
+      }
+      for (int r : du.clobbers) {
+        int i = livenessIndex(f, Opnd::preg(r));
+        if (i >= 0) k.set(i);
+      }
+    }
+  }
+
+  lv.liveIn.assign(size_t(n), BitSet(sz));
+  lv.liveOut.assign(size_t(n), BitSet(sz));
+  // Visiting blocks in reverse layout order converges quickly for the usual
+  // forward layouts; the loop runs until nothing changes, so any order works.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (int b = n - 1; b >= 0; --b) {
+      BitSet& out = lv.liveOut[size_t(b)];
+      for (int s : lv.succs[size_t(b)]) out.unionWith(lv.liveIn[size_t(s)]);
+      // in = gen | (out & ~kill); sets only grow, so union suffices.
+      BitSet in = out;
+      in.subtract(kill[size_t(b)]);
+      in.unionWith(gen[size_t(b)]);
+      if (lv.liveIn[size_t(b)].unionWith(in)) changed = true;
+    }
+  }
+  return lv;
+}
+
+}  // namespace simplec

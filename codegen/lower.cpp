@@ -1,0 +1,50 @@
+// Whole-unit lowering: graph -> MIR module.
+#include "codegen/lower.h"
+
+#include "codegen/frame.h"
+#include "codegen/isel.h"
+#include "codegen/regalloc.h"
+#include "lexer/diag.h"
+#include "sched/gcm.h"
+
+namespace simplec {
+
+namespace {
+bool isCompiled(const FunInfo& f) { return !f.isExtern && f.ret && f.fun && !f.ret->dead; }
+}  // namespace
+
+mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const LowerOptions& opts) {
+  mir::MModule m;
+  m.sourceName = sourcePath;
+  IselContext cx;
+  cx.fileLabel = ".Lsrc.file";
+  m.rodata.push_back({cx.fileLabel, sourcePath + std::string(1, '\0'), 1});
+  for (size_t i = 0; i < g.strings.size(); i++)
+    m.rodata.push_back({IselContext::stringLabel(int(i)), g.strings[i], 1});
+  for (const FunInfo& f : g.funs)
+    if (f.isExtern) m.externs.push_back(f.symbol);
+  m.externs.push_back("__simplec_rt_error");
+  for (size_t i = 0; i < g.funs.size(); i++) {
+    if (!isCompiled(g.funs[i])) continue;
+    Schedule s = gcm(g, int(i));
+    mir::MFunction mf = selectInstructions(g, s, cx);
+    if (opts.allocate) {
+      allocateRegisters(mf);
+      lowerFrame(mf);
+    }
+    m.funcs.push_back(std::move(mf));
+  }
+  return m;
+}
+
+std::string printSchedules(const Graph& g) {
+  std::string out;
+  for (size_t i = 0; i < g.funs.size(); i++) {
+    if (!isCompiled(g.funs[i])) continue;
+    out += "fun " + g.funs[i].name + ":\n";
+    out += printSchedule(g, gcm(g, int(i)));
+  }
+  return out;
+}
+
+}  // namespace simplec

@@ -1,0 +1,247 @@
+// Linear-scan register allocation (see regalloc.h). Intervals are visited in
+// order of their start; a register is free for an interval when neither its
+// fixed interval nor any interval already given to it intersects it. When no
+// register is free, the interval that ends furthest away is spilled
+// (Poletto & Sarkar), as a whole: it lives in a frame slot and is reloaded
+// into a scratch register at each use (spill_rewrite.cpp).
+#include "codegen/regalloc.h"
+
+#include <algorithm>
+
+#include "codegen/live_intervals.h"
+#include "codegen/liveness.h"
+#include "codegen/spill_rewrite.h"
+#include "lexer/diag.h"
+
+namespace simplec {
+
+using namespace mir;
+
+const int kAllocatableGprs[12] = {RAX, RCX, RDX, RSI, RDI, R8, R9,
+                                  RBX, R12, R13, R14, R15};
+const int kAllocatableXmms[14] = {XMM0,      XMM0 + 1,  XMM0 + 2,  XMM0 + 3, XMM0 + 4,
+                                  XMM0 + 5,  XMM0 + 6,  XMM0 + 7,  XMM0 + 8, XMM0 + 9,
+                                  XMM0 + 10, XMM0 + 11, XMM0 + 12, XMM0 + 13};
+
+namespace {
+
+[[noreturn]] void fail(const std::string& msg) { throw InternalError("regalloc", msg); }
+
+bool isCalleeSaved(int r) {
+  for (int c : kCalleeSaved)
+    if (c == r) return true;
+  return false;
+}
+
+// Every register number in `f` must be in range before anything indexes
+// tables with it.
+void checkOperands(const MFunction& f) {
+  int nv = int(f.vregs.size());
+  auto ok = [&](int r, bool virt) { return virt ? r >= 0 && r < nv : r >= 0 && r < 32; };
+  for (const MBlock& b : f.blocks)
+    for (const MInst& mi : b.insts) {
+      bool good = true;
+      for (const Opnd& o : mi.ops) {
+        if (o.kind == Opnd::VReg || o.kind == Opnd::PReg) good &= ok(o.reg, o.kind == Opnd::VReg);
+        if (o.kind == Opnd::Mem) {
+          if (o.base >= 0) good &= ok(o.base, o.baseVirt);
+          if (o.index >= 0) good &= ok(o.index, o.indexVirt);
+        }
+      }
+      for (int r : mi.argRegs) good &= ok(r, false);
+      if (!good)
+        fail(std::string("register number out of range in ") + mopName(mi.op) + " in " + f.name);
+    }
+}
+
+class LinearScan {
+ public:
+  LinearScan(const MFunction& f, const LiveIntervals& li)
+      : f_(f), li_(li), reg_(f.vregs.size(), -1), spilled_(f.vregs.size(), false),
+        assigned_(32) {}
+
+  void run();
+  const std::vector<int>& regs() const { return reg_; }
+  const std::vector<bool>& spilled() const { return spilled_; }
+
+ private:
+  const LiveInterval& iv(int v) const { return li_.vregs[size_t(v)]; }
+  bool isFree(int r, int v) const;
+  void assign(int v, int r) {
+    reg_[size_t(v)] = r;
+    assigned_[size_t(r)].push_back(v);
+  }
+  void spill(int v) {
+    spilled_[size_t(v)] = true;
+    int r = reg_[size_t(v)];
+    reg_[size_t(v)] = -1;
+    if (r >= 0) {
+      auto& a = assigned_[size_t(r)];
+      a.erase(std::find(a.begin(), a.end(), v));
+    }
+  }
+  void allocate(int v);
+
+  const MFunction& f_;
+  const LiveIntervals& li_;
+  std::vector<int> reg_;
+  std::vector<bool> spilled_;
+  // By physical register: the vregs given to it whose intervals have not
+  // ended before the current position.
+  std::vector<std::vector<int>> assigned_;
+};
+
+bool LinearScan::isFree(int r, int v) const {
+  const LiveInterval& cur = iv(v);
+  if (li_.fixed[size_t(r)].intersects(cur)) return false;
+  for (int w : assigned_[size_t(r)])
+    if (iv(w).intersects(cur)) return false;
+  return true;
+}
+
+void LinearScan::allocate(int v) {
+  const LiveInterval& cur = iv(v);
+  bool xmm = f_.vregs[size_t(v)] == RegClass::Xmm;
+  const int* cands = xmm ? kAllocatableXmms : kAllocatableGprs;
+  int numCands = xmm ? 14 : 12;
+  auto allocatable = [&](int r) {
+    for (int k = 0; k < numCands; ++k)
+      if (cands[k] == r) return true;
+    return false;
+  };
+  // Intervals that ended before this one starts can never conflict again.
+  for (auto& a : assigned_)
+    a.erase(std::remove_if(a.begin(), a.end(), [&](int w) { return iv(w).end() < cur.start(); }),
+            a.end());
+
+  // A copy's other side, if its register is free for the whole interval.
+  for (const RegHint& h : li_.hints[size_t(v)]) {
+    int r = h.virt ? reg_[size_t(h.reg)] : h.reg;
+    if (r >= 0 && allocatable(r) && isFree(r, v)) {
+      assign(v, r);
+      return;
+    }
+  }
+  for (int k = 0; k < numCands; ++k)
+    if (isFree(cands[k], v)) {
+      assign(v, cands[k]);
+      return;
+    }
+
+  // Nothing free. For each register the fixed interval allows, all the
+  // intervals on it that overlap this one would have to be spilled; take
+  // the register whose earliest-ending such interval ends furthest away,
+  // and spill them if that is beyond the end of this interval.
+  int best = -1, bestEnd = -1;
+  for (int k = 0; k < numCands; ++k) {
+    int r = cands[k];
+    if (li_.fixed[size_t(r)].intersects(cur)) continue;
+    int minEnd = -1;
+    for (int w : assigned_[size_t(r)])
+      if (iv(w).intersects(cur)) minEnd = minEnd < 0 ? iv(w).end() : std::min(minEnd, iv(w).end());
+    if (minEnd > bestEnd) {
+      best = r;
+      bestEnd = minEnd;
+    }
+  }
+  if (best >= 0 && bestEnd > cur.end()) {
+    std::vector<int> victims;
+    for (int w : assigned_[size_t(best)])
+      if (iv(w).intersects(cur)) victims.push_back(w);
+    for (int w : victims) spill(w);
+    assign(v, best);
+  } else {
+    spill(v);
+  }
+}
+
+void LinearScan::run() {
+  std::vector<int> order;
+  for (int v = 0; v < int(f_.vregs.size()); ++v)
+    if (!iv(v).empty()) order.push_back(v);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return iv(a).start() < iv(b).start(); });
+  for (int v : order) allocate(v);
+}
+
+// Spill slots: spilled vregs whose intervals do not intersect share a slot.
+std::vector<int> assignSpillSlots(MFunction& f, const LiveIntervals& li,
+                                  const std::vector<bool>& spilled) {
+  std::vector<int> slot(f.vregs.size(), -1);
+  std::vector<int> order;
+  for (int v = 0; v < int(f.vregs.size()); ++v)
+    if (spilled[size_t(v)]) order.push_back(v);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return li.vregs[size_t(a)].start() < li.vregs[size_t(b)].start();
+  });
+  std::vector<std::pair<int, std::vector<int>>> slots;  // slot number, vregs in it
+  for (int v : order) {
+    const LiveInterval& cur = li.vregs[size_t(v)];
+    bool placed = false;
+    for (auto& [s, members] : slots) {
+      bool clash = false;
+      for (int w : members)
+        if (li.vregs[size_t(w)].intersects(cur)) {
+          clash = true;
+          break;
+        }
+      if (!clash) {
+        members.push_back(v);
+        slot[size_t(v)] = s;
+        placed = true;
+        break;
+      }
+    }
+    if (!placed) {
+      int s = f.newSlot();
+      slots.push_back({s, {v}});
+      slot[size_t(v)] = s;
+    }
+  }
+  return slot;
+}
+
+}  // namespace
+
+void allocateRegisters(MFunction& f) {
+  checkOperands(f);
+  Liveness lv = computeLiveness(f);
+  LiveIntervals li = buildLiveIntervals(f, lv);
+  LinearScan scan(f, li);
+  scan.run();
+
+  RegAssignment a;
+  a.reg = scan.regs();
+  a.slot = assignSpillSlots(f, li, scan.spilled());
+
+  // Callee-saved registers written by the function: those given to values
+  // and those instructions name explicitly.
+  std::vector<bool> used(32, false);
+  for (int r : a.reg)
+    if (r >= 0) used[size_t(r)] = true;
+  for (const MBlock& b : f.blocks)
+    for (const MInst& mi : b.insts)
+      for (const Opnd& d : defUses(mi).defs)
+        if (d.kind == Opnd::PReg) used[size_t(d.reg)] = true;
+  f.usedCalleeSaved.clear();
+  for (int r : kCalleeSaved)
+    if (used[size_t(r)] && isCalleeSaved(r)) f.usedCalleeSaved.push_back(r);
+
+  rewriteAllocated(f, a);
+}
+
+std::string findVirtualRegisters(const MFunction& f) {
+  for (size_t b = 0; b < f.blocks.size(); ++b)
+    for (const MInst& mi : f.blocks[b].insts) {
+      std::string where = f.name + " b" + std::to_string(b) + ": " + mopName(mi.op);
+      if (mi.op == MOp::ParMove) return "parmove left in " + where;
+      for (const Opnd& o : mi.ops) {
+        if (o.kind == Opnd::VReg) return "virtual register left in " + where;
+        if (o.kind == Opnd::Mem && ((o.base >= 0 && o.baseVirt) || (o.index >= 0 && o.indexVirt)))
+          return "virtual address register left in " + where;
+      }
+    }
+  return "";
+}
+
+}  // namespace simplec

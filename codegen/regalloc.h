@@ -1,0 +1,31 @@
+// Register allocation: linear scan over live intervals (Poletto & Sarkar,
+// with Wimmer's lifetime holes and fixed intervals) for one MFunction.
+// Preconditions: MIR from instruction selection; VReg operands anywhere,
+// PReg operands only where an instruction needs that register; ParMoves
+// for phis at the end of predecessor blocks.
+// Postconditions: no VReg operand and no ParMove remain; spilled values live
+// in new frame slots; f.usedCalleeSaved lists the callee-saved registers the
+// function writes, in kCalleeSaved order. The result is deterministic.
+#pragma once
+#include <string>
+
+#include "codegen/mir.h"
+
+namespace simplec {
+
+// Registers given to values, in order of preference: caller-saved first so
+// that values which do not live across a call leave the callee-saved ones
+// (which cost a push/pop) to those that do. Never rsp, rbp or the scratch
+// registers r10/r11 (xmm14/xmm15).
+extern const int kAllocatableGprs[12];
+extern const int kAllocatableXmms[14];
+
+// Throws InternalError("regalloc", ...) on malformed MIR it cannot allocate
+// (e.g. a register number out of range).
+void allocateRegisters(mir::MFunction& f);
+
+// For verification: describes the first VReg operand or ParMove left in `f`,
+// or returns "" when there is none.
+std::string findVirtualRegisters(const mir::MFunction& f);
+
+}  // namespace simplec

@@ -1,0 +1,84 @@
+// McLowering: turns allocated MIR (physical registers, immediates, memory,
+// blocks, symbols) into LLVM MCInsts and emits them, with block labels, onto
+// an MCStreamer. One MInst may become several MCInsts (Setcc, SDivRem).
+// Invariant: anything that cannot be encoded (virtual registers, slots,
+// incoming-argument operands, ParMove, out-of-range immediates, unknown
+// operand forms) throws InternalError("emit", ...) and emits nothing more.
+#pragma once
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "codegen/mir.h"
+#include "codegen/x86_64/mc_context.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSymbol.h"
+
+namespace simplec::x86_64 {
+
+// The module's symbols, all created before any temporary label so that a
+// temporary name can never collide with a name the module chose.
+struct McSymbols {
+  std::unordered_map<std::string, llvm::MCSymbol*> byName;
+  std::unordered_set<std::string> defined;  // functions and data of this module
+
+  llvm::MCSymbol* get(const std::string& name) const;  // throws if unknown
+  // Not defined here: reached through the PLT (calls) or the GOT (addresses).
+  bool isExternal(const std::string& name) const { return defined.count(name) == 0; }
+};
+
+// Appends every symbol name `f` references (call targets, rip-relative
+// memory operands) to `out`, in instruction order.
+void collectSymbolRefs(const mir::MFunction& f, std::vector<std::string>* out);
+
+class McLowering {
+ public:
+  McLowering(const McTarget& target, llvm::MCContext& ctx, llvm::MCStreamer& out,
+             const McSymbols& syms)
+      : t_(target), ctx_(ctx), out_(out), syms_(syms) {}
+
+  // Emits the blocks of `f` (a label each, then its instructions) at the
+  // streamer's current position. `funcIndex` makes block label names unique.
+  void lowerFunction(const mir::MFunction& f, int funcIndex);
+
+ private:
+  void lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIndex);
+  void lowerMov(const mir::MInst& mi);
+  void lowerExtend(const mir::MInst& mi);
+  void lowerLea(const mir::MInst& mi);
+  void lowerAlu(const mir::MInst& mi);
+  void lowerShift(const mir::MInst& mi);
+  void lowerCmp(const mir::MInst& mi);
+  void lowerTest(const mir::MInst& mi);
+  void lowerDivRem(const mir::MInst& mi);
+  void lowerCall(const mir::MInst& mi);
+
+  // Operand accessors: check the operand's kind and map it to LLVM.
+  unsigned gpr(const mir::Opnd& o, int width = 8) const;
+  unsigned xmmReg(const mir::Opnd& o) const;
+  void addMem(llvm::MCInst& inst, const mir::Opnd& m) const;
+  const llvm::MCExpr* symExpr(const std::string& name, int64_t disp,
+                              llvm::MCSymbolRefExpr::VariantKind kind) const;
+  const llvm::MCExpr* blockExpr(const mir::Opnd& o) const;
+  void movImm(const mir::Opnd& dst, int64_t imm);
+
+  llvm::MCInst make(XOp op) const;
+  void emit(const llvm::MCInst& inst);
+  void expectOps(const mir::MInst& mi, size_t n) const;
+  [[noreturn]] void fail(const std::string& msg) const;
+  [[noreturn]] void unsupported(const mir::MInst& mi) const;
+
+  const McTarget& t_;
+  llvm::MCContext& ctx_;
+  llvm::MCStreamer& out_;
+  const McSymbols& syms_;
+  const mir::MFunction* func_ = nullptr;
+  int blockIndex_ = -1;
+  std::vector<llvm::MCSymbol*> blockLabels_;
+};
+
+}  // namespace simplec::x86_64

@@ -1,0 +1,59 @@
+// DiagEngine: the one place user diagnostics and internal errors go through.
+// User errors are collected (the compiler keeps going where it can) and printed
+// as gcc does: "FILE:LINE:COL: error: message", the source line, a caret.
+// A broken compiler invariant throws InternalError; the driver turns it into
+// "internal compiler error" naming the pass, and exit status 70.
+#pragma once
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "lexer/source.h"
+
+namespace simplec {
+
+enum class Severity { Error, Warning, Note };
+
+class DiagEngine {
+ public:
+  explicit DiagEngine(FILE* out = stderr) : out_(out) {}
+  void setColor(bool on) { color_ = on; }
+  // Stop printing (but keep counting) after this many errors; the first
+  // error past the limit prints one "too many errors emitted" note instead.
+  // n <= 0 means no limit.
+  void setErrorLimit(int n) { errorLimit_ = n; }
+
+  void report(const SourceFile& file, SrcPos pos, Severity sev, const std::string& msg);
+  void error(const SourceFile& file, SrcPos pos, const std::string& msg) {
+    report(file, pos, Severity::Error, msg);
+  }
+  // A diagnostic that has no source position (e.g. an unreadable input file).
+  void errorNoPos(const std::string& where, const std::string& msg);
+
+  int errorCount() const { return errors_; }
+  bool hasErrors() const { return errors_ != 0; }
+
+ private:
+  FILE* out_;
+  bool color_ = false;
+  int errors_ = 0;
+  int errorLimit_ = 100;
+  bool stopped_ = false;  // the error limit was reached: print nothing more
+  // Counts the diagnostic; false when it must not be printed.
+  bool admit(Severity sev, const std::string& where);
+};
+
+// Thrown for a broken compiler invariant; `pass` names the stage or pass.
+struct InternalError : std::runtime_error {
+  std::string pass;
+  InternalError(std::string passName, const std::string& msg)
+      : std::runtime_error(msg), pass(std::move(passName)) {}
+};
+
+[[noreturn]] void internalError(const std::string& pass, const std::string& msg);
+#define SIMPLEC_CHECK(cond, pass, msg) \
+  do {                                 \
+    if (!(cond)) ::simplec::internalError(pass, msg); \
+  } while (0)
+
+}  // namespace simplec

@@ -1,0 +1,33 @@
+// A source file held in memory, and positions inside it.
+// Lines and columns are 1-based; columns count bytes, as gcc's do.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace simplec {
+
+struct SrcPos {
+  uint32_t line = 0;
+  uint32_t col = 0;
+  bool valid() const { return line != 0; }
+};
+
+class SourceFile {
+ public:
+  SourceFile(std::string path, std::string text);
+  const std::string& path() const { return path_; }
+  const std::string& text() const { return text_; }
+  // The position of byte offset `off` (clamped to the end of the file).
+  SrcPos posOf(size_t off) const;
+  // The text of line `line` without its newline ("" when out of range).
+  std::string_view lineText(uint32_t line) const;
+
+ private:
+  std::string path_;
+  std::string text_;
+  std::vector<size_t> lineStarts_;
+};
+
+}  // namespace simplec

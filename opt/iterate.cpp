@@ -1,0 +1,82 @@
+// The worklist driver for peepholes.
+#include "opt/iterate.h"
+
+#include <random>
+
+#include "lexer/diag.h"
+#include "opt/peephole.h"
+
+namespace simplec {
+
+namespace {
+
+class Worklist {
+ public:
+  explicit Worklist(uint64_t seed) : rng_(seed) {}
+  void push(Node* n) {
+    if (!n || n->dead) return;
+    if (n->id >= on_.size()) on_.resize(n->id * 2 + 16, 0);
+    if (on_[n->id]) return;
+    on_[n->id] = 1;
+    items_.push_back(n);
+  }
+  Node* pop() {
+    // Take a random element: the order depends only on the seed.
+    std::uniform_int_distribution<size_t> d(0, items_.size() - 1);
+    size_t i = d(rng_);
+    Node* n = items_[i];
+    items_[i] = items_.back();
+    items_.pop_back();
+    on_[n->id] = 0;
+    return n;
+  }
+  bool empty() const { return items_.empty(); }
+
+ private:
+  std::mt19937_64 rng_;
+  std::vector<Node*> items_;
+  std::vector<char> on_;
+};
+
+}  // namespace
+
+void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
+  Peephole peep(g);
+  Worklist work(seed);
+  for (Node* n : liveNodes(g)) work.push(n);
+  size_t steps = 0, limit = 50 * g.size() + 1000;
+  while (!work.empty()) {
+    SIMPLEC_CHECK(++steps < limit, "peephole", "peepholes did not reach a fixed point");
+    Node* n = work.pop();
+    if (n->dead || n->op == Op::Start || n->op == Op::Stop) continue;
+    const Type* oldType = n->type;
+    std::vector<Node*> oldIns = n->in;
+    Node* x = peep.run(n);
+    if (x != n) {
+      std::vector<Node*> users = n->out;
+      if (!n->dead) g.subsume(n, x);
+      work.push(x);
+      for (Node* u : users) work.push(u);
+      for (Node* u : x->out) work.push(u);
+      for (Node* d : oldIns) work.push(d);
+    } else if (n->type != oldType || n->in != oldIns) {
+      for (Node* u : n->out) {
+        work.push(u);
+        // A changed If or CallEnd changes what its projections see.
+        for (Node* uu : u->out) work.push(uu);
+      }
+      for (Node* d : oldIns) work.push(d);
+    }
+  }
+  if (!checkFixedPoint) return;
+  for (Node* n : liveNodes(g)) {
+    if (n->op == Op::Start || n->op == Op::Stop) continue;
+    const Type* t = n->type;
+    std::vector<Node*> ins = n->in;
+    Node* x = peep.run(n);
+    SIMPLEC_CHECK(x == n && n->type == t && n->in == ins, "peephole",
+                  "fixed point check failed at node " + std::to_string(n->id) + " " + n->label());
+  }
+}
+
+}  // namespace simplec

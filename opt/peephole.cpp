@@ -1,0 +1,214 @@
+// Local rewrite rules over the Sea of Nodes.
+#include "opt/peephole.h"
+
+#include "son/compute.h"
+
+namespace simplec {
+
+namespace {
+bool isCon(const Node* n) { return n && n->isConst() && n->type->isInt() && n->type->isConst(); }
+bool isConVal(const Node* n, int64_t v) { return isCon(n) && n->type->value() == v; }
+bool isDead(const Node* c) { return c && c->type && c->type->kind() == TKind::XCtrl; }
+bool loopInProgress(const Node* r) {
+  return r->op == Op::Loop && (r->in.size() < 3 || !r->in[2]);
+}
+}  // namespace
+
+Node* Peephole::con(int64_t v) { return run(g_.con(Type::intConst(v))); }
+
+Node* Peephole::make(Op op, std::vector<Node*> ins) {
+  return run(g_.make(op, ins));
+}
+
+Node* Peephole::run(Node* n) {
+  // Iterate rewrites on n until none applies, then value-number. Each round
+  // either changes the node or returns, and every rule shrinks the graph or
+  // moves constants right, so this terminates.
+  for (int round = 0; round < 64; round++) {
+    n->type = compute(n);
+    if (!enabled) return n;
+    if (!n->isCFG() && !n->isConst() && n->type->isConst() && n->op != Op::Parm) {
+      Node* c = g_.con(n->type);
+      c->type = n->type;
+      return gvn_.findOrInsert(c);
+    }
+    Node* x = idealize(n);
+    if (!x) break;
+    if (x != n) {
+      // The replacement is new or already canonical; keep peepholing it.
+      if (n->unused()) {
+        x->keep++;  // n's inputs may include x
+        g_.kill(n);
+        x->keep--;
+      }
+      n = x;
+    }
+  }
+  return gvn_.findOrInsert(n);
+}
+
+Node* Peephole::idealize(Node* n) {
+  switch (n->op) {
+    case Op::Region:
+    case Op::Loop: return idealizeRegion(n);
+    case Op::Phi: return idealizePhi(n);
+    case Op::CProj: return idealizeCProj(n);
+    case Op::ZeroCheck: {
+      const Type* t = n->in[1]->type;
+      if (t->isInt() && !t->isIntTop() && (t->lo() > 0 || t->hi() < 0)) return n->in[0];
+      return nullptr;
+    }
+    case Op::Div:
+    case Op::Mod:
+      // A divisor that cannot be zero needs no guard: let the node float.
+      if (n->in[0]) {
+        const Type* t = n->in[2]->type;
+        if (t->isInt() && !t->isIntTop() && (t->lo() > 0 || t->hi() < 0)) {
+          g_.setDef(n, 0, nullptr);
+          return n;
+        }
+      }
+      return idealizeArith(n);
+    default:
+      if (n->in.size() >= 2 && !n->isCFG() && n->op != Op::Con && n->op != Op::Parm &&
+          n->op != Op::Proj && n->op != Op::Scope)
+        return idealizeArith(n);
+      return nullptr;
+  }
+}
+
+Node* Peephole::idealizeArith(Node* n) {
+  Node* a = n->in[1];
+  Node* b = n->in.size() > 2 ? n->in[2] : nullptr;
+  // Canonical form: a constant operand of a commutative node goes right.
+  if (n->isCommutative() && isCon(a) && !isCon(b)) {
+    n->in[1] = b;
+    n->in[2] = a;
+    return n;
+  }
+  switch (n->op) {
+    case Op::Add:
+      if (isConVal(b, 0)) return a;
+      // (x + c1) + c2 => x + (c1 + c2)
+      if (isCon(b) && a->op == Op::Add && isCon(a->in[2]))
+        return make(Op::Add, {nullptr, a->in[1], con(foldBinary(Op::Add, a->in[2]->type->value(), b->type->value()))});
+      if (a == b) return make(Op::Shl, {nullptr, a, con(1)});
+      break;
+    case Op::Sub:
+      if (isConVal(b, 0)) return a;
+      if (a == b) return con(0);
+      if (isCon(b) && b->type->value() != INT64_MIN)
+        return make(Op::Add, {nullptr, a, con(-b->type->value())});
+      if (isConVal(a, 0)) return make(Op::Neg, {nullptr, b});
+      break;
+    case Op::Mul:
+      if (isConVal(b, 1)) return a;
+      if (isConVal(b, -1)) return make(Op::Neg, {nullptr, a});
+      if (isCon(b)) {
+        int64_t v = b->type->value();
+        if (v > 0 && (v & (v - 1)) == 0) return make(Op::Shl, {nullptr, a, con(__builtin_ctzll(uint64_t(v)))});
+      }
+      break;
+    case Op::Div:
+      if (isConVal(b, 1)) return a;
+      break;
+    case Op::And:
+      if (isConVal(b, -1) || a == b) return a;
+      break;
+    case Op::Or:
+      if (isConVal(b, 0) || a == b) return a;
+      break;
+    case Op::Xor:
+      if (isConVal(b, 0)) return a;
+      if (a == b) return con(0);
+      break;
+    case Op::Shl:
+    case Op::Sar:
+    case Op::Shr:
+      if (isCon(b) && (b->type->value() & 63) == 0) return a;
+      break;
+    case Op::Neg:
+      if (a->op == Op::Neg) return a->in[1];
+      break;
+    case Op::Not:
+      // !!x is x when x is already 0 or 1.
+      if (a->op == Op::Not) {
+        const Type* t = a->in[1]->type;
+        if (t->isInt() && t->lo() >= 0 && t->hi() <= 1) return a->in[1];
+      }
+      break;
+    case Op::EQ:
+    case Op::LE:
+      if (a == b) return con(1);
+      break;
+    case Op::NE:
+    case Op::LT:
+      if (a == b) return con(0);
+      break;
+    default: break;
+  }
+  return nullptr;
+}
+
+// Dead predecessors leave a Region (with their Phi inputs); a Region left
+// with one predecessor is that predecessor.
+Node* Peephole::idealizeRegion(Node* n) {
+  if (loopInProgress(n)) return nullptr;
+  for (size_t i = 1; i < n->in.size(); i++) {
+    if (!isDead(n->in[i]) && n->in[i]) continue;
+    if (n->op == Op::Loop && i == 1) return nullptr;  // dead entry: whole loop dead, left to DCE
+    // Remove slot i from the region and every Phi on it.
+    std::vector<Node*> phis;
+    for (Node* u : n->out)
+      if (u->op == Op::Phi && u->in[0] == n) phis.push_back(u);
+    for (Node* p : phis) g_.delDef(p, i);
+    g_.delDef(n, i);
+    if (n->op == Op::Loop) {
+      // A loop without its back edge is a plain region.
+      Node* r = g_.make(Op::Region, {nullptr, n->in[1]}, Type::ctrl());
+      for (Node* p : phis) g_.setDef(p, 0, r);
+      g_.subsume(n, r);
+      return r;
+    }
+    return n;
+  }
+  if (n->in.size() == 2 && n->op == Op::Region) {
+    // Phis of a single-entry region become their only input.
+    std::vector<Node*> phis;
+    for (Node* u : n->out)
+      if (u->op == Op::Phi && u->in[0] == n) phis.push_back(u);
+    Node* pred = n->in[1];
+    for (Node* p : phis) g_.subsume(p, p->in[1]);
+    return pred;
+  }
+  return nullptr;
+}
+
+Node* Peephole::idealizePhi(Node* n) {
+  Node* r = n->in[0];
+  if (loopInProgress(r)) return nullptr;
+  if (r->op == Op::Region && r->in.size() == 2 && n->in.size() == 2) return n->in[1];
+  // All inputs the same (ignoring self-references around loops)?
+  Node* same = nullptr;
+  for (size_t i = 1; i < n->in.size(); i++) {
+    Node* x = n->in[i];
+    if (x == n || x == nullptr) continue;
+    if (same && same != x) return nullptr;
+    same = x;
+  }
+  return same;
+}
+
+// A projection of an If whose other arm is dead is the If's own control.
+Node* Peephole::idealizeCProj(Node* n) {
+  Node* iff = n->in[0];
+  if (iff->op != Op::If) return nullptr;
+  const Type* t = iff->type;
+  if (!t || t->kind() != TKind::Tuple) return nullptr;
+  if (t->elems()[size_t(1 - n->aux)]->kind() == TKind::XCtrl &&
+      t->elems()[size_t(n->aux)]->kind() == TKind::Ctrl)
+    return iff->in[0];
+  return nullptr;
+}
+
+}  // namespace simplec

@@ -1,0 +1,38 @@
+// Peepholes: the local rewrites every new or changed node goes through, at
+// parse time and in the iterative pass. In order: compute the node's type;
+// a pure node whose type is a constant becomes that constant; idealize
+// (algebraic identities, dead control removal); value-number.
+// Postcondition: the returned node computes the same value as n and is
+// already in the GVN table; n itself is left for the caller to replace.
+#pragma once
+#include "opt/gvn.h"
+#include "son/graph.h"
+
+namespace simplec {
+
+class Peephole {
+ public:
+  explicit Peephole(Graph& g) : g_(g) {}
+  // The node to use instead of n (n itself when nothing better was found).
+  Node* run(Node* n);
+  // One rewrite step on n: nullptr when no rule applies, n when n was changed
+  // in place, otherwise a replacement node.
+  Node* idealize(Node* n);
+  Gvn& gvn() { return gvn_; }
+  Graph& graph() { return g_; }
+  // Disable constant folding, idealization and GVN (for -O0 debugging of the
+  // parser's raw graph); types are still computed.
+  bool enabled = true;
+
+ private:
+  Node* idealizeArith(Node* n);
+  Node* idealizeRegion(Node* n);
+  Node* idealizePhi(Node* n);
+  Node* idealizeCProj(Node* n);
+  Node* con(int64_t v);
+  Node* make(Op op, std::vector<Node*> ins);
+  Graph& g_;
+  Gvn gvn_;
+};
+
+}  // namespace simplec

@@ -1,0 +1,493 @@
+// Expressions, from lowest to highest precedence:
+//   expr       = assign
+//   assign     = name ('=' | op'=') assign | ternary
+//   ternary    = logical ['?' ternary [':' ternary]]
+//   logical    = bitwise {('&&' | '||') bitwise}     (no mixing without parens)
+//   bitwise    = equality {('&' | '|' | '^') equality}
+//   equality   = relational {('==' | '!=') relational}
+//   relational = shift {('<' | '<=' | '>' | '>=') shift}   (chains)
+//   shift      = additive {('<<' | '>>' | '>>>') additive}
+//   additive   = mul {('+' | '-') mul}
+//   mul        = unary {('*' | '/' | '%') unary}
+//   unary      = ('-' | '!' | '++' | '--') unary | postfix
+//   postfix    = primary {'(' args ')'} | name ('++' | '--')
+#include "parser/parser_impl.h"
+
+namespace simplec {
+
+namespace {
+bool isAssignOp(Tok t) {
+  switch (t) {
+    case Tok::Assign: case Tok::PlusAssign: case Tok::MinusAssign: case Tok::StarAssign:
+    case Tok::SlashAssign: case Tok::PercentAssign: case Tok::AmpAssign: case Tok::PipeAssign:
+    case Tok::CaretAssign: case Tok::ShlAssign: case Tok::SarAssign: case Tok::ShrAssign:
+      return true;
+    default: return false;
+  }
+}
+bool isRelOp(Tok t) { return t == Tok::Lt || t == Tok::Le || t == Tok::Gt || t == Tok::Ge; }
+}  // namespace
+
+Op Parser::binaryOpFor(Tok t) {
+  switch (t) {
+    case Tok::Plus: case Tok::PlusAssign: return Op::Add;
+    case Tok::Minus: case Tok::MinusAssign: return Op::Sub;
+    case Tok::Star: case Tok::StarAssign: return Op::Mul;
+    case Tok::Slash: case Tok::SlashAssign: return Op::Div;
+    case Tok::Percent: case Tok::PercentAssign: return Op::Mod;
+    case Tok::Amp: case Tok::AmpAssign: return Op::And;
+    case Tok::Pipe: case Tok::PipeAssign: return Op::Or;
+    case Tok::Caret: case Tok::CaretAssign: return Op::Xor;
+    case Tok::Shl: case Tok::ShlAssign: return Op::Shl;
+    case Tok::Sar: case Tok::SarAssign: return Op::Sar;
+    case Tok::Shr: case Tok::ShrAssign: return Op::Shr;
+    default: return Op::Add;
+  }
+}
+
+Val Parser::requireInt(Val v, SrcPos pos, const char* what) {
+  if (v.t.isError() || v.t.isIntegral()) return v;
+  if (!v.t.hasValue())
+    error(pos, "expression has no value");
+  else
+    error(pos, std::string("operator '") + what + "' needs integer operands, found '" + v.t.str() + "'");
+  return {con(0), SType::error()};
+}
+
+Val Parser::toBool(Val v) {
+  if (v.t.kind == SType::Bool) return v;
+  return {dataOp(Op::NE, v.n, con(0)), SType::boolT()};
+}
+
+Val Parser::condition(Val v, SrcPos pos) {
+  if (!v.t.hasValue()) {
+    error(pos, "expression has no value");
+    return {con(0), SType::error()};
+  }
+  return v;
+}
+
+Val Parser::coerce(Val v, const SType& to, SrcPos pos) {
+  if (!v.t.hasValue() && !v.t.isError()) {
+    error(pos, "expression has no value");
+    return {con(0), to};
+  }
+  if (!assignable(v.t, to)) {
+    error(pos, "type mismatch: expected '" + to.str() + "', found '" + v.t.str() + "'");
+    return {con(0), to};
+  }
+  // bool keeps the low bit, like every narrow type.
+  if (to.kind == SType::Bool && v.t.kind == SType::Int) return {dataOp(Op::And, v.n, con(1)), to};
+  return {v.n, to.isError() ? v.t : to};
+}
+
+Val Parser::arith(Op op, Val a, Val b, SrcPos opPos, const char* opText) {
+  a = requireInt(a, opPos, opText);
+  b = requireInt(b, opPos, opText);
+  if (a.t.isError() || b.t.isError()) return {con(0), SType::error()};
+  if (op == Op::Div || op == Op::Mod) {
+    // The divisor is checked by an explicit ZeroCheck control node; the
+    // division hangs below it so it can never be scheduled above the check.
+    Node* zc = mk(Op::ZeroCheck, {ctrl(), b.n}, Type::ctrl());
+    zc->pos = opPos;
+    Node* z = peep(zc);
+    Node* guard = nullptr;
+    if (z == zc) {
+      setCtrl(zc);
+      guard = zc;
+    } else {
+      g_.killIfUnused(zc);
+    }
+    Node* d = mk(op, {guard, a.n, b.n});
+    d->pos = opPos;
+    Node* x = peep(d);
+    if (x != d) g_.killIfUnused(d);
+    return {x, SType::intT()};
+  }
+  bool bothBool = a.t.kind == SType::Bool && b.t.kind == SType::Bool;
+  bool logical = op == Op::And || op == Op::Or || op == Op::Xor;
+  return {dataOp(op, a.n, b.n, opPos), bothBool && logical ? SType::boolT() : SType::intT()};
+}
+
+Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
+  const char* txt = tokSpelling(op);
+  if (op == Tok::Eq || op == Tok::Ne) {
+    bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError();
+    if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
+      error(opPos, std::string("cannot compare '") + a.t.str() + "' and '" + b.t.str() + "' with '" + txt + "'");
+      return {con(0), SType::boolT()};
+    }
+    return {dataOp(op == Tok::Eq ? Op::EQ : Op::NE, a.n, b.n, opPos), SType::boolT()};
+  }
+  a = requireInt(a, opPos, txt);
+  b = requireInt(b, opPos, txt);
+  switch (op) {
+    case Tok::Lt: return {dataOp(Op::LT, a.n, b.n, opPos), SType::boolT()};
+    case Tok::Le: return {dataOp(Op::LE, a.n, b.n, opPos), SType::boolT()};
+    case Tok::Gt: return {dataOp(Op::LT, b.n, a.n, opPos), SType::boolT()};
+    default: return {dataOp(Op::LE, b.n, a.n, opPos), SType::boolT()};
+  }
+}
+
+Val Parser::mergeValues(Scope* a, Val va, Scope* b, Val vb, SType t) {
+  if (!va.n) va.n = con(0);  // a valueless arm (already reported)
+  if (!vb.n) vb.n = con(0);
+  // A temporary variable in both scopes becomes the Phi of the merge.
+  a->pushBlock();
+  int idx = a->define({"$value", t, false, nullptr, {}}, va.n);
+  b->pushBlock();
+  b->define({"$value", t, false, nullptr, {}}, vb.n);
+  scopes_.merge(a, b);
+  Node* r = a->get(idx);
+  r->keep++;
+  a->popBlock();
+  r->keep--;
+  fn_->scope = a;
+  return {r, t};
+}
+
+Val Parser::parseExpr() {
+  enterNesting();
+  Val v = parseAssign();
+  leaveNesting();
+  return v;
+}
+
+Val Parser::parseAssign() {
+  if (at(Tok::Ident) && isAssignOp(peekTok().kind)) {
+    Token name = tok();
+    pos_++;
+    Token op = tok();
+    pos_++;
+    if (op.kind != Tok::Assign) return compoundAssign(name, op.kind, op.pos);
+    int idx = scope()->find(name.text);
+    SrcPos rhsPos = tok().pos;
+    enterNesting();
+    Val v = parseAssign();
+    leaveNesting();
+    if (idx < 0) {
+      if (name.text == "sys" || topFuns_.count(name.text))
+        error(op.pos, "cannot assign to '" + name.text + "'");
+      else
+        error(name.pos, "undefined name '" + name.text + "'");
+      return v;
+    }
+    v = coerce(v, scope()->vars[size_t(idx)].type, rhsPos);
+    assignVar(name, idx, v, op.pos);
+    return v;
+  }
+  return parseTernary();
+}
+
+void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
+  VarInfo& info = scope()->vars[size_t(idx)];
+  if (info.immutable) {
+    error(opPos, "cannot assign to val '" + name.text + "'");
+    return;
+  }
+  scope()->set(idx, v.n);
+}
+
+Val Parser::compoundAssign(const Token& name, Tok op, SrcPos opPos) {
+  int idx = scope()->find(name.text);
+  Val old = readName(name);
+  enterNesting();
+  Val rhs = parseAssign();
+  leaveNesting();
+  std::string opText = tokSpelling(op);
+  opText.pop_back();  // "+=" -> "+"
+  Val v = arith(binaryOpFor(op), old, rhs, opPos, opText.c_str());
+  if (idx < 0) {
+    if (!old.t.isError()) error(opPos, "cannot assign to '" + name.text + "'");
+    return v;
+  }
+  v = coerce(v, scope()->vars[size_t(idx)].type, opPos);
+  assignVar(name, idx, v, opPos);
+  return v;
+}
+
+Val Parser::incDec(bool prefix, bool inc, const Token& name, SrcPos opPos) {
+  int idx = scope()->find(name.text);
+  Val old = readName(name);
+  Val one{con(1), SType::intT()};
+  Val v = arith(inc ? Op::Add : Op::Sub, old, one, opPos, inc ? "++" : "--");
+  if (idx < 0) {
+    if (!old.t.isError()) error(opPos, "cannot assign to '" + name.text + "'");
+    return v;
+  }
+  v = coerce(v, scope()->vars[size_t(idx)].type, opPos);
+  assignVar(name, idx, v, opPos);
+  return prefix ? v : old;
+}
+
+Val Parser::parseTernary() {
+  Val c = parseLogical();
+  if (!at(Tok::Question)) return c;
+  SrcPos qpos = tok().pos;
+  pos_++;
+  c = condition(c, qpos);
+  Scope* fScope = branch(c.n, qpos);
+  enterNesting();
+  Val a = parseTernary();
+  Scope* tScope = scope();
+  fn_->scope = fScope;
+  Val b;
+  if (accept(Tok::Colon)) {
+    b = parseTernary();
+  } else if (a.t.isIntegral() || a.t.isError()) {
+    b = {con(0), a.t};  // `c ? a` yields a or zero
+  } else {
+    error(qpos, "'?' without ':' needs an integer value, found '" + a.t.str() + "'");
+    b = a;
+  }
+  leaveNesting();
+  fScope = scope();
+  SType t = commonType(a.t, b.t);
+  bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError();
+  if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
+    error(qpos, "the arms of '?' have no common type: '" + a.t.str() + "' and '" + b.t.str() + "'");
+    t = SType::error();
+  }
+  return mergeValues(tScope, a, fScope, b, t);
+}
+
+Val Parser::parseLogical() {
+  Val a = parseBitwise();
+  Tok first = Tok::Eof;
+  while (at(Tok::AndAnd) || at(Tok::OrOr)) {
+    Tok op = tok().kind;
+    SrcPos opPos = tok().pos;
+    if (first != Tok::Eof && op != first) error(opPos, "mixing '&&' and '||' needs parentheses");
+    first = op;
+    pos_++;
+    a = condition(a, opPos);
+    bool isAnd = op == Tok::AndAnd;
+    // The current scope evaluates the right operand; `skip` does not.
+    Scope* other = branch(a.n, opPos);
+    if (!isAnd) {
+      // `||` evaluates its right side on the false arm: swap the arms.
+      Node* t = ctrl();
+      t->keep++;
+      setCtrl(other->ctrl());
+      other->setCtrl(t);
+      t->keep--;
+    }
+    enterNesting();
+    Val b = condition(parseBitwise(), opPos);
+    leaveNesting();
+    bool same = sameType(a.t, b.t) || (a.t.isError() || b.t.isError());
+    Val onB = same ? b : toBool(b);
+    Val onSkip = same ? a : Val{con(isAnd ? 0 : 1), SType::boolT()};
+    a = mergeValues(scope(), onB, other, onSkip, same ? (a.t.isError() ? b.t : a.t) : SType::boolT());
+  }
+  return a;
+}
+
+Val Parser::parseBitwise() {
+  Val a = parseEquality();
+  while (at(Tok::Amp) || at(Tok::Pipe) || at(Tok::Caret)) {
+    Token op = tok();
+    pos_++;
+    Val b = parseEquality();
+    a = arith(binaryOpFor(op.kind), a, b, op.pos, tokSpelling(op.kind));
+  }
+  return a;
+}
+
+Val Parser::parseEquality() {
+  Val a = parseRelational();
+  while (at(Tok::Eq) || at(Tok::Ne)) {
+    Token op = tok();
+    pos_++;
+    Val b = parseRelational();
+    a = compare(op.kind, a, b, op.pos);
+  }
+  return a;
+}
+
+Val Parser::parseRelational() {
+  Val left = parseShift();
+  if (!isRelOp(tok().kind)) return left;
+  Token op = tok();
+  pos_++;
+  Val mid = parseShift();
+  Val res = compare(op.kind, left, mid, op.pos);
+  bool less = op.kind == Tok::Lt || op.kind == Tok::Le;
+  // lo <= x < hi: x is evaluated once; later comparisons run only while
+  // the earlier ones hold.
+  while (isRelOp(tok().kind)) {
+    Token op2 = tok();
+    bool less2 = op2.kind == Tok::Lt || op2.kind == Tok::Le;
+    if (less2 != less) error(op2.pos, "comparison chain mixes '<' and '>' directions");
+    pos_++;
+    Scope* skip = branch(res.n, op2.pos);
+    enterNesting();
+    Val right = parseShift();
+    leaveNesting();
+    Val c = compare(op2.kind, mid, right, op2.pos);
+    res = mergeValues(scope(), c, skip, Val{con(0), SType::boolT()}, SType::boolT());
+    mid = right;
+  }
+  return res;
+}
+
+Val Parser::parseShift() {
+  Val a = parseAdditive();
+  while (at(Tok::Shl) || at(Tok::Sar) || at(Tok::Shr)) {
+    Token op = tok();
+    pos_++;
+    Val b = parseAdditive();
+    a = arith(binaryOpFor(op.kind), a, b, op.pos, tokSpelling(op.kind));
+  }
+  return a;
+}
+
+Val Parser::parseAdditive() {
+  Val a = parseMultiplicative();
+  while (at(Tok::Plus) || at(Tok::Minus)) {
+    Token op = tok();
+    pos_++;
+    Val b = parseMultiplicative();
+    a = arith(binaryOpFor(op.kind), a, b, op.pos, tokSpelling(op.kind));
+  }
+  return a;
+}
+
+Val Parser::parseMultiplicative() {
+  Val a = parseUnary();
+  while (at(Tok::Star) || at(Tok::Slash) || at(Tok::Percent)) {
+    Token op = tok();
+    pos_++;
+    Val b = parseUnary();
+    a = arith(binaryOpFor(op.kind), a, b, op.pos, tokSpelling(op.kind));
+  }
+  return a;
+}
+
+Val Parser::parseUnary() {
+  enterNesting();
+  struct Leave {
+    Parser* p;
+    ~Leave() { p->leaveNesting(); }
+  } leave{this};
+  Token op = tok();
+  switch (op.kind) {
+    case Tok::Minus: {
+      pos_++;
+      if (at(Tok::IntLit) && !tok().isHex) return parseIntLiteral(true);
+      Val v = requireInt(parseUnary(), op.pos, "-");
+      return {dataOp(Op::Neg, v.n, nullptr, op.pos), v.t.isError() ? v.t : SType::intT()};
+    }
+    case Tok::Bang: {
+      pos_++;
+      Val v = condition(parseUnary(), op.pos);
+      return {dataOp(Op::Not, v.n, nullptr, op.pos), SType::boolT()};
+    }
+    case Tok::PlusPlus:
+    case Tok::MinusMinus: {
+      pos_++;
+      if (!at(Tok::Ident)) syntaxError(tok().pos, std::string("'") + tokSpelling(op.kind) + "' needs a variable");
+      Token name = tok();
+      pos_++;
+      return incDec(true, op.kind == Tok::PlusPlus, name, op.pos);
+    }
+    default: return parsePostfix();
+  }
+}
+
+Val Parser::parsePostfix() {
+  if (at(Tok::Ident) && (peekTok().kind == Tok::PlusPlus || peekTok().kind == Tok::MinusMinus)) {
+    Token name = tok();
+    pos_++;
+    Token op = tok();
+    pos_++;
+    return incDec(false, op.kind == Tok::PlusPlus, name, op.pos);
+  }
+  Val v = parsePrimary();
+  while (at(Tok::LParen)) v = parseCall(v, tok().pos);
+  if (at(Tok::PlusPlus) || at(Tok::MinusMinus))
+    syntaxError(tok().pos, std::string("'") + tokSpelling(tok().kind) + "' needs a variable");
+  return v;
+}
+
+Val Parser::parseIntLiteral(bool negated) {
+  const Token& t = tok();
+  pos_++;
+  uint64_t v = t.intValue;
+  constexpr uint64_t kMinMagnitude = uint64_t(1) << 63;
+  bool tooLarge = t.intTooLarge || (!t.isHex && (negated ? v > kMinMagnitude : v >= kMinMagnitude));
+  if (tooLarge) {
+    error(t.pos, "integer literal too large");
+    return {con(0), SType::intT()};
+  }
+  int64_t x = int64_t(v);
+  if (negated) x = int64_t(0 - v);
+  Val r{con(x), SType::intT()};
+  if (negated && t.isHex) r.n = dataOp(Op::Neg, r.n);
+  return r;
+}
+
+Val Parser::readName(const Token& name) {
+  int idx = scope()->find(name.text);
+  if (idx >= 0) return {scope()->get(idx), scope()->vars[size_t(idx)].type};
+  // Enclosing functions: only constants are visible (functions are not closures).
+  for (FunCtx* c = fn_->outer; c; c = c->outer) {
+    int j = c->scope->find(name.text);
+    if (j < 0) continue;
+    const VarInfo& v = c->scope->vars[size_t(j)];
+    if (v.constValue) return {v.constValue, v.type};
+    error(name.pos, "'" + name.text + "' of an enclosing function is not a constant and cannot be used here");
+    return {con(0), SType::error()};
+  }
+  if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos);
+  error(name.pos, "undefined name '" + name.text + "'");
+  return {con(0), SType::error()};
+}
+
+Val Parser::parsePrimary() {
+  const Token& t = tok();
+  switch (t.kind) {
+    case Tok::IntLit: return parseIntLiteral(false);
+    case Tok::CharLit: pos_++; return {con(int64_t(t.intValue)), SType::intT()};
+    case Tok::KwTrue: pos_++; return {con(1), SType::boolT()};
+    case Tok::KwFalse: pos_++; return {con(0), SType::boolT()};
+    case Tok::LParen: {
+      pos_++;
+      Val v = parseExpr();
+      expect(Tok::RParen);
+      return v;
+    }
+    case Tok::StrLit: {
+      pos_++;
+      int idx = -1;
+      for (size_t i = 0; i < g_.strings.size(); i++)
+        if (g_.strings[i] == t.text) idx = int(i);
+      if (idx < 0) {
+        idx = int(g_.strings.size());
+        g_.strings.push_back(t.text);
+      }
+      return {peep(mk(Op::Con, {g_.start()}, Type::dataPtr(idx))), SType::strT()};
+    }
+    case Tok::LBrace: {
+      auto it = topFunAt_.find(pos_);
+      if (it != topFunAt_.end()) {
+        std::string name = it->second;
+        Val v = topFunValue(name, t.pos);
+        pos_ = topFuns_[name].endPos;  // parsed already (maybe on demand)
+        return v;
+      }
+      return parseFunLiteral("lambda");
+    }
+    case Tok::Ident:
+      if (t.text == "sys" && scope()->find("sys") < 0) return parseSys();
+      pos_++;
+      return readName(toks_[pos_ - 1]);
+    case Tok::FloatLit: pos_++; error(t.pos, "floating-point numbers are not supported yet"); return {con(0), SType::error()};
+    case Tok::KwNull:
+    case Tok::KwNew: pos_++; error(t.pos, "'" + t.text + "' is not supported yet"); return {con(0), SType::error()};
+    case Tok::TypeName: syntaxError(t.pos, "type conversions are not supported yet");
+    default: syntaxError(t.pos, "expected expression");
+  }
+}
+
+}  // namespace simplec

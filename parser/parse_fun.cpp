@@ -1,0 +1,351 @@
+// Functions: literals, returns, calls, top-level functions usable before
+// their definition, and the sys library calls of this subset.
+//   funlit = '{' {type name [',']} '->' statement* '}'
+//   call   = postfix '(' [expr {',' expr}] ')'
+#include "parser/parser_impl.h"
+
+namespace simplec {
+
+std::string Parser::uniqueSymbol(const std::string& name) {
+  int& n = symbolsUsed_[name];
+  std::string s = n == 0 ? name : name + "." + std::to_string(n);
+  n++;
+  return s;
+}
+
+int Parser::newFunction(const std::string& name, SrcPos pos) {
+  int idx = int(g_.funs.size());
+  FunInfo f;
+  f.name = name;
+  f.symbol = uniqueSymbol(name);
+  f.pos = pos;
+  Node* fun = mk(Op::Fun, {g_.start()}, Type::ctrl(), idx);
+  fun->name = name;
+  f.fun = fun;
+  mk(Op::Parm, {fun}, Type::mem(), -1);
+  g_.funs.push_back(f);
+  funTypes_.push_back(SType::error());
+  return idx;
+}
+
+int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, SType ret) {
+  auto it = externs_.find(symbol);
+  if (it != externs_.end()) return it->second;
+  int idx = int(g_.funs.size());
+  FunInfo f;
+  f.name = f.symbol = symbol;
+  f.isExtern = true;
+  for (auto& p : params) f.paramTypes.push_back(p.lattice());
+  f.retType = ret.hasValue() ? ret.lattice() : nullptr;
+  g_.funs.push_back(f);
+  funTypes_.push_back(SType::fun(std::move(params), ret));
+  externs_[symbol] = idx;
+  return idx;
+}
+
+void Parser::addReturn(Val v, SrcPos pos) {
+  FunCtx& f = *fn_;
+  if (!v.n) v = {con(0), SType::voidT()};
+  if (f.funIdx == mainFun_ && topLevel_ && !v.t.isIntegral() && !v.t.isError()) {
+    error(pos, "the program must return an integer, found '" + v.t.str() + "'");
+  } else if (f.retTypeKnown) {
+    bool ok = (f.retType.isIntegral() && v.t.isIntegral()) || sameType(f.retType, v.t) ||
+              f.retType.isError() || v.t.isError();
+    if (!ok)
+      error(pos, "return type mismatch: '" + v.t.str() + "' here, '" + f.retType.str() + "' before");
+    else
+      f.retType = commonType(f.retType, v.t);
+  } else {
+    f.retType = v.t;
+    f.retTypeKnown = true;
+  }
+  f.returns.push_back({ctrl(), scope()->mem(), v.n});
+  setCtrl(scopes_.deadCtrl());
+}
+
+void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
+  FunCtx* saved = fn_;
+  fn_ = &ctx;
+  if (!deadCode() && !isEntryScript) {
+    // Falling off the end returns the last expression's value.
+    if (ctx.lastWasExpr && ctx.lastExpr.n && ctx.lastExpr.t.hasValue())
+      addReturn(ctx.lastExpr, endPos);
+    else if (!ctx.retTypeKnown || !ctx.retType.hasValue())
+      addReturn({nullptr, SType::voidT()}, endPos);
+    else
+      error(endPos, "missing 'return' at the end of the function");
+  }
+  std::vector<FunCtx::RetPath> live;
+  for (auto& r : ctx.returns)
+    if (r.ctrl->type->kind() != TKind::XCtrl) live.push_back(r);
+  Node *c, *m, *v;
+  if (live.size() == 1) {
+    c = live[0].ctrl;
+    m = live[0].mem;
+    v = live[0].val;
+  } else if (live.empty()) {
+    // Never returns (e.g. an endless loop): keep the function well-formed.
+    c = scopes_.deadCtrl();
+    m = ctx.returns.empty() ? scope()->mem() : ctx.returns[0].mem;
+    v = con(0);
+  } else {
+    std::vector<Node*> cs{nullptr}, ms{nullptr}, vs{nullptr};
+    for (auto& r : live) {
+      cs.push_back(r.ctrl);
+      ms.push_back(r.mem);
+      vs.push_back(r.val);
+    }
+    Node* r = mk(Op::Region, cs, Type::ctrl());
+    r->keep++;
+    ms[0] = vs[0] = r;
+    m = mk(Op::Phi, ms, Type::mem());
+    m->keep++;
+    v = mk(Op::Phi, vs, ctx.retType.hasValue() ? ctx.retType.lattice() : Type::intBot());
+    v->keep++;
+    Node* m2 = peep(m);
+    Node* v2 = peep(v);
+    m->keep--;
+    v->keep--;
+    if (m2 != m) g_.killIfUnused(m);
+    if (v2 != v) g_.killIfUnused(v);
+    m = m2;
+    v = v2;
+    m->keep++;
+    v->keep++;
+    r->keep--;
+    c = peep(r);
+    m->keep--;
+    v->keep--;
+  }
+  FunInfo& info = g_.funs[size_t(ctx.funIdx)];
+  Node* ret = mk(Op::Return, {c, m, v}, Type::ctrl());
+  ret->type = Type::ctrl();
+  info.ret = ret;
+  info.retType = ctx.retType.hasValue() ? ctx.retType.lattice() : nullptr;
+  g_.addDef(g_.stop(), ret);
+  scopes_.kill(ctx.scope);
+  fn_ = saved;
+}
+
+Val Parser::parseFunLiteral(const std::string& name) {
+  SrcPos startPos = tok().pos;
+  expect(Tok::LBrace);
+  struct Param {
+    SType t;
+    Token name;
+  };
+  std::vector<Param> params;
+  while (!at(Tok::Arrow)) {
+    if (at(Tok::Eof)) syntaxError(tok().pos, "expected '->'");
+    SType t = parseType();
+    if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a parameter name");
+    params.push_back({t, tok()});
+    pos_++;
+    accept(Tok::Comma);
+  }
+  expect(Tok::Arrow);
+  int idx = newFunction(name, startPos);
+  FunInfo& info = g_.funs[size_t(idx)];
+  std::vector<SType> ptypes;
+  for (auto& p : params) {
+    ptypes.push_back(p.t);
+    info.paramTypes.push_back(p.t.lattice());
+  }
+  auto top = topFuns_.find(name);
+  bool isTop = top != topFuns_.end() && top->second.parsing && top->second.funIdx < 0;
+  if (isTop) {
+    top->second.funIdx = idx;
+    top->second.type = SType::fun(ptypes, SType::intT());
+  }
+  funTypes_[size_t(idx)] = SType::fun(ptypes, SType::intT());
+
+  FunCtx ctx;
+  ctx.funIdx = idx;
+  ctx.outer = isTop ? mainCtx_ : fn_;
+  Node* fun = info.fun;
+  Node* mem = nullptr;
+  for (Node* u : fun->out)
+    if (u->op == Op::Parm && u->aux < 0) mem = u;
+  ctx.scope = scopes_.fresh(fun, mem);
+  for (size_t i = 0; i < params.size(); i++) {
+    Node* parm = mk(Op::Parm, {fun}, params[i].t.lattice(), int64_t(i));
+    if (ctx.scope->define({params[i].name.text, params[i].t, false, nullptr, params[i].name.pos}, parm) < 0)
+      error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
+  }
+  FunCtx* savedFn = fn_;
+  bool savedTop = topLevel_;
+  fn_ = &ctx;
+  topLevel_ = false;
+  try {
+    while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatement();
+    SrcPos endPos = tok().pos;
+    expect(Tok::RBrace);
+    finishFunction(ctx, endPos, false);
+  } catch (...) {
+    fn_ = savedFn;
+    topLevel_ = savedTop;
+    throw;
+  }
+  fn_ = savedFn;
+  topLevel_ = savedTop;
+  SType ret = ctx.retTypeKnown ? ctx.retType : SType::voidT();
+  SType type = SType::fun(ptypes, ret);
+  funTypes_[size_t(idx)] = type;
+  if (isTop) {
+    TopFun& tf = top->second;
+    tf.type = type;
+    if (tf.retAssumed && !(ret.isIntegral() || ret.isError()))
+      error(startPos, "cannot infer the result of recursive function '" + name +
+                          "': it must return an integer, or return before calling itself");
+  }
+  return {peep(mk(Op::Con, {g_.start()}, Type::funPtr(idx))), type};
+}
+
+void Parser::preDeclareTopFunctions() {
+  // `val NAME = {` at brace depth 0 declares a function usable anywhere.
+  int depth = 0;
+  for (size_t i = 0; i + 3 < toks_.size(); i++) {
+    Tok k = toks_[i].kind;
+    if (k == Tok::LBrace) depth++;
+    if (k == Tok::RBrace) depth--;
+    if (depth == 0 && k == Tok::KwVal && toks_[i + 1].kind == Tok::Ident &&
+        toks_[i + 2].kind == Tok::Assign && toks_[i + 3].kind == Tok::LBrace && !isFunTypeAt(i + 3)) {
+      const std::string& name = toks_[i + 1].text;
+      if (topFuns_.count(name)) continue;  // reported as a redefinition when parsed
+      TopFun tf;
+      tf.litPos = i + 3;
+      topFuns_[name] = tf;
+      topFunAt_[i + 3] = name;
+    }
+  }
+}
+
+void Parser::parseTopFunBody(TopFun& tf, const std::string& name) {
+  size_t savedPos = pos_;
+  tf.parsing = true;
+  pos_ = tf.litPos;
+  try {
+    parseFunLiteral(name);
+  } catch (SyntaxError&) {
+    syncStatement();
+  }
+  tf.parsing = false;
+  tf.endPos = pos_;
+  pos_ = savedPos;
+}
+
+Val Parser::topFunValue(const std::string& name, SrcPos pos) {
+  TopFun& tf = topFuns_[name];
+  if (tf.funIdx < 0 && !tf.parsing) parseTopFunBody(tf, name);
+  if (tf.funIdx < 0) return {con(0), SType::error()};
+  Node* c = peep(mk(Op::Con, {g_.start()}, Type::funPtr(tf.funIdx)));
+  if (tf.parsing) {
+    // A recursive use before the result type is known: the returns parsed so
+    // far decide it, else it is assumed to be int (checked at the end).
+    FunCtx* f = fn_;
+    while (f && f->funIdx != tf.funIdx) f = f->outer;
+    SType ret = SType::intT();
+    if (f && f->retTypeKnown && f->retType.hasValue()) ret = f->retType;
+    else tf.retAssumed = true;
+    return {c, SType::fun(tf.type.sig->params, ret)};
+  }
+  return {c, funTypes_[size_t(tf.funIdx)]};
+}
+
+Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args) {
+  std::vector<Node*> ins{ctrl(), scope()->mem(), fptr};
+  ins.insert(ins.end(), args.begin(), args.end());
+  Node* call = peep(mk(Op::Call, ins, Type::ctrl()));
+  const Type* rt = sig.ret.hasValue() ? sig.ret.lattice() : Type::intBot();
+  Node* ce = peep(mk(Op::CallEnd, {call}, Type::tuple({Type::ctrl(), Type::mem(), rt})));
+  ce->keep++;
+  Node* c = peep(mk(Op::CProj, {ce}, nullptr, 0));
+  Node* m = peep(mk(Op::Proj, {ce}, nullptr, 1));
+  Node* r = sig.ret.hasValue() ? peep(mk(Op::Proj, {ce}, nullptr, 2)) : nullptr;
+  ce->keep--;
+  setCtrl(c);
+  scope()->setMem(m);
+  return {r, sig.ret};
+}
+
+Val Parser::parseCall(Val callee, SrcPos pos) {
+  expect(Tok::LParen);
+  std::vector<Val> args;
+  std::vector<SrcPos> argPos;
+  if (!at(Tok::RParen)) {
+    for (;;) {
+      argPos.push_back(tok().pos);
+      args.push_back(parseExpr());
+      if (!accept(Tok::Comma)) break;
+    }
+  }
+  expect(Tok::RParen);
+  if (callee.t.isError()) return {con(0), SType::error()};
+  if (callee.t.kind != SType::Fun) {
+    error(pos, "cannot call a value of type '" + callee.t.str() + "'");
+    return {con(0), SType::error()};
+  }
+  const FunSig& sig = *callee.t.sig;
+  if (args.size() != sig.params.size()) {
+    error(pos, "wrong number of arguments: expected " + std::to_string(sig.params.size()) + ", found " +
+                   std::to_string(args.size()));
+    return {con(0), sig.ret};
+  }
+  std::vector<Node*> ns;
+  for (size_t i = 0; i < args.size(); i++) ns.push_back(coerce(args[i], sig.params[i], argPos[i]).n);
+  Val r = callFunction(callee.n, sig, ns);
+  if (!r.n) r.n = con(0);
+  return r;
+}
+
+// sys.io.p(x): prints a string literal, an integer or a bool.
+Val Parser::parseSys() {
+  Token sys = tok();
+  pos_++;
+  std::string path = "sys";
+  while (accept(Tok::Dot)) {
+    if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name after '.'");
+    path += "." + tok().text;
+    pos_++;
+    if (path == "sys.io.p") break;
+  }
+  if (path != "sys.io.p") {
+    error(sys.pos, "unknown name '" + path + "'");
+    if (at(Tok::LParen)) parseCall({con(0), SType::error()}, tok().pos);
+    return {con(0), SType::error()};
+  }
+  SrcPos lp = tok().pos;
+  expect(Tok::LParen);
+  SrcPos argPos = tok().pos;
+  Val v = parseExpr();
+  expect(Tok::RParen);
+  return printCall(v, argPos.valid() ? argPos : lp);
+}
+
+Val Parser::printCall(Val v, SrcPos pos) {
+  switch (v.t.kind) {
+    case SType::Error: break;
+    case SType::Int:
+    case SType::Bool: {
+      bool isBool = v.t.kind == SType::Bool;
+      int f = declareExtern(isBool ? "__simplec_print_bool" : "__simplec_print_i64", {SType::intT()}, SType::voidT());
+      Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+      callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
+      break;
+    }
+    case SType::Str: {
+      int f = declareExtern("__simplec_print_str", {SType::strT(), SType::intT()}, SType::voidT());
+      Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+      int64_t len = 0;
+      if (v.n->isConst() && v.n->type->isPtr() && v.n->type->fun() >= 0)
+        len = int64_t(g_.strings[size_t(v.n->type->fun())].size());
+      callFunction(fp, *funTypes_[size_t(f)].sig, {v.n, con(len)});
+      break;
+    }
+    case SType::Void: error(pos, "expression has no value"); break;
+    default: error(pos, "cannot print a value of type '" + v.t.str() + "'"); break;
+  }
+  return {nullptr, SType::voidT()};
+}
+
+}  // namespace simplec

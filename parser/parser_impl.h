@@ -1,0 +1,180 @@
+// The parser's internal state, shared by its implementation files:
+// parser.cpp (files, statements), parse_expr.cpp (expressions),
+// parse_fun.cpp (function literals, calls, returns, sys.io.p).
+#pragma once
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lexer/diag.h"
+#include "lexer/token.h"
+#include "opt/peephole.h"
+#include "parser/scope.h"
+#include "parser/stype.h"
+
+namespace simplec {
+
+// A value during parsing: its node and its static type.
+struct Val {
+  Node* n = nullptr;
+  SType t;
+};
+
+// Thrown on a syntax error, after it has been reported; statement parsing
+// catches it and skips to a point where parsing can resume.
+struct SyntaxError {};
+// Thrown when parsing cannot usefully go on (nesting limit).
+struct ParseAbort {};
+
+class Parser {
+ public:
+  Parser(const SourceFile& file, DiagEngine& diag, Graph& g);
+  bool parseFile();
+
+ private:
+  // One function being parsed.
+  struct FunCtx {
+    int funIdx = -1;
+    Scope* scope = nullptr;              // current scope of this function
+    struct RetPath { Node* ctrl; Node* mem; Node* val; };
+    std::vector<RetPath> returns;
+    SType retType = SType::error();      // common type of returns so far
+    bool retTypeKnown = false;
+    // Loop context.
+    Scope* breakScope = nullptr;
+    Scope* continueScope = nullptr;
+    size_t loopVars = 0, loopBlocks = 0;  // scope shape at the loop head
+    bool inLoop = false;
+    FunCtx* outer = nullptr;
+    Val lastExpr;                        // value of the last expression statement
+    bool lastWasExpr = false;
+  };
+  // A top-level `val f = { ... };`, known before its body is parsed so that
+  // calls may precede the definition.
+  struct TopFun {
+    size_t litPos;        // token index of the '{'
+    size_t endPos = 0;    // token index just past the '}' once parsed
+    int funIdx = -1;
+    bool parsing = false;
+    SType type;           // set once the header (or the whole) is parsed
+    SType assumedRet;     // result type assumed by a recursive call
+    bool retAssumed = false;
+  };
+
+  // ---- tokens
+  const Token& tok() const { return toks_[pos_]; }
+  const Token& peekTok(size_t k = 1) const;
+  const Token& prevTok() const { return toks_[pos_ ? pos_ - 1 : 0]; }
+  bool at(Tok k) const { return tok().kind == k; }
+  bool accept(Tok k);
+  void expect(Tok k);
+  [[noreturn]] void syntaxError(SrcPos pos, const std::string& msg);
+  void error(SrcPos pos, const std::string& msg);
+  void syncStatement();
+
+  // ---- nodes
+  Node* peep(Node* n) { return peep_.run(n); }
+  Node* mk(Op op, std::vector<Node*> ins, const Type* t = nullptr, int64_t aux = 0);
+  Node* con(int64_t v);
+  Node* dataOp(Op op, Node* a, Node* b = nullptr, SrcPos pos = {});
+  Scope* scope() { return fn_->scope; }
+  Node* ctrl() { return scope()->ctrl(); }
+  void setCtrl(Node* c) { scope()->setCtrl(c); }
+  bool deadCode() { return ctrl()->type->kind() == TKind::XCtrl; }
+
+  // ---- statements (parser.cpp)
+  void parseTopLevel();
+  void parseStatement();
+  void parseBlock();
+  void parseIf();
+  void parseWhile();
+  void parseFor();
+  void parseBreakContinue(bool isBreak);
+  void parseReturn();
+  bool atDeclaration();
+  void parseDeclaration();
+  SType parseType();
+  bool isFunTypeAt(size_t p) const;
+  size_t skipType(size_t p) const;  // token index past a type at p, or 0
+  void enterNesting();
+  void leaveNesting() { depth_--; }
+  // Loop plumbing.
+  struct LoopSave { Scope* br; Scope* co; size_t vars, blocks; bool in; };
+  LoopSave beginLoopCtx(Scope* breakScope);
+  void endLoopCtx(const LoopSave& s);
+  Scope* jumpTo(Scope* target);
+  // Merge two arms that each leave a value: the result Phi (or value).
+  // Merges scope b into a where a's path computed va and b's computed vb;
+  // a becomes the current scope and the result is the merged value.
+  Val mergeValues(Scope* a, Val va, Scope* b, Val vb, SType t);
+  // Branches on `cond`: the current scope continues on the true arm and the
+  // returned scope holds the false arm.
+  Scope* branch(Node* cond, SrcPos pos);
+
+  // ---- expressions (parse_expr.cpp)
+  Val parseExpr();
+  Val parseAssign();
+  Val parseTernary();
+  Val parseLogical();
+  Val parseBitwise();
+  Val parseEquality();
+  Val parseRelational();
+  Val parseShift();
+  Val parseAdditive();
+  Val parseMultiplicative();
+  Val parseUnary();
+  Val parsePostfix();
+  Val parsePrimary();
+  Val parseIntLiteral(bool negated);
+  Val requireInt(Val v, SrcPos pos, const char* what);
+  Val toBool(Val v);
+  Val coerce(Val v, const SType& to, SrcPos pos);
+  // Variables.
+  struct VarRef { int idx = -1; Scope* scope = nullptr; };
+  Val readName(const Token& name);
+  void assignVar(const Token& name, int idx, Val v, SrcPos opPos);
+  Val compoundAssign(const Token& name, Tok op, SrcPos opPos);
+  Val incDec(bool prefix, bool inc, const Token& name, SrcPos opPos);
+  static Op binaryOpFor(Tok t);
+  Val arith(Op op, Val a, Val b, SrcPos opPos, const char* opText);
+  Val compare(Tok op, Val a, Val b, SrcPos opPos);
+  Val condition(Val v, SrcPos pos);
+
+  // ---- functions (parse_fun.cpp)
+  Val parseFunLiteral(const std::string& name);
+  Val parseCall(Val callee, SrcPos pos);
+  Val parseSys();
+  Val printCall(Val v, SrcPos pos);
+  int declareExtern(const std::string& symbol, std::vector<SType> params, SType ret);
+  Val callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args);
+  int newFunction(const std::string& name, SrcPos pos);
+  void finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript);
+  void addReturn(Val v, SrcPos pos);
+  void preDeclareTopFunctions();
+  Val topFunValue(const std::string& name, SrcPos pos);
+  void parseTopFunBody(TopFun& tf, const std::string& name);
+  std::string uniqueSymbol(const std::string& name);
+
+  const SourceFile& file_;
+  DiagEngine& diag_;
+  Graph& g_;
+  Peephole peep_;
+  ScopeTable scopes_;
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+  FunCtx* fn_ = nullptr;
+  int depth_ = 0;
+  std::unordered_map<std::string, TopFun> topFuns_;
+  std::unordered_map<std::string, int> externs_;
+  std::unordered_map<std::string, int> symbolsUsed_;
+  std::vector<SType> funTypes_;     // static type of each function of g_.funs
+  std::unordered_map<size_t, std::string> topFunAt_;  // '{' token index -> top function name
+  FunCtx* mainCtx_ = nullptr;
+  int mainFun_ = -1;            // the script body's function
+  int valMainFun_ = -1;         // a `val main = {...}` function
+  bool topLevel_ = false;       // parsing statements of the script body
+  static constexpr int kMaxDepth = 600;
+};
+
+}  // namespace simplec

@@ -1,0 +1,168 @@
+// Scope duplication, merging and lazy loop Phis.
+#include "parser/scope.h"
+
+#include "lexer/diag.h"
+
+namespace simplec {
+
+void Scope::setCtrl(Node* c) { table_->graph().setDef(node, kCtrl, c); }
+Node* Scope::mem() { return getSlot(kMem); }
+void Scope::setMem(Node* m) { setSlot(kMem, m); }
+
+void Scope::popBlock() {
+  size_t n = blocks.back().size();
+  blocks.pop_back();
+  truncate(vars.size() - n, blocks.size());
+}
+
+void Scope::truncate(size_t nvars, size_t nblocks) {
+  Graph& g = table_->graph();
+  while (vars.size() > nvars) {
+    g.delDef(node, node->in.size() - 1);
+    vars.pop_back();
+  }
+  if (blocks.size() > nblocks) blocks.resize(nblocks);
+}
+
+int Scope::define(const VarInfo& v, Node* value) {
+  if (definedInInnermost(v.name)) return -1;
+  int idx = int(vars.size());
+  blocks.back()[v.name] = idx;
+  vars.push_back(v);
+  table_->graph().addDef(node, value);
+  return idx;
+}
+
+bool Scope::definedInInnermost(const std::string& name) const {
+  return !blocks.empty() && blocks.back().count(name);
+}
+
+int Scope::find(const std::string& name) const {
+  for (size_t b = blocks.size(); b-- > 0;) {
+    auto it = blocks[b].find(name);
+    if (it != blocks[b].end()) return it->second;
+  }
+  return -1;
+}
+
+void Scope::set(int i, Node* v) { setSlot(kFirstVar + size_t(i), v); }
+
+Node* Scope::getSlot(size_t s) {
+  Node* v = node->in[s];
+  if (!v || v->op != Op::Scope) return v;
+  // Lazy loop Phi: the head scope gets the Phi (created once), and this
+  // scope then refers to it directly.
+  Scope* head = table_->scopeOfNode(v);
+  Node* hv = head->node->in[s];
+  Node* phi;
+  if (hv && hv->op == Op::Phi && hv->in[0] == head->ctrl()) {
+    phi = hv;
+  } else {
+    Node* entry = head->getSlot(s);
+    Graph& g = table_->graph();
+    phi = g.make(Op::Phi, {head->ctrl(), entry, nullptr}, table_->slotType(head, s));
+    if (s >= kFirstVar) phi->name = head->vars[s - kFirstVar].name;
+    head->setSlot(s, phi);
+  }
+  table_->graph().setDef(node, s, phi);
+  return phi;
+}
+
+void Scope::setSlot(size_t s, Node* v) {
+  Node* old = node->in[s];
+  // Writing a slot still lazily bound to a loop head must create the head's
+  // Phi first, so the back edge has somewhere to go.
+  if (old && old->op == Op::Scope && old != v) getSlot(s);
+  table_->graph().setDef(node, s, v);
+}
+
+const Type* ScopeTable::slotType(Scope* s, size_t slot) const {
+  if (slot == Scope::kMem) return Type::mem();
+  return s->vars[slot - Scope::kFirstVar].type.lattice();
+}
+
+Node* ScopeTable::deadCtrl() { return peep_.run(g_.con(Type::xctrl())); }
+
+Scope* ScopeTable::fresh(Node* ctrl, Node* mem) {
+  auto s = std::make_unique<Scope>();
+  s->table_ = this;
+  s->node = g_.make(Op::Scope, {ctrl, mem}, Type::bottom(), int64_t(scopes_.size()));
+  s->node->keep = 1;
+  s->blocks.emplace_back();
+  scopes_.push_back(std::move(s));
+  return scopes_.back().get();
+}
+
+Scope* ScopeTable::dup(Scope* src, bool loop) {
+  auto s = std::make_unique<Scope>();
+  s->table_ = this;
+  s->vars = src->vars;
+  s->blocks = src->blocks;
+  std::vector<Node*> ins{src->ctrl()};
+  for (size_t i = 1; i < src->node->in.size(); i++) ins.push_back(loop ? src->node : src->node->in[i]);
+  s->node = g_.make(Op::Scope, ins, Type::bottom(), int64_t(scopes_.size()));
+  s->node->keep = 1;
+  scopes_.push_back(std::move(s));
+  return scopes_.back().get();
+}
+
+void ScopeTable::kill(Scope* s) {
+  if (s->node->dead) return;
+  s->node->keep = 0;
+  // Detach the inputs one by one (they may be shared).
+  while (!s->node->in.empty()) g_.delDef(s->node, s->node->in.size() - 1);
+  g_.killIfUnused(s->node);
+}
+
+Node* ScopeTable::merge(Scope* s, Scope* that) {
+  SIMPLEC_CHECK(s->numSlots() == that->numSlots(), "parser", "merging scopes of different shapes");
+  Node* r = g_.make(Op::Region, {nullptr, s->ctrl(), that->ctrl()}, Type::ctrl());
+  r->keep++;
+  for (size_t i = 1; i < s->numSlots(); i++) {
+    if (s->node->in[i] == that->node->in[i]) continue;
+    Node* a = s->getSlot(i);
+    Node* b = that->getSlot(i);
+    if (a == b) continue;
+    Node* phi = g_.make(Op::Phi, {r, a, b}, nullptr);
+    if (i >= Scope::kFirstVar) phi->name = s->vars[i - Scope::kFirstVar].name;
+    phi->type = slotType(s, i);
+    s->setSlot(i, peep_.run(phi));
+  }
+  kill(that);
+  r->keep--;
+  Node* nr = peep_.run(r);
+  if (nr != r && !r->dead) g_.subsume(r, nr);
+  s->setCtrl(nr);
+  return nr;
+}
+
+void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
+  Node* loop = head->ctrl();
+  SIMPLEC_CHECK(loop->op == Op::Loop && loop->in[2] == nullptr, "parser", "loop closed twice");
+  g_.setDef(loop, 2, back->ctrl());
+  size_t n = head->numSlots();
+  for (size_t i = 1; i < n; i++) {
+    Node* hv = head->node->in[i];
+    bool hasPhi = hv && hv->op == Op::Phi && hv->in[0] == loop;
+    if (hasPhi) {
+      Node* bv = i < back->numSlots() ? back->node->in[i] : head->node;
+      // Unchanged around the loop: the Phi feeds itself and folds away.
+      g_.setDef(hv, 2, bv == head->node ? hv : back->getSlot(i));
+    }
+    // The exit still lazily bound to the head sees the head's value (its
+    // Phi, or what the head itself holds, possibly an outer loop's sentinel).
+    if (i < exit->numSlots() && exit->node->in[i] == head->node) g_.setDef(exit->node, i, head->node->in[i]);
+  }
+  kill(back);
+  // One round of useless-Phi removal, then the loop itself.
+  for (size_t i = 1; i < n; i++) {
+    Node* hv = head->node->in[i];
+    if (!hv || hv->op != Op::Phi || hv->in[0] != loop) continue;
+    Node* x = peep_.run(hv);
+    if (x != hv && !hv->dead) g_.subsume(hv, x);
+  }
+  Node* nl = peep_.run(loop);
+  if (nl != loop && !loop->dead) g_.subsume(loop, nl);
+}
+
+}  // namespace simplec

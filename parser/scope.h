@@ -1,0 +1,97 @@
+// ScopeNode: the parser's symbol table, kept in the graph as a node whose
+// inputs are the current control, memory, and value of every visible
+// variable (so use lists keep those values alive while parsing).
+// Slots: 0 = control, 1 = memory, 2 + i = variable i.
+// Lexical blocks nest; popping a block drops the variables it declared.
+// At an `if` the scope is duplicated and the two copies merged into a Region
+// with a Phi per slot that differs. At a loop head the body scope starts with
+// every slot pointing at the head Scope node itself (a sentinel): the first
+// read or write of such a slot creates the loop Phi lazily, so only variables
+// the loop touches get Phis.
+#pragma once
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "opt/peephole.h"
+#include "parser/stype.h"
+#include "son/graph.h"
+
+namespace simplec {
+
+struct VarInfo {
+  std::string name;
+  SType type;
+  bool immutable = false;   // declared with `val`
+  Node* constValue = nullptr;  // a `val` initialized with a constant (visible to nested functions)
+  SrcPos pos;
+};
+
+class ScopeTable;
+
+class Scope {
+ public:
+  static constexpr int kCtrl = 0, kMem = 1, kFirstVar = 2;
+
+  Node* node;  // Op::Scope
+  std::vector<VarInfo> vars;
+  std::vector<std::unordered_map<std::string, int>> blocks;  // name -> var index
+
+  Node* ctrl() const { return node->in[kCtrl]; }
+  void setCtrl(Node* c);
+  Node* mem();
+  void setMem(Node* m);
+
+  void pushBlock() { blocks.emplace_back(); }
+  void popBlock();
+  size_t depth() const { return blocks.size(); }
+  // Defines a variable in the innermost block; -1 if the name is already
+  // defined in that block.
+  int define(const VarInfo& v, Node* value);
+  // The variable index of `name`, searching blocks inside out; -1 if absent.
+  int find(const std::string& name) const;
+  bool definedInInnermost(const std::string& name) const;
+  // Value of variable i (resolving a lazy loop Phi).
+  Node* get(int i) { return getSlot(kFirstVar + i); }
+  void set(int i, Node* v);
+  size_t numSlots() const { return node->in.size(); }
+  // Drop variables beyond the first n (and the blocks that held them).
+  void truncate(size_t nvars, size_t nblocks);
+
+  Node* getSlot(size_t s);
+  void setSlot(size_t s, Node* v);
+
+ private:
+  friend class ScopeTable;
+  ScopeTable* table_ = nullptr;
+  Node* declared_ = nullptr;
+};
+
+// Owns all scopes of a parse and implements the operations that involve two.
+class ScopeTable {
+ public:
+  ScopeTable(Graph& g, Peephole& p) : g_(g), peep_(p) {}
+  Scope* fresh(Node* ctrl, Node* mem);
+  // A copy sharing every value; with `loop`, slots point at `s` lazily.
+  Scope* dup(Scope* s, bool loop);
+  // Merges `that` into `s` at a new Region; `that` is killed. Returns the
+  // region (peepholed) which is also s's control.
+  Node* merge(Scope* s, Scope* that);
+  // Closes the loop whose head scope is `head`: back edge from `back`, and
+  // lazy slots of `exit` resolved. `back` is killed.
+  void endLoop(Scope* head, Scope* back, Scope* exit);
+  void kill(Scope* s);
+  Scope* scopeOfNode(Node* n) const { return scopes_[size_t(n->aux)].get(); }
+  Node* deadCtrl();
+  Graph& graph() { return g_; }
+  Peephole& peep() { return peep_; }
+  // Lattice type a lazy Phi for slot s of `s` gets while its loop is open.
+  const Type* slotType(Scope* s, size_t slot) const;
+
+ private:
+  Graph& g_;
+  Peephole& peep_;
+  std::vector<std::unique_ptr<Scope>> scopes_;
+};
+
+}  // namespace simplec

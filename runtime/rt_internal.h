@@ -1,0 +1,19 @@
+/* Helpers shared between the runtime's translation units; not part of the
+ * interface compiled code uses (that is simplec_rt.h). Everything here is
+ * async-signal-safe except the float formatters. */
+#ifndef SIMPLEC_RT_INTERNAL_H
+#define SIMPLEC_RT_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* write(2) all n bytes, retrying EINTR and partial writes; gives up quietly
+ * on other errors. */
+void __simplec_write_all(int fd, const char* p, size_t n);
+
+/* Decimal text of v (no terminator); returns its length (at most 20). */
+size_t __simplec_format_i64(int64_t v, char out[24]);
+
+/* Python-repr text of a float (no terminator); returns its length (< 40). */
+size_t __simplec_format_f64(double v, char out[40]);
+size_t __simplec_format_f32(float v, char out[40]);
+#endif

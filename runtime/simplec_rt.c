@@ -1,0 +1,172 @@
+/* Runtime set-up and runtime errors: an ELF constructor captures argc/argv and
+ * installs a SIGSEGV handler on an alternate signal stack, which turns a
+ * fault next to the stack pointer into "PROGRAM: runtime error: stack
+ * overflow"; __simplec_rt_error reports the checked errors. Both flush the
+ * program's buffered stdout first and exit with status 101.
+ * Invariant: nothing reachable from the signal handler calls anything but
+ * async-signal-safe functions (write, _exit, sigaction, raise). */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "runtime/rt_internal.h"
+#include "runtime/simplec_rt.h"
+
+enum { kRuntimeErrorStatus = 101, kAltStackSize = 1 << 16, kStackSlack = 1 << 16 };
+
+int64_t __simplec_argc;
+char** __simplec_argv;
+
+static _Alignas(16) char altStack[kAltStackSize];
+
+/* A tiny line builder over a fixed buffer; spills to fd 2 when full, so a
+ * message of any length is written, in as few write calls as possible. */
+typedef struct {
+  char buf[512];
+  size_t len;
+} ErrLine;
+
+static void errFlush(ErrLine* l) {
+  __simplec_write_all(2, l->buf, l->len);
+  l->len = 0;
+}
+
+static void errStr(ErrLine* l, const char* s) {
+  if (s == NULL) s = "(null)";
+  for (; *s != '\0'; s++) {
+    if (l->len == sizeof l->buf) errFlush(l);
+    l->buf[l->len++] = *s;
+  }
+}
+
+static void errI64(ErrLine* l, int64_t v) {
+  char tmp[24];
+  size_t n = __simplec_format_i64(v, tmp);
+  tmp[n] = '\0';
+  errStr(l, tmp);
+}
+
+static const char* programName(void) {
+  if (__simplec_argv != NULL && __simplec_argc > 0 && __simplec_argv[0] != NULL)
+    return __simplec_argv[0];
+  return "program";
+}
+
+/* True if the fault at `addr` is within kStackSlack of the stack pointer the
+ * faulting instruction ran with: a push or call just below it, or a store
+ * into a frame that was just allocated. */
+static int nearStackPointer(const siginfo_t* info, void* ctx) {
+#if defined(__x86_64__) && defined(REG_RSP)
+  const ucontext_t* uc = (const ucontext_t*)ctx;
+  uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+  uintptr_t addr = (uintptr_t)info->si_addr;
+  uintptr_t lo = sp > kStackSlack ? sp - kStackSlack : 0;
+  return addr >= lo && addr <= sp + kStackSlack;
+#else
+  (void)info;
+  (void)ctx;
+  return 1; /* compiled code makes no other kind of fault */
+#endif
+}
+
+static void onSegv(int sig, siginfo_t* info, void* ctx) {
+  if (info == NULL || info->si_code <= 0 || !nearStackPointer(info, ctx)) {
+    /* Not ours (a bad pointer in linked C code, or kill -SEGV): let the
+     * default action happen, as if we had never installed a handler. A
+     * hardware fault re-executes the instruction; a sent signal is re-raised
+     * and delivered once we return and unblock it. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    if (info == NULL || info->si_code <= 0) raise(sig);
+    return;
+  }
+  __simplec_flush();
+  ErrLine l;
+  l.len = 0;
+  errStr(&l, programName());
+  errStr(&l, ": runtime error: stack overflow\n");
+  errFlush(&l);
+  _exit(kRuntimeErrorStatus);
+}
+
+/* glibc calls .init_array entries with (argc, argv, envp). Priority 101 is the
+ * first one not reserved for the implementation, so user C constructors
+ * already see the handler and sys.args. */
+__attribute__((constructor(101))) static void simplecInit(int argc, char** argv, char** envp) {
+  (void)envp;
+  __simplec_argc = argc;
+  __simplec_argv = argv;
+
+  stack_t ss;
+  memset(&ss, 0, sizeof ss);
+  ss.ss_sp = altStack;
+  ss.ss_size = sizeof altStack;
+  ss.ss_flags = 0;
+  if (sigaltstack(&ss, NULL) != 0) return; /* no alt stack: keep default SIGSEGV */
+
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = onSegv;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, NULL);
+}
+
+_Noreturn void __simplec_rt_error(int64_t kind, const char* file, int64_t line, int64_t col,
+                                  int64_t a, int64_t b) {
+  __simplec_flush();
+  fflush(NULL); /* output of linked C code, which _exit would drop */
+  ErrLine l;
+  l.len = 0;
+  errStr(&l, file != NULL ? file : programName());
+  errStr(&l, ":");
+  errI64(&l, line);
+  errStr(&l, ":");
+  errI64(&l, col);
+  errStr(&l, ": runtime error: ");
+  switch (kind) {
+    case SIMPLEC_ERR_DIV_ZERO:
+      errStr(&l, "division by zero");
+      break;
+    case SIMPLEC_ERR_BOUNDS:
+      errStr(&l, "index ");
+      errI64(&l, a);
+      errStr(&l, " out of bounds for length ");
+      errI64(&l, b);
+      break;
+    case SIMPLEC_ERR_NEG_SIZE:
+      errStr(&l, "negative array size ");
+      errI64(&l, a);
+      break;
+    case SIMPLEC_ERR_OOM:
+      errStr(&l, "out of memory");
+      break;
+    case SIMPLEC_ERR_STACK:
+      errStr(&l, "stack overflow");
+      break;
+    default:
+      errStr(&l, "unknown error ");
+      errI64(&l, kind);
+      break;
+  }
+  errStr(&l, "\n");
+  errFlush(&l);
+  _exit(kRuntimeErrorStatus);
+}
+
+void* __simplec_alloc(int64_t bytes, const char* file, int64_t line, int64_t col) {
+  if (bytes < 0 || (uint64_t)bytes > (uint64_t)SIZE_MAX - 16)
+    __simplec_rt_error(SIMPLEC_ERR_OOM, file, line, col, bytes, 0);
+  /* calloc memory is aligned for max_align_t (16 on x86-64) and zeroed;
+   * a zero-byte request still gets a unique non-null address. */
+  void* p = calloc(1, bytes == 0 ? 1 : (size_t)bytes);
+  if (p == NULL) __simplec_rt_error(SIMPLEC_ERR_OOM, file, line, col, bytes, 0);
+  return p;
+}

@@ -1,0 +1,237 @@
+// Global code motion (Click, PLDI'95) for one function: blocks, dominators
+// and loops, then schedule early, schedule late, and the choice of the block
+// with the shallowest loop depth between the two; then the layout and the
+// local schedule of each block. Works on reverse post-order block numbers
+// and renumbers to the layout order only when building the Schedule.
+#include "sched/gcm.h"
+
+#include <string>
+
+#include "lexer/diag.h"
+#include "sched/cfg.h"
+#include "sched/dominators.h"
+#include "sched/local_sched.h"
+#include "sched/loops.h"
+
+namespace simplec {
+
+namespace {
+
+class Placer {
+ public:
+  Placer(const Graph& g, const FunctionCfg& cfg, const DomTree& dom, const LoopNest& nest)
+      : g_(g), cfg_(cfg), dom_(dom), nest_(nest) {}
+
+  // The block (RPO number) of every node of cfg.nodes, by index.
+  std::vector<int> place() {
+    const std::vector<Node*>& nodes = cfg_.nodes;
+    size_t n = nodes.size();
+    index_.reserve(n);
+    for (size_t i = 0; i < n; i++) index_.emplace(nodes[i], int(i));
+    block_.assign(n, -1);
+    floating_.assign(n, 0);
+    for (size_t i = 0; i < n; i++) pin(i);
+    computeShallowerUp();
+    scheduleEarly();
+    scheduleLate();
+    return std::move(block_);
+  }
+
+ private:
+  int blockOfCtrl(const Node* c) const { return cfg_.ctrlBlock.at(c); }
+
+  // Control nodes, Phis, Parms and CallEnd projections have a fixed block;
+  // every other node floats (a control input only bounds it from above).
+  void pin(size_t i) {
+    Node* n = cfg_.nodes[i];
+    Node* c = n->in.empty() ? nullptr : n->in[0];
+    if (n->isCFG()) {
+      block_[i] = blockOfCtrl(n);
+    } else if (n->op == Op::Phi) {
+      if (!c || !c->isRegion()) internalError("gcm", nodeLabel(n) + " is not on a Region or Loop");
+      if (c->in.size() != n->in.size())
+        internalError("gcm", nodeLabel(n) + " has " + std::to_string(n->in.size() - 1) + " values for " +
+                                 std::to_string(c->in.size() - 1) + " predecessors");
+      block_[i] = blockOfCtrl(c);
+    } else if (n->op == Op::Parm) {
+      if (c != cfg_.fun->fun) internalError("gcm", nodeLabel(n) + " is not a parameter of this function");
+      block_[i] = 0;
+    } else if (n->op == Op::Proj && c && c->isCFG()) {
+      block_[i] = blockOfCtrl(c);
+    } else {
+      floating_[i] = 1;
+    }
+  }
+
+  int indexOf(const Node* user, const Node* d) const {
+    auto it = index_.find(d);
+    if (it == index_.end())
+      internalError("gcm", nodeLabel(user) + " uses " + nodeLabel(d) + ", which is not in the function");
+    return it->second;
+  }
+
+  // up_[b]: the nearest strict dominator of b with a smaller loop depth, or -1.
+  // Walking up_ from `late` visits exactly the candidates that beat every
+  // block below them, so choosing a block costs at most the loop depth.
+  void computeShallowerUp() {
+    up_.assign(size_t(dom_.size()), -1);
+    for (int b : dom_.preorderList()) {
+      if (b == 0) continue;
+      int c = dom_.idom(b);
+      while (c != -1 && nest_.depth[size_t(c)] >= nest_.depth[size_t(b)]) c = up_[size_t(c)];
+      up_[size_t(b)] = c;
+    }
+  }
+
+  // The deeper of two blocks on one dominator chain.
+  int deeper(const Node* n, int a, int b) const {
+    if (dom_.dominates(a, b)) return b;
+    if (dom_.dominates(b, a)) return a;
+    internalError("gcm", "the inputs of " + nodeLabel(n) + " come from blocks " + std::to_string(a) + " and " +
+                             std::to_string(b) + ", neither of which dominates the other");
+  }
+
+  // Topological order of the floating nodes (inputs first); each one's
+  // earliest block is the deepest of its inputs' blocks.
+  void scheduleEarly() {
+    const std::vector<Node*>& nodes = cfg_.nodes;
+    early_.assign(nodes.size(), 0);
+    std::vector<char> state(nodes.size(), 0);
+    std::vector<std::pair<int, size_t>> stack;
+    for (size_t root = 0; root < nodes.size(); root++) {
+      if (!floating_[root] || state[root]) continue;
+      state[root] = 1;
+      stack.push_back({int(root), 0});
+      while (!stack.empty()) {
+        auto& [i, k] = stack.back();
+        Node* n = nodes[size_t(i)];
+        if (k < n->in.size()) {
+          Node* d = n->in[k++];
+          if (!d || d == g_.start()) continue;
+          int j = indexOf(n, d);
+          if (!floating_[size_t(j)] || state[size_t(j)] == 2) continue;
+          if (state[size_t(j)] == 1) internalError("gcm", "data cycle without a Phi through " + nodeLabel(d));
+          state[size_t(j)] = 1;
+          stack.push_back({j, 0});
+          continue;
+        }
+        int e = 0;
+        for (Node* d : n->in) {
+          if (!d || d == g_.start()) continue;
+          int j = index_.at(d);
+          e = deeper(n, e, floating_[size_t(j)] ? early_[size_t(j)] : block_[size_t(j)]);
+        }
+        early_[size_t(i)] = e;
+        state[size_t(i)] = 2;
+        topo_.push_back(i);
+        stack.pop_back();
+      }
+    }
+  }
+
+  // Uses before definitions: the LCA of the uses is the latest legal block;
+  // then the shallowest loop depth on the way up to the earliest block.
+  void scheduleLate() {
+    const std::vector<Node*>& nodes = cfg_.nodes;
+    for (auto it = topo_.rbegin(); it != topo_.rend(); ++it) {
+      int i = *it;
+      Node* n = nodes[size_t(i)];
+      int lca = -1;
+      for (Node* u : n->out) {
+        auto ui = index_.find(u);
+        if (ui == index_.end()) continue;  // a use in another function
+        if (u->op == Op::Phi) {
+          // A Phi reads input k at the end of its region's predecessor k.
+          const Node* r = u->in[0];
+          for (size_t k = 1; k < u->in.size(); k++) {
+            if (u->in[k] != n) continue;
+            auto pb = cfg_.ctrlBlock.find(r->in[k]);
+            if (pb != cfg_.ctrlBlock.end()) lca = dom_.lca(lca, pb->second);
+          }
+          continue;
+        }
+        int ub = block_[size_t(ui->second)];
+        if (ub < 0) internalError("gcm", nodeLabel(u) + " is not placed before its input " + nodeLabel(n));
+        lca = dom_.lca(lca, ub);
+      }
+      int early = early_[size_t(i)];
+      if (lca < 0) lca = early;  // no use: cannot happen for a node of the function
+      if (!dom_.dominates(early, lca))
+        internalError("gcm", nodeLabel(n) + ": its inputs (block " + std::to_string(early) +
+                                 ") do not dominate its uses (block " + std::to_string(lca) + ")");
+      int best = lca;
+      while (up_[size_t(best)] != -1 && dom_.depth(up_[size_t(best)]) >= dom_.depth(early))
+        best = up_[size_t(best)];
+      block_[size_t(i)] = best;
+    }
+  }
+
+  const Graph& g_;
+  const FunctionCfg& cfg_;
+  const DomTree& dom_;
+  const LoopNest& nest_;
+  std::unordered_map<const Node*, int> index_;
+  std::vector<int> block_, early_, up_, topo_;
+  std::vector<char> floating_;
+};
+
+Schedule runGcm(const Graph& g, int funIndex) {
+  FunctionCfg cfg = buildCfg(g, funIndex);
+  size_t nb = cfg.blocks.size();
+  std::vector<std::vector<int>> preds(nb);
+  for (size_t b = 0; b < nb; b++) preds[b] = cfg.blocks[b].preds;
+  DomTree dom(computeIdoms(preds));
+
+  std::vector<std::pair<int, int>> backEdges;
+  for (size_t b = 0; b < nb; b++)
+    if (cfg.blocks[b].ctrl[0]->op == Op::Loop && preds[b].size() == 2 && preds[b][1] >= 0)
+      backEdges.push_back({int(b), preds[b][1]});
+  LoopNest nest = findLoops(preds, dom, backEdges);
+
+  std::vector<int> placed = Placer(g, cfg, dom, nest).place();
+
+  // Renumber to the layout order.
+  std::vector<int> order = loopLayout(nest);
+  std::vector<int> pos(nb);
+  for (size_t k = 0; k < nb; k++) pos[size_t(order[k])] = int(k);
+  Schedule s;
+  s.funIndex = funIndex;
+  s.blocks.resize(nb);
+  for (size_t b = 0; b < nb; b++) {
+    BasicBlock& bb = s.blocks[size_t(pos[b])];
+    bb.head = cfg.blocks[b].ctrl[0];
+    for (int p : cfg.blocks[b].preds) bb.preds.push_back(p < 0 ? -1 : pos[size_t(p)]);
+    for (int x : cfg.blocks[b].succs) bb.succs.push_back(pos[size_t(x)]);
+    bb.idom = dom.idom(int(b)) < 0 ? -1 : pos[size_t(dom.idom(int(b)))];
+    bb.loopDepth = nest.depth[b];
+  }
+  s.blockOf.reserve(cfg.nodes.size());
+  std::vector<std::vector<Node*>> members(nb);
+  for (size_t i = 0; i < cfg.nodes.size(); i++) {
+    Node* n = cfg.nodes[i];
+    int b = pos[size_t(placed[i])];
+    s.blockOf.emplace(n, b);
+    if (!n->isCFG()) members[size_t(b)].push_back(n);
+  }
+  for (size_t b = 0; b < nb; b++) {
+    int k = pos[b];
+    s.blocks[size_t(k)].nodes = scheduleBlock(cfg.blocks[b].ctrl, members[size_t(k)], k, s.blockOf);
+  }
+  return s;
+}
+
+}  // namespace
+
+Schedule gcm(const Graph& g, int funIndex) {
+  try {
+    return runGcm(g, funIndex);
+  } catch (const InternalError& e) {
+    // Name the function once, whichever step failed.
+    std::string where = funLabel(g, funIndex);
+    std::string msg = e.what();
+    if (msg.compare(0, where.size(), where) == 0) throw;
+    internalError(e.pass, where + ": " + msg);
+  }
+}
+
+}  // namespace simplec

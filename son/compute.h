@@ -1,0 +1,17 @@
+// Type transfer functions: the lattice meaning of each node kind over integer
+// ranges. compute(n) looks only at n's inputs' current types (and, for leaf
+// kinds whose type is declared — Parm, CallEnd's result, a Phi of a loop still
+// being parsed — at n's own type). It is monotone: better input types never
+// give a worse result. Constant folding wraps around as 64-bit two's complement.
+#pragma once
+#include "son/node.h"
+
+namespace simplec {
+
+const Type* compute(const Node* n);
+
+// Integer arithmetic as the machine does it (wrapping, counts mod 64,
+// MIN / -1 == MIN, MIN % -1 == 0). Division by zero is never asked for.
+int64_t foldBinary(Op op, int64_t a, int64_t b);
+
+}  // namespace simplec

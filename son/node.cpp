@@ -1,0 +1,27 @@
+// The opcode table generated from ops.def, and node labels.
+#include "son/node.h"
+
+namespace simplec {
+
+namespace {
+const OpInfo kOpInfo[] = {
+#define OP(name, flags) {#name, flags},
+#include "son/ops.def"
+#undef OP
+};
+}  // namespace
+
+const OpInfo& opInfo(Op op) { return kOpInfo[static_cast<int>(op)]; }
+
+std::string Node::label() const {
+  switch (op) {
+    case Op::Con: return "Con " + (type ? type->str() : std::string("?"));
+    case Op::CProj:
+    case Op::Proj: return std::string(opName(op)) + " " + std::to_string(aux);
+    case Op::Parm: return aux < 0 ? "Parm mem" : "Parm " + std::to_string(aux);
+    case Op::Fun: return "Fun " + name;
+    default: return opName(op);
+  }
+}
+
+}  // namespace simplec

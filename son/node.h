@@ -1,0 +1,63 @@
+// A node of the Sea of Nodes. Ordered inputs (slot 0 = control when the kind
+// has one), exact def-use lists (`out`), and a cached lattice type.
+// Invariant: for every i, in[i] == d  <=>  `this` appears in d->out once per such i.
+// Only Graph's edge functions (setDef, addDef, delDef, subsume, kill) edit edges.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lexer/source.h"
+#include "son/type.h"
+
+namespace simplec {
+
+enum class Op : uint8_t {
+#define OP(name, flags) name,
+#include "son/ops.def"
+#undef OP
+};
+
+enum OpFlag : uint32_t { CFG = 1, MULTI = 2, COMM = 4, CTRL = 8 };
+struct OpInfo {
+  const char* name;
+  uint32_t flags;
+};
+const OpInfo& opInfo(Op op);
+inline const char* opName(Op op) { return opInfo(op).name; }
+constexpr int kNumOps = 0
+#define OP(name, flags) +1
+#include "son/ops.def"
+#undef OP
+    ;
+
+class Node {
+ public:
+  uint32_t id;
+  Op op;
+  std::vector<Node*> in;
+  std::vector<Node*> out;
+  const Type* type = nullptr;
+  int64_t aux = 0;     // Proj/CProj index, Parm index, Fun: function index
+  SrcPos pos;          // source position, for runtime errors and diagnostics
+  std::string name;    // debugging name: variable of a Phi, function of a Fun
+  int keep = 0;        // >0: kept alive by the parser even without uses
+  bool dead = false;   // killed: no inputs, no outputs, ignore
+
+  Node(uint32_t id, Op op) : id(id), op(op) {}
+
+  bool is(Op o) const { return op == o; }
+  bool isCFG() const { return opInfo(op).flags & CFG; }
+  bool isMulti() const { return opInfo(op).flags & MULTI; }
+  bool isCommutative() const { return opInfo(op).flags & COMM; }
+  bool isRegion() const { return op == Op::Region || op == Op::Loop; }
+  bool isConst() const { return op == Op::Con; }
+  Node* ctrl() const { return in.empty() ? nullptr : in[0]; }
+  size_t nIns() const { return in.size(); }
+  size_t nOuts() const { return out.size(); }
+  // Number of uses that are not the parser's keep-alive.
+  bool unused() const { return out.empty() && keep == 0; }
+  std::string label() const;  // "Add", "Con 42", "CProj True", ...
+};
+
+}  // namespace simplec

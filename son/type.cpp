@@ -1,0 +1,157 @@
+// Interned lattice types: construction, meet/join, printing.
+#include "son/type.h"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace simplec {
+
+namespace {
+using Key = std::tuple<TKind, int64_t, int64_t, int, std::vector<const Type*>>;
+std::map<Key, std::unique_ptr<Type>>& table() {
+  static std::map<Key, std::unique_ptr<Type>> t;
+  return t;
+}
+}  // namespace
+
+const Type* Type::intern(TKind k, int64_t lo, int64_t hi, int fun, std::vector<const Type*> e) {
+  Key key{k, lo, hi, fun, e};
+  auto& t = table();
+  auto it = t.find(key);
+  if (it != t.end()) return it->second.get();
+  auto* ty = new Type(k, lo, hi, fun, std::move(e));
+  t.emplace(std::move(key), std::unique_ptr<Type>(ty));
+  return ty;
+}
+
+const Type* Type::top() { return intern(TKind::Top, 0, 0, 0, {}); }
+const Type* Type::bottom() { return intern(TKind::Bottom, 0, 0, 0, {}); }
+const Type* Type::ctrl() { return intern(TKind::Ctrl, 0, 0, 0, {}); }
+const Type* Type::xctrl() { return intern(TKind::XCtrl, 0, 0, 0, {}); }
+const Type* Type::mem() { return intern(TKind::Mem, 0, 0, 0, {}); }
+const Type* Type::intRange(int64_t lo, int64_t hi) {
+  if (lo > hi) return intTop();
+  return intern(TKind::Int, lo, hi, 0, {});
+}
+const Type* Type::intTop() { return intern(TKind::Int, 1, 0, 0, {}); }
+const Type* Type::intBot() { return intern(TKind::Int, INT64_MIN, INT64_MAX, 0, {}); }
+const Type* Type::funPtr(int fun) { return intern(TKind::FunPtr, 0, 0, fun, {}); }
+const Type* Type::dataPtr(int idx) { return intern(TKind::Ptr, 0, 0, idx, {}); }
+const Type* Type::tuple(std::vector<const Type*> elems) {
+  return intern(TKind::Tuple, 0, 0, 0, std::move(elems));
+}
+
+bool Type::isConst() const {
+  if (kind_ == TKind::Int) return lo_ == hi_;
+  if (kind_ == TKind::FunPtr || kind_ == TKind::Ptr) return fun_ >= 0;
+  return false;
+}
+
+const Type* Type::meet(const Type* t) const {
+  if (this == t) return this;
+  if (kind_ == TKind::Top) return t;
+  if (t->kind_ == TKind::Top) return this;
+  if (kind_ == TKind::Bottom || t->kind_ == TKind::Bottom) return bottom();
+  if (kind_ != t->kind_) {
+    if (isCtrlLike() && t->isCtrlLike()) return ctrl();
+    return bottom();
+  }
+  switch (kind_) {
+    case TKind::Int:
+      if (isIntTop()) return t;
+      if (t->isIntTop()) return this;
+      return intRange(std::min(lo_, t->lo_), std::max(hi_, t->hi_));
+    case TKind::FunPtr:
+    case TKind::Ptr:
+      if (fun_ == kFunTop) return t;
+      if (t->fun_ == kFunTop) return this;
+      return intern(kind_, 0, 0, kFunAny, {});
+    case TKind::Tuple: {
+      if (elems_.size() != t->elems_.size()) return bottom();
+      std::vector<const Type*> e;
+      for (size_t i = 0; i < elems_.size(); i++) e.push_back(elems_[i]->meet(t->elems_[i]));
+      return tuple(std::move(e));
+    }
+    default:  // Ctrl/XCtrl pairs handled above; Mem is a single point
+      return this;
+  }
+}
+
+const Type* Type::join(const Type* t) const {
+  if (this == t) return this;
+  if (kind_ == TKind::Bottom) return t;
+  if (t->kind_ == TKind::Bottom) return this;
+  if (kind_ == TKind::Top || t->kind_ == TKind::Top) return top();
+  if (kind_ != t->kind_) {
+    if (isCtrlLike() && t->isCtrlLike()) return xctrl();
+    return top();
+  }
+  switch (kind_) {
+    case TKind::Int:
+      if (isIntTop() || t->isIntTop()) return intTop();
+      return intRange(std::max(lo_, t->lo_), std::min(hi_, t->hi_));
+    case TKind::FunPtr:
+    case TKind::Ptr:
+      if (fun_ == kFunAny) return t;
+      if (t->fun_ == kFunAny) return this;
+      return intern(kind_, 0, 0, kFunTop, {});
+    case TKind::Tuple: {
+      if (elems_.size() != t->elems_.size()) return top();
+      std::vector<const Type*> e;
+      for (size_t i = 0; i < elems_.size(); i++) e.push_back(elems_[i]->join(t->elems_[i]));
+      return tuple(std::move(e));
+    }
+    default:
+      return this;
+  }
+}
+
+const Type* Type::dualTop() const {
+  switch (kind_) {
+    case TKind::Int: return intTop();
+    case TKind::Ctrl:
+    case TKind::XCtrl: return xctrl();
+    case TKind::FunPtr: return funPtr(kFunTop);
+    case TKind::Ptr: return dataPtr(kFunTop);
+    case TKind::Tuple: {
+      std::vector<const Type*> e;
+      for (auto* x : elems_) e.push_back(x->dualTop());
+      return tuple(std::move(e));
+    }
+    default: return top();
+  }
+}
+
+std::string Type::str() const {
+  switch (kind_) {
+    case TKind::Top: return "top";
+    case TKind::Bottom: return "bot";
+    case TKind::Ctrl: return "ctrl";
+    case TKind::XCtrl: return "xctrl";
+    case TKind::Mem: return "mem";
+    case TKind::Int:
+      if (isIntTop()) return "int-top";
+      if (lo_ == INT64_MIN && hi_ == INT64_MAX) return "int";
+      if (lo_ == hi_) return std::to_string(lo_);
+      return "[" + std::to_string(lo_) + "," + std::to_string(hi_) + "]";
+    case TKind::FunPtr:
+      if (fun_ == kFunAny) return "fun";
+      if (fun_ == kFunTop) return "fun-top";
+      return "fun#" + std::to_string(fun_);
+    case TKind::Ptr:
+      if (fun_ == kFunAny) return "ptr";
+      if (fun_ == kFunTop) return "ptr-top";
+      return "str#" + std::to_string(fun_);
+    case TKind::Tuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < elems_.size(); i++) s += (i ? ", " : "") + elems_[i]->str();
+      return s + ")";
+    }
+  }
+  return "?";
+}
+
+}  // namespace simplec

@@ -1,0 +1,100 @@
+// Graph invariant checks and the unreachable-node sweep.
+#include "son/verify.h"
+
+#include <algorithm>
+
+#include "son/compute.h"
+
+namespace simplec {
+
+namespace {
+std::string nodeRef(const Node* n) { return "node " + std::to_string(n->id) + " (" + n->label() + ")"; }
+bool isRegionLike(const Node* n) { return n->op == Op::Region || n->op == Op::Loop; }
+}  // namespace
+
+std::vector<std::string> verify(const Graph& g) {
+  std::vector<std::string> errs;
+  std::vector<Node*> live = liveNodes(g);
+  std::vector<char> reach(g.size(), 0);
+  for (Node* n : live) reach[n->id] = 1;
+
+  for (Node* n : live) {
+    if (n->dead) errs.push_back(nodeRef(n) + " is reachable but marked dead");
+    if (n->op == Op::Scope) errs.push_back(nodeRef(n) + ": a parser scope survived");
+    // Inputs -> uses.
+    for (Node* d : n->in) {
+      if (!d) continue;
+      long want = std::count(n->in.begin(), n->in.end(), d);
+      long have = std::count(d->out.begin(), d->out.end(), n);
+      if (want != have) errs.push_back(nodeRef(n) + ": use list of " + nodeRef(d) + " out of sync");
+    }
+    // Uses -> inputs.
+    for (Node* u : n->out)
+      if (std::find(u->in.begin(), u->in.end(), n) == u->in.end())
+        errs.push_back(nodeRef(n) + " lists " + nodeRef(u) + " as a use, but it is no input");
+    // Control structure.
+    if (n->isCFG() && n->op != Op::Start && n->op != Op::Stop && !isRegionLike(n)) {
+      Node* c = n->in.empty() ? nullptr : n->in[0];
+      if (!c || !c->isCFG()) errs.push_back(nodeRef(n) + " has no control input");
+    }
+    if (isRegionLike(n))
+      for (size_t i = 1; i < n->in.size(); i++)
+        if (!n->in[i] || !(n->in[i]->isCFG() || (n->in[i]->isConst() && n->in[i]->type->isCtrlLike())))
+          errs.push_back(nodeRef(n) + ": predecessor " + std::to_string(i) + " is not control");
+    if (n->op == Op::Loop && n->in.size() != 3) errs.push_back(nodeRef(n) + " must have 2 predecessors");
+    if (n->op == Op::Phi) {
+      Node* r = n->in.empty() ? nullptr : n->in[0];
+      if (!r || !isRegionLike(r)) errs.push_back(nodeRef(n) + " is not on a region");
+      else if (r->in.size() != n->in.size())
+        errs.push_back(nodeRef(n) + " has " + std::to_string(n->in.size() - 1) + " values for " +
+                       std::to_string(r->in.size() - 1) + " predecessors");
+    }
+    if (!n->isCFG() && n->op != Op::Phi && n->op != Op::Con && n->op != Op::Parm &&
+        n->op != Op::Proj && !n->in.empty() && n->in[0] && !n->in[0]->isCFG())
+      errs.push_back(nodeRef(n) + ": slot 0 must be control or empty");
+    // Monotone types.
+    if (!n->type) {
+      errs.push_back(nodeRef(n) + " has no type");
+    } else if (n->op != Op::Stop && n->op != Op::Start) {
+      const Type* t = compute(n);
+      if (!t->isa(n->type))
+        errs.push_back(nodeRef(n) + ": type " + n->type->str() + " is more precise than its inputs allow (" +
+                       t->str() + ")");
+    }
+  }
+  for (const auto& up : g.nodes()) {
+    Node* n = up.get();
+    if (!n->dead && !reach[n->id] && n != g.start())
+      errs.push_back(nodeRef(n) + " is live but unreachable from Stop");
+  }
+  return errs;
+}
+
+void sweepUnreachable(Graph& g) {
+  std::vector<Node*> live = liveNodes(g);
+  std::vector<char> reach(g.size(), 0);
+  for (Node* n : live) reach[n->id] = 1;
+  std::vector<Node*> garbage;
+  for (const auto& up : g.nodes())
+    if (!up->dead && !reach[up->id] && up.get() != g.start()) garbage.push_back(up.get());
+  // Cut every edge into and out of the garbage, then mark it dead.
+  for (Node* n : garbage)
+    for (size_t i = 0; i < n->in.size(); i++)
+      if (n->in[i]) {
+        Node* d = n->in[i];
+        auto it = std::find(d->out.begin(), d->out.end(), n);
+        if (it != d->out.end()) {
+          *it = d->out.back();
+          d->out.pop_back();
+        }
+        n->in[i] = nullptr;
+      }
+  for (Node* n : garbage) {
+    n->in.clear();
+    n->out.clear();
+    n->keep = 0;
+    n->dead = true;
+  }
+}
+
+}  // namespace simplec

@@ -1,0 +1,271 @@
+// Tests for global code motion: loop-invariant code leaves the loop while
+// loop-variant code stays; code used in one arm sinks into it; a Div stays
+// below its ZeroCheck; Phi inputs go to the predecessors; a constant shared
+// by two functions is scheduled in both; dead region edges; and malformed
+// functions throw internal errors instead of crashing.
+#include "sched/gcm.h"
+
+#include <catch2/catch.hpp>
+
+#include "lexer/diag.h"
+#include "test/unit/sched/sched_builder.h"
+
+using namespace simplec;
+using simplec::test::blockOfHead;
+using simplec::test::checkedGcm;
+using simplec::test::FunBuilder;
+
+namespace {
+int depthOf(const Schedule& s, const Node* n) { return s.blocks[size_t(s.blockIndexOf(n))].loopDepth; }
+}  // namespace
+
+TEST_CASE("loop-invariant code is hoisted, loop-variant code stays", "[sched][gcm]") {
+  // s = 0; for (i = 0; i < n; i++) s += i + a * b; return s
+  Graph g;
+  FunBuilder f(g, "hoist", 3);
+  Node *a = f.parm(0), *b = f.parm(1), *n = f.parm(2);
+  Node* loop = f.loop(f.fun);
+  Node* zero = f.con(0);
+  Node* i = f.loopPhi(loop, zero);
+  Node* sum = f.loopPhi(loop, zero);
+  auto br = f.branch(loop, f.cmp(Op::LT, i, n));
+  Node* inv = f.op(Op::Mul, a, b);
+  Node* var = f.add(i, inv);
+  Node* sum1 = f.add(sum, var);
+  Node* one = f.con(1);
+  Node* i1 = f.add(i, one);
+  f.closeLoop(loop, br.t);
+  f.setBack(i, i1);
+  f.setBack(sum, sum1);
+  f.ret(br.f, f.mem, sum);
+  Schedule s = checkedGcm(g, f.index);
+  CHECK(s.blockIndexOf(inv) == 0);
+  CHECK(depthOf(s, one) == 0);
+  CHECK(depthOf(s, var) == 1);
+  CHECK(depthOf(s, sum1) == 1);
+  CHECK(depthOf(s, i1) == 1);
+  // Used only along the back edge: the latest block of the loop, its latch.
+  CHECK(s.blockIndexOf(sum1) == blockOfHead(s, br.t));
+  CHECK(s.blockIndexOf(i) == blockOfHead(s, loop));
+}
+
+TEST_CASE("an invariant computed in an inner loop moves to the outer one only", "[sched][gcm]") {
+  // for i: for j: use(i * 3 + j): i * 3 is invariant in the inner loop only.
+  Graph g;
+  FunBuilder f(g, "inner", 1);
+  Node* n = f.parm(0);
+  Node* outer = f.loop(f.fun);
+  Node* i = f.loopPhi(outer, f.con(0));
+  Node* acc = f.loopPhi(outer, f.con(0));
+  auto ob = f.branch(outer, f.cmp(Op::LT, i, n));
+  Node* inner = f.loop(ob.t);
+  Node* j = f.loopPhi(inner, f.con(0));
+  Node* acc2 = f.loopPhi(inner, acc);
+  auto ib = f.branch(inner, f.cmp(Op::LT, j, n));
+  Node* i3 = f.op(Op::Mul, i, f.con(3));
+  Node* t = f.add(i3, j);
+  f.closeLoop(inner, ib.t);
+  f.setBack(j, f.add(j, f.con(1)));
+  f.setBack(acc2, f.add(acc2, t));
+  f.closeLoop(outer, ib.f);
+  f.setBack(i, f.add(i, f.con(1)));
+  f.setBack(acc, acc2);
+  f.ret(ob.f, f.mem, acc);
+  Schedule s = checkedGcm(g, f.index);
+  CHECK(depthOf(s, i3) == 1);
+  CHECK(s.blockIndexOf(i3) == blockOfHead(s, ob.t));  // the inner loop's preheader
+  CHECK(depthOf(s, t) == 2);
+}
+
+TEST_CASE("a value used in one arm only sinks into that arm", "[sched][gcm]") {
+  Graph g;
+  FunBuilder f(g, "sink", 2);
+  Node *a = f.parm(0), *b = f.parm(1);
+  Node* x = f.op(Op::Mul, a, b);
+  Node* both = f.op(Op::Sub, a, b);
+  auto br = f.branch(f.fun, f.cmp(Op::LT, a, b));
+  Node* xt = f.add(x, both);
+  Node* seven = f.con(7);
+  Node* xf = f.add(seven, both);
+  Node* r = f.region({br.t, br.f});
+  f.ret(r, f.mem, f.phi(r, {xt, xf}));
+  Schedule s = checkedGcm(g, f.index);
+  int t = blockOfHead(s, br.t), e = blockOfHead(s, br.f);
+  CHECK(s.blockIndexOf(x) == t);
+  CHECK(s.blockIndexOf(xt) == t);
+  CHECK(s.blockIndexOf(seven) == e);
+  CHECK(s.blockIndexOf(xf) == e);
+  CHECK(s.blockIndexOf(both) == 0);  // used in both arms: stays above the If
+}
+
+TEST_CASE("Phi inputs are placed in the matching predecessors", "[sched][gcm]") {
+  Graph g;
+  FunBuilder f(g, "phi", 2);
+  Node *a = f.parm(0), *b = f.parm(1);
+  auto br = f.branch(f.fun, f.cmp(Op::EQ, a, b));
+  Node* x = f.add(a, f.con(1));
+  Node* y = f.op(Op::Mul, b, f.con(2));
+  Node* r = f.region({br.t, br.f});
+  Node* p = f.phi(r, {x, y});
+  f.ret(r, f.mem, p);
+  Schedule s = checkedGcm(g, f.index);
+  int j = blockOfHead(s, r);
+  CHECK(s.blockIndexOf(x) == s.blocks[size_t(j)].preds[0]);
+  CHECK(s.blockIndexOf(y) == s.blocks[size_t(j)].preds[1]);
+  CHECK(s.blockIndexOf(p) == j);
+  CHECK(s.blocks[size_t(j)].nodes[1] == p);  // right after the head
+}
+
+TEST_CASE("a Div stays below its ZeroCheck", "[sched][gcm]") {
+  // q = a / b (checked); if (a < 0) return q + 1; return 0
+  Graph g;
+  FunBuilder f(g, "div", 2);
+  Node *a = f.parm(0), *b = f.parm(1);
+  Node* zc = f.zeroCheck(f.fun, b);
+  Node* q = f.div(zc, a, b);
+  auto br = f.branch(zc, f.cmp(Op::LT, a, f.con(0)));
+  Node* q1 = f.add(q, f.con(1));
+  Node* r = f.region({br.t, br.f});
+  f.ret(r, f.mem, f.phi(r, {q1, f.con(0)}));
+  Schedule s = checkedGcm(g, f.index);
+  CHECK(s.blockIndexOf(zc) == 0);
+  CHECK(s.blockIndexOf(q) == blockOfHead(s, br.t));  // sinks, still dominated by the check
+
+  // Used right away, it stays in the check's block, after it.
+  Graph g2;
+  FunBuilder h(g2, "div2", 2);
+  Node* zc2 = h.zeroCheck(h.fun, h.parm(1));
+  Node* pre = h.add(h.parm(0), h.con(5));
+  Node* q2 = h.div(zc2, pre, h.parm(1));
+  h.ret(zc2, h.mem, q2);
+  Schedule s2 = checkedGcm(g2, h.index);
+  CHECK(s2.blockIndexOf(q2) == 0);
+  CHECK(test::posInBlock(s2, q2) > test::posInBlock(s2, zc2));
+  CHECK(test::posInBlock(s2, pre) < test::posInBlock(s2, q2));
+}
+
+TEST_CASE("a loop-invariant Div is not hoisted above its ZeroCheck in the loop", "[sched][gcm]") {
+  Graph g;
+  FunBuilder f(g, "divloop", 3);
+  Node *a = f.parm(0), *b = f.parm(1), *n = f.parm(2);
+  Node* loop = f.loop(f.fun);
+  Node* i = f.loopPhi(loop, f.con(0));
+  auto br = f.branch(loop, f.cmp(Op::LT, i, n));
+  Node* zc = f.zeroCheck(br.t, b);
+  Node* q = f.div(zc, a, b);
+  Node* free = f.op(Op::Sub, a, b);  // the same inputs, unpinned: leaves the loop
+  f.closeLoop(loop, zc);
+  f.setBack(i, f.add(f.add(i, q), free));
+  f.ret(br.f, f.mem, i);
+  Schedule s = checkedGcm(g, f.index);
+  CHECK(s.blockIndexOf(q) == s.blockIndexOf(zc));
+  CHECK(depthOf(s, q) == 1);
+  CHECK(depthOf(s, free) == 0);
+}
+
+TEST_CASE("a constant shared by two functions is scheduled in both", "[sched][gcm]") {
+  Graph g;
+  FunBuilder f1(g, "one", 1);
+  FunBuilder f2(g, "two", 1);
+  Node* k = f1.con(42);  // one node, used by both functions
+  Node* x1 = f1.add(f1.parm(0), k);
+  f1.ret(f1.fun, f1.mem, x1);
+  Node* loop = f2.loop(f2.fun);
+  Node* i = f2.loopPhi(loop, f2.con(0));
+  auto br = f2.branch(loop, f2.cmp(Op::LT, i, k));
+  f2.closeLoop(loop, br.t);
+  f2.setBack(i, f2.add(i, f2.parm(0)));
+  f2.ret(br.f, f2.mem, i);
+  Schedule s1 = checkedGcm(g, f1.index);
+  Schedule s2 = checkedGcm(g, f2.index);
+  CHECK(s1.blockIndexOf(k) == 0);
+  CHECK(s2.blockIndexOf(k) == 0);  // hoisted out of f2's loop
+  CHECK(s1.blockIndexOf(i) == -1);  // nothing of f2 leaks into f1
+  CHECK(s2.blockIndexOf(x1) == -1);
+  CHECK(s1.blocks.size() == 1);
+}
+
+TEST_CASE("a Region input unreachable from the entry is a dead edge", "[sched][gcm]") {
+  Graph g;
+  FunBuilder f(g, "dead", 1);
+  Node* deadCtrl = g.con(Type::xctrl());
+  Node* x = f.add(f.parm(0), f.con(1));
+  Node* y = f.op(Op::Mul, f.parm(0), f.con(9));  // only along the dead edge
+  Node* r = f.region({f.fun, deadCtrl});
+  f.ret(r, f.mem, f.phi(r, {x, y}));
+  Schedule s = checkedGcm(g, f.index);
+  int j = blockOfHead(s, r);
+  CHECK(s.blocks[size_t(j)].preds == std::vector<int>{0, -1});
+  CHECK(s.blockIndexOf(y) == -1);
+  CHECK(s.blockIndexOf(x) == 0);
+}
+
+TEST_CASE("malformed functions are internal errors", "[sched][gcm]") {
+  SECTION("no such function, or an external one") {
+    Graph g;
+    CHECK_THROWS_AS(gcm(g, 0), InternalError);
+    FunInfo ext;
+    ext.name = "ext";
+    ext.isExtern = true;
+    g.funs.push_back(ext);
+    CHECK_THROWS_AS(gcm(g, 0), InternalError);
+  }
+  SECTION("the Return is unreachable from the Fun") {
+    Graph g;
+    FunBuilder f(g, "unreach", 0);
+    Node* r = f.region({g.con(Type::xctrl())});
+    f.ret(r, f.mem, f.con(0));
+    try {
+      gcm(g, f.index);
+      FAIL("no error");
+    } catch (const InternalError& e) {
+      CHECK(e.pass == "gcm");
+      CHECK(std::string(e.what()).find("function 'unreach'") != std::string::npos);
+      CHECK(std::string(e.what()).find("unreachable") != std::string::npos);
+    }
+  }
+  SECTION("an If with one arm only") {
+    Graph g;
+    FunBuilder f(g, "onearm", 1);
+    Node* iff = g.make(Op::If, {f.fun, f.parm(0)}, Type::tuple({Type::ctrl(), Type::ctrl()}));
+    Node* t = g.make(Op::CProj, {iff}, Type::ctrl(), 0);
+    f.ret(t, f.mem, f.parm(0));
+    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+  }
+  SECTION("a value of one arm used in the other") {
+    Graph g;
+    FunBuilder f(g, "cross", 2);
+    auto br = f.branch(f.fun, f.parm(0));
+    Node* zc = f.zeroCheck(br.t, f.parm(1));
+    Node* q = f.div(zc, f.parm(0), f.parm(1));
+    Node* r = f.region({zc, br.f});
+    f.ret(r, f.mem, f.phi(r, {f.con(0), f.add(q, f.con(1))}));
+    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+  }
+  SECTION("a Phi whose arity does not match its Region") {
+    Graph g;
+    FunBuilder f(g, "arity", 1);
+    auto br = f.branch(f.fun, f.parm(0));
+    Node* r = f.region({br.t, br.f});
+    f.ret(r, f.mem, f.phi(r, {f.parm(0)}));
+    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+  }
+  SECTION("a control node with two control successors") {
+    Graph g;
+    FunBuilder f(g, "fork", 1);
+    Node* z1 = f.zeroCheck(f.fun, f.parm(0));
+    Node* z2 = f.zeroCheck(f.fun, f.parm(0));
+    Node* r = f.region({z1, z2});
+    f.ret(r, f.mem, f.parm(0));
+    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+  }
+  SECTION("a data cycle without a Phi") {
+    Graph g;
+    FunBuilder f(g, "cycle", 1);
+    Node* x = f.add(f.parm(0), f.parm(0));
+    Node* y = f.add(x, f.parm(0));
+    g.setDef(x, 2, y);
+    f.ret(f.fun, f.mem, y);
+    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+  }
+}

@@ -1,0 +1,133 @@
+// Tests for the in-block order: Parms after the Fun, a compare used only by
+// the block's If right before it, call arguments before the Call, a CallEnd's
+// Projs right after it, values needed only after a call computed after it,
+// and every dependence respected (the checker runs on each schedule).
+#include "sched/local_sched.h"
+
+#include <catch2/catch.hpp>
+
+#include "test/unit/sched/sched_builder.h"
+
+using namespace simplec;
+using simplec::test::blockOfHead;
+using simplec::test::checkedGcm;
+using simplec::test::FunBuilder;
+using simplec::test::posInBlock;
+
+TEST_CASE("Parms follow the Fun, memory first", "[sched][local]") {
+  Graph g;
+  FunBuilder f(g, "parms", 3);
+  Node* x = f.add(f.parm(2), f.parm(0));
+  Node* y = f.op(Op::Mul, x, f.parm(1));
+  f.ret(f.fun, f.mem, y);
+  Schedule s = checkedGcm(g, f.index);
+  const std::vector<Node*>& ns = s.blocks[0].nodes;
+  REQUIRE(ns.size() >= 5);
+  CHECK(ns[0] == f.fun);
+  CHECK(ns[1] == f.mem);
+  CHECK(ns[2] == f.parm(0));
+  CHECK(ns[3] == f.parm(1));
+  CHECK(ns[4] == f.parm(2));
+  CHECK(ns.back()->op == Op::Return);
+}
+
+TEST_CASE("a compare used only by the If goes right before it", "[sched][local]") {
+  Graph g;
+  FunBuilder f(g, "fuse", 2);
+  Node *a = f.parm(0), *b = f.parm(1);
+  Node* c = f.cmp(Op::LE, a, b);
+  Node* both = f.op(Op::Mul, a, b);  // live out of the block, into both arms
+  auto br = f.branch(f.fun, c);
+  Node* r = f.region({br.t, br.f});
+  f.ret(r, f.mem, f.phi(r, {f.add(both, a), f.add(both, b)}));
+  Schedule s = checkedGcm(g, f.index);
+  const std::vector<Node*>& ns = s.blocks[0].nodes;
+  REQUIRE(ns.size() >= 2);
+  CHECK(ns.back() == br.iff);
+  CHECK(ns[ns.size() - 2] == c);
+  CHECK(posInBlock(s, both) < posInBlock(s, c));
+}
+
+TEST_CASE("a compare with another use is not glued to the If", "[sched][local]") {
+  Graph g;
+  FunBuilder f(g, "nofuse", 2);
+  Node* c = f.cmp(Op::EQ, f.parm(0), f.parm(1));
+  auto br = f.branch(f.fun, c);
+  Node* r = f.region({br.t, br.f});
+  f.ret(r, f.mem, f.phi(r, {c, f.con(5)}));
+  Schedule s = checkedGcm(g, f.index);
+  CHECK(s.blockIndexOf(c) == 0);
+  CHECK(s.blocks[0].nodes.back() == br.iff);
+}
+
+TEST_CASE("calls: arguments before, Projs right after, later values after", "[sched][local]") {
+  Graph g;
+  FunBuilder callee(g, "callee", 1);
+  callee.ret(callee.fun, callee.mem, callee.parm(0));
+  FunBuilder f(g, "caller", 2);
+  Node *a = f.parm(0), *b = f.parm(1);
+  Node* arg = f.op(Op::Mul, a, b);
+  Node* after = f.op(Op::Sub, a, b);  // needed only after the call
+  auto c = f.call(f.fun, f.mem, callee.index, {arg});
+  Node* res = f.add(c.value, after);
+  f.ret(c.ctrl, c.mem, res);
+  Schedule s = checkedGcm(g, f.index);
+  REQUIRE(s.blocks.size() == 1);
+  CHECK(posInBlock(s, arg) < posInBlock(s, c.call));
+  CHECK(posInBlock(s, c.end) == posInBlock(s, c.call) + 1);
+  // Projs glued to the CallEnd, memory first.
+  CHECK(posInBlock(s, c.mem) == posInBlock(s, c.end) + 1);
+  CHECK(posInBlock(s, c.value) == posInBlock(s, c.end) + 2);
+  CHECK(posInBlock(s, after) > posInBlock(s, c.end));
+  CHECK(posInBlock(s, c.ctrl) > posInBlock(s, c.end));
+  CHECK(s.blocks[0].nodes.back()->op == Op::Return);
+}
+
+TEST_CASE("two calls in a row keep their control order", "[sched][local]") {
+  Graph g;
+  FunBuilder callee(g, "id", 1);
+  callee.ret(callee.fun, callee.mem, callee.parm(0));
+  FunBuilder f(g, "twice", 1);
+  auto c1 = f.call(f.fun, f.mem, callee.index, {f.parm(0)});
+  auto c2 = f.call(c1.ctrl, c1.mem, callee.index, {f.add(c1.value, f.con(1))});
+  // A value computed from a parameter but used only after the second call.
+  Node* late = f.op(Op::Mul, f.parm(0), f.con(3));
+  f.ret(c2.ctrl, c2.mem, f.add(c2.value, late));
+  Schedule s = checkedGcm(g, f.index);
+  CHECK(posInBlock(s, c1.ctrl) < posInBlock(s, c2.call));
+  CHECK(posInBlock(s, late) > posInBlock(s, c2.end));
+}
+
+TEST_CASE("every block of a loop with a call orders its dependences", "[sched][local]") {
+  Graph g;
+  FunBuilder callee(g, "k", 1);
+  callee.ret(callee.fun, callee.mem, callee.parm(0));
+  FunBuilder f(g, "loopcall", 1);
+  Node* loop = f.loop(f.fun);
+  Node* i = f.loopPhi(loop, f.con(0));
+  Node* m = g.make(Op::Phi, {loop, f.mem, nullptr}, Type::mem());
+  auto br = f.branch(loop, f.cmp(Op::LT, i, f.parm(0)));
+  auto c = f.call(br.t, m, callee.index, {i});
+  Node* zc = f.zeroCheck(c.ctrl, c.value);
+  Node* q = f.div(zc, f.parm(0), c.value);
+  f.closeLoop(loop, zc);
+  f.setBack(i, f.add(i, q));
+  g.setDef(m, 2, c.mem);
+  f.ret(br.f, m, i);
+  Schedule s = checkedGcm(g, f.index);
+  int body = blockOfHead(s, br.t);
+  CHECK(s.blockIndexOf(q) == body);
+  CHECK(posInBlock(s, q) > posInBlock(s, zc));
+  CHECK(posInBlock(s, zc) > posInBlock(s, c.end));
+  CHECK(s.blocks[size_t(body)].loopDepth == 1);
+}
+
+TEST_CASE("scheduleBlock rejects a dependence cycle inside a block", "[sched][local]") {
+  Graph g;
+  Node* fun = g.make(Op::Fun, {g.start()}, Type::ctrl());
+  Node* x = g.make(Op::Add, {nullptr, nullptr, nullptr}, Type::intBot());
+  Node* y = g.make(Op::Add, {nullptr, x, x}, Type::intBot());
+  g.setDef(x, 1, y);
+  std::unordered_map<const Node*, int> blockOf{{fun, 0}, {x, 0}, {y, 0}};
+  CHECK_THROWS_AS(scheduleBlock({fun}, {x, y}, 0, blockOf), InternalError);
+}
