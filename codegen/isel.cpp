@@ -44,6 +44,7 @@ class Selector {
     for (size_t b = 0; b < s_.blocks.size(); b++) firstMBlock_[b] = newBlock(s_.blocks[b].loopDepth);
     for (size_t b = 0; b < s_.blocks.size(); b++) {
       cur_ = firstMBlock_[b];
+      layout_.push_back(cur_);
       selectBlock(int(b));
       lastMBlock_[b] = cur_;
     }
@@ -203,6 +204,13 @@ class Selector {
       return;
     }
     if (n->type->kind() == TKind::FunPtr && n->type->isConst()) {
+      // Direct calls name the symbol; only other uses need the address.
+      bool needed = false;
+      for (const Node* u : n->out)
+        if (inFunction(u))
+          for (size_t i = 0; i < u->in.size(); i++)
+            if (u->in[i] == n && !(u->op == Op::Call && i == 2)) needed = true;
+      if (!needed) return;
       emit(MOp::Lea, {reg(n), Opnd::memSym(g_.funs[size_t(n->type->fun())].symbol)});
       return;
     }
@@ -285,10 +293,13 @@ class Selector {
     j.cc = Cond::E;
     emit(std::move(j));
     succ(cur_, stub);
-    // The check ends a MIR block: execution continues in a fresh one.
+    // The check ends a MIR block: execution continues in a fresh one, laid
+    // out right after it.
     int next = newBlock(f_.blocks[size_t(cur_)].loopDepth);
+    emit(MOp::Jmp, {Opnd::block(next)});
     succ(cur_, next);
     cur_ = next;
+    layout_.push_back(cur_);
   }
 
   void selectCall(Node* n) {
@@ -326,10 +337,17 @@ class Selector {
       Opnd v = reg(p);
       emit(MOp::Test, {v, v});
     }
-    MInst j(MOp::Jcc, {Opnd::block(tb)});
+    // Branch to the arm that is not laid out next, fall into the other.
+    int next = size_t(b + 1) < s_.blocks.size() ? firstMBlock_[size_t(b + 1)] : -1;
+    int jumpTo = tb, fallTo = fb;
+    if (tb == next) {
+      std::swap(jumpTo, fallTo);
+      cc = negate(cc);
+    }
+    MInst j(MOp::Jcc, {Opnd::block(jumpTo)});
     j.cc = cc;
     emit(std::move(j));
-    emit(MOp::Jmp, {Opnd::block(fb)});
+    emit(MOp::Jmp, {Opnd::block(fallTo)});
     succ(cur_, tb);
     succ(cur_, fb);
   }
@@ -346,10 +364,10 @@ class Selector {
     emit(std::move(ret));
   }
 
+  // Blocks in schedule order (each check's continuation right after the
+  // check), then the cold stubs.
   void layoutColdLast() {
-    std::vector<int> order;
-    for (size_t i = 0; i < f_.blocks.size(); i++)
-      if (!f_.blocks[i].cold) order.push_back(int(i));
+    std::vector<int> order = layout_;
     for (size_t i = 0; i < f_.blocks.size(); i++)
       if (f_.blocks[i].cold) order.push_back(int(i));
     std::vector<int> newIndex(f_.blocks.size());
@@ -388,6 +406,7 @@ class Selector {
   MFunction f_;
   int cur_ = 0;
   std::vector<int> firstMBlock_, lastMBlock_;
+  std::vector<int> layout_;  // non-cold blocks in layout order
   std::unordered_map<const Node*, int> vreg_;
   std::unordered_set<const Node*> fused_;
 };

@@ -307,8 +307,22 @@ void Parser::parseWhile() {
     parseStatement();
     if (fn_->continueScope) fn_->scope = jumpTo(fn_->continueScope);
   }
+  closeLoop(head, exit);
+}
+
+void Parser::closeLoop(Scope* head, Scope* exit) {
   Scope* back = scope();
   back->truncate(head->vars.size(), head->depth());
+  bool endless = exit->ctrl()->type->kind() == TKind::XCtrl && back->ctrl()->type->kind() != TKind::XCtrl;
+  if (endless) {
+    // Nothing leaves this loop: give it an exit that is never taken, so the
+    // loop stays reachable from the function's Return (and from Stop).
+    Node* never = peep(mk(Op::Never, {back->ctrl()}, nullptr));
+    Node* out = peep(mk(Op::CProj, {never}, nullptr, 0));
+    Node* stay = peep(mk(Op::CProj, {never}, nullptr, 1));
+    fn_->returns.push_back({out, back->mem(), con(0)});
+    back->setCtrl(stay);
+  }
   scopes_.endLoop(head, back, exit);
   head->node->keep--;
   scopes_.kill(head);
@@ -359,12 +373,7 @@ void Parser::parseFor() {
   } catch (SyntaxError&) {
   }
   pos_ = bodyEnd;
-  Scope* back = scope();
-  back->truncate(head->vars.size(), head->depth());
-  scopes_.endLoop(head, back, exit);
-  head->node->keep--;
-  scopes_.kill(head);
-  fn_->scope = exit;
+  closeLoop(head, exit);
   exit->truncate(outerVars, outerDepth);
 }
 
@@ -405,19 +414,16 @@ void Parser::parseReturn() {
 
 // ---------------------------------------------------------------- declarations
 
-size_t Parser::skipType(size_t p) const {
+size_t Parser::skipType(size_t p, int depth) const {
   // Returns the index past a type starting at p, or 0 if there is none.
-  int guard = 0;
-  std::vector<size_t> stack;
-  if (p >= toks_.size()) return 0;
+  if (p >= toks_.size() || depth > 64) return 0;
   if (toks_[p].kind == Tok::TypeName) {
     p++;
   } else if (toks_[p].kind == Tok::LBrace) {
     // { type* -> [type] }
     size_t q = p + 1;
     while (q < toks_.size() && toks_[q].kind != Tok::Arrow) {
-      if (++guard > 64) return 0;
-      size_t r = skipType(q);
+      size_t r = skipType(q, depth + 1);
       if (!r) return 0;
       q = r;
       if (q < toks_.size() && toks_[q].kind == Tok::Comma) q++;
@@ -425,7 +431,7 @@ size_t Parser::skipType(size_t p) const {
     if (q >= toks_.size()) return 0;
     q++;  // ->
     if (q < toks_.size() && toks_[q].kind != Tok::RBrace) {
-      size_t r = skipType(q);
+      size_t r = skipType(q, depth + 1);
       if (!r) return 0;
       q = r;
     }

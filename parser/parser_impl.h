@@ -96,7 +96,7 @@ class Parser {
   void parseDeclaration();
   SType parseType();
   bool isFunTypeAt(size_t p) const;
-  size_t skipType(size_t p) const;  // token index past a type at p, or 0
+  size_t skipType(size_t p, int depth = 0) const;  // token index past a type at p, or 0
   void enterNesting();
   void leaveNesting() { depth_--; }
   // Loop plumbing.
@@ -104,6 +104,8 @@ class Parser {
   LoopSave beginLoopCtx(Scope* breakScope);
   void endLoopCtx(const LoopSave& s);
   Scope* jumpTo(Scope* target);
+  // Closes a loop; an endless one gets a Never exit to the function's return.
+  void closeLoop(Scope* head, Scope* exit);
   // Merge two arms that each leave a value: the result Phi (or value).
   // Merges scope b into a where a's path computed va and b's computed vb;
   // a becomes the current scope and the result is the merged value.

@@ -165,6 +165,9 @@ const Type* compute(const Node* n) {
         return Type::tuple({Type::ctrl(), Type::xctrl()});
       return Type::tuple({Type::ctrl(), Type::ctrl()});
     }
+    case Op::Never:
+      if (isDeadCtrl(n->in[0])) return Type::tuple({Type::xctrl(), Type::xctrl()});
+      return Type::tuple({Type::ctrl(), Type::ctrl()});
     case Op::CallEnd: {
       const Type* c = isDeadCtrl(n->in[0]) ? Type::xctrl() : Type::ctrl();
       const Type* r = n->type && n->type->kind() == TKind::Tuple ? n->type->elems()[2] : Type::intBot();

@@ -20,7 +20,9 @@ class Reader {
     std::memcpy(out, b_.data() + off, sizeof(T));
     return true;
   }
-  bool range(uint64_t off, uint64_t size) const { return off <= b_.size() && size <= b_.size() - off; }
+  bool range(uint64_t off, uint64_t size) const {
+    return off <= b_.size() && size <= b_.size() - off;
+  }
   // A NUL-terminated string inside [tabOff, tabOff + tabSize).
   bool str(uint64_t tabOff, uint64_t tabSize, uint64_t idx, std::string* out) const {
     if (!range(tabOff, tabSize) || idx >= tabSize) return false;

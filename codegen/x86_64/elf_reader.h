@@ -11,8 +11,8 @@ namespace simplec::x86_64 {
 
 struct ElfReloc {
   uint64_t offset = 0;
-  uint32_t type = 0;    // R_X86_64_*
-  std::string symbol;   // the symbol's name; a section symbol's section name
+  uint32_t type = 0;   // R_X86_64_*
+  std::string symbol;  // the symbol's name; a section symbol's section name
   int64_t addend = 0;
 };
 

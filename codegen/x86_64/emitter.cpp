@@ -100,9 +100,9 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, std:
     lower.lowerFunction(f, int(i));
     llvm::MCSymbol* end = s.ctx.createTempSymbol("func_end", true);
     out.emitLabel(end);
-    out.emitELFSize(sym, llvm::MCBinaryExpr::createSub(llvm::MCSymbolRefExpr::create(end, s.ctx),
-                                                       llvm::MCSymbolRefExpr::create(sym, s.ctx),
-                                                       s.ctx));
+    out.emitELFSize(
+        sym, llvm::MCBinaryExpr::createSub(llvm::MCSymbolRefExpr::create(end, s.ctx),
+                                           llvm::MCSymbolRefExpr::create(sym, s.ctx), s.ctx));
   }
 
   if (!m.rodata.empty()) {
@@ -151,9 +151,9 @@ bool writeObjectToMemory(const mir::MModule& m, std::vector<uint8_t>* outBytes, 
       return false;
     }
     std::unique_ptr<llvm::MCObjectWriter> writer = backend->createObjectWriter(os);
-    std::unique_ptr<llvm::MCStreamer> streamer(t->target->createMCObjectStreamer(
-        t->triple, s.ctx, std::move(backend), std::move(writer), std::move(codeEmitter),
-        *t->subtarget));
+    std::unique_ptr<llvm::MCStreamer> streamer(
+        t->target->createMCObjectStreamer(t->triple, s.ctx, std::move(backend), std::move(writer),
+                                          std::move(codeEmitter), *t->subtarget));
     if (!streamer) {
       *err = "LLVM X86 target: cannot create the object streamer";
       return false;

@@ -23,17 +23,16 @@ constexpr const char* kOpcodeNames[kNumXOps] = {
 };
 
 // LLVM register names in x86 encoding order (the order of mir::PReg).
-constexpr const char* kGpr64Names[16] = {"RAX", "RCX", "RDX", "RBX", "RSP", "RBP",
-                                         "RSI", "RDI", "R8",  "R9",  "R10", "R11",
-                                         "R12", "R13", "R14", "R15"};
-constexpr const char* kGpr32Names[16] = {"EAX", "ECX", "EDX", "EBX", "ESP",  "EBP",
-                                         "ESI", "EDI", "R8D", "R9D", "R10D", "R11D",
+constexpr const char* kGpr64Names[16] = {"RAX", "RCX", "RDX", "RBX", "RSP", "RBP", "RSI", "RDI",
+                                         "R8",  "R9",  "R10", "R11", "R12", "R13", "R14", "R15"};
+constexpr const char* kGpr32Names[16] = {"EAX",  "ECX",  "EDX",  "EBX", "ESP",  "EBP",
+                                         "ESI",  "EDI",  "R8D",  "R9D", "R10D", "R11D",
                                          "R12D", "R13D", "R14D", "R15D"};
-constexpr const char* kGpr16Names[16] = {"AX",  "CX",  "DX",   "BX",   "SP",   "BP",
-                                         "SI",  "DI",  "R8W",  "R9W",  "R10W", "R11W",
+constexpr const char* kGpr16Names[16] = {"AX",   "CX",   "DX",   "BX",  "SP",   "BP",
+                                         "SI",   "DI",   "R8W",  "R9W", "R10W", "R11W",
                                          "R12W", "R13W", "R14W", "R15W"};
-constexpr const char* kGpr8Names[16] = {"AL",  "CL",  "DL",   "BL",   "SPL",  "BPL",
-                                        "SIL", "DIL", "R8B",  "R9B",  "R10B", "R11B",
+constexpr const char* kGpr8Names[16] = {"AL",   "CL",   "DL",   "BL",  "SPL",  "BPL",
+                                        "SIL",  "DIL",  "R8B",  "R9B", "R10B", "R11B",
                                         "R12B", "R13B", "R14B", "R15B"};
 
 // Fills `out` from a name -> slot table with one pass over LLVM's names.
@@ -92,9 +91,9 @@ std::unique_ptr<McTarget> build(std::string* err) {
     regs[kGpr16Names[i]] = &t->gpr16[i];
     regs[kGpr8Names[i]] = &t->gpr8[i];
   }
-  static const std::string kXmmNames[16] = {
-      "XMM0", "XMM1", "XMM2",  "XMM3",  "XMM4",  "XMM5",  "XMM6",  "XMM7",
-      "XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15"};
+  static const std::string kXmmNames[16] = {"XMM0",  "XMM1",  "XMM2",  "XMM3", "XMM4",  "XMM5",
+                                            "XMM6",  "XMM7",  "XMM8",  "XMM9", "XMM10", "XMM11",
+                                            "XMM12", "XMM13", "XMM14", "XMM15"};
   for (int i = 0; i < 16; ++i) regs[kXmmNames[i]] = &t->xmm[i];
   regs["RIP"] = &t->rip;
   const llvm::MCRegisterInfo& mri = *t->regInfo;

@@ -20,6 +20,7 @@
 namespace simplec::x86_64 {
 
 // Every LLVM X86 opcode the lowering uses, by its TableGen name.
+// clang-format off
 #define SIMPLEC_X86_OPCODES(X)                                                       \
   X(MOV64rr) X(MOV32rr) X(MOV32ri) X(MOV64ri32) X(MOV64ri)                           \
   X(MOV64rm) X(MOV32rm) X(MOV16rm) X(MOV8rm)                                         \
@@ -46,6 +47,7 @@ namespace simplec::x86_64 {
   X(PUSH64r) X(POP64r)                                                               \
   X(MOVAPSrr) X(MOVSDrm) X(MOVSDmr) X(MOVSSrm) X(MOVSSmr)                            \
   X(MOVPQIto64rr) X(MOV64toPQIrr)
+// clang-format on
 
 enum class XOp : uint16_t {
 #define X(n) n,
@@ -57,8 +59,22 @@ constexpr int kNumXOps = int(XOp::kCount);
 
 // X86 condition-code immediates as the LLVM 19 printer and encoder use them.
 enum class X86Cond : uint8_t {
-  O = 0, NO = 1, B = 2, AE = 3, E = 4, NE = 5, BE = 6, A = 7,
-  S = 8, NS = 9, P = 10, NP = 11, L = 12, GE = 13, LE = 14, G = 15,
+  O = 0,
+  NO = 1,
+  B = 2,
+  AE = 3,
+  E = 4,
+  NE = 5,
+  BE = 6,
+  A = 7,
+  S = 8,
+  NS = 9,
+  P = 10,
+  NP = 11,
+  L = 12,
+  GE = 13,
+  LE = 14,
+  G = 15,
 };
 
 struct McTarget {

@@ -53,6 +53,17 @@ std::string describe(const mir::MInst& mi) {
   return s;
 }
 
+// 1, 2, 4, 8 bytes -> 0, 1, 2, 3; -1 for any other width.
+int widthIndex(int bytes) {
+  switch (bytes) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    default: return -1;
+  }
+}
+
 bool fitsI8(int64_t v) { return v >= -128 && v <= 127; }
 bool fitsI32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
@@ -82,11 +93,15 @@ struct AluForms {
 
 AluForms aluForms(MOp op) {
   switch (op) {
-    case MOp::Add: return {XOp::ADD64rr, XOp::ADD64ri8, XOp::ADD64ri32, XOp::ADD64i32, XOp::ADD64rm};
-    case MOp::Sub: return {XOp::SUB64rr, XOp::SUB64ri8, XOp::SUB64ri32, XOp::SUB64i32, XOp::SUB64rm};
-    case MOp::And: return {XOp::AND64rr, XOp::AND64ri8, XOp::AND64ri32, XOp::AND64i32, XOp::AND64rm};
+    case MOp::Add:
+      return {XOp::ADD64rr, XOp::ADD64ri8, XOp::ADD64ri32, XOp::ADD64i32, XOp::ADD64rm};
+    case MOp::Sub:
+      return {XOp::SUB64rr, XOp::SUB64ri8, XOp::SUB64ri32, XOp::SUB64i32, XOp::SUB64rm};
+    case MOp::And:
+      return {XOp::AND64rr, XOp::AND64ri8, XOp::AND64ri32, XOp::AND64i32, XOp::AND64rm};
     case MOp::Or: return {XOp::OR64rr, XOp::OR64ri8, XOp::OR64ri32, XOp::OR64i32, XOp::OR64rm};
-    case MOp::Xor: return {XOp::XOR64rr, XOp::XOR64ri8, XOp::XOR64ri32, XOp::XOR64i32, XOp::XOR64rm};
+    case MOp::Xor:
+      return {XOp::XOR64rr, XOp::XOR64ri8, XOp::XOR64ri32, XOp::XOR64i32, XOp::XOR64rm};
     default:  // Imul has no rax short form; ri8/ri32 are three-operand.
       return {XOp::IMUL64rr, XOp::IMUL64rri8, XOp::IMUL64rri32, XOp::IMUL64rri32, XOp::IMUL64rm};
   }
@@ -119,8 +134,8 @@ void McLowering::unsupported(const mir::MInst& mi) const {
 
 void McLowering::expectOps(const mir::MInst& mi, size_t n) const {
   if (mi.ops.size() != n)
-    fail(std::string(mopString(mi.op)) + " needs " + std::to_string(n) + " operands: " +
-         describe(mi));
+    fail(std::string(mopString(mi.op)) + " needs " + std::to_string(n) +
+         " operands: " + describe(mi));
 }
 
 unsigned McLowering::gpr(const Opnd& o, int width) const {
@@ -170,8 +185,8 @@ void McLowering::addMem(llvm::MCInst& inst, const Opnd& m) const {
     inst.addOperand(llvm::MCOperand::createReg(t_.rip));
     inst.addOperand(llvm::MCOperand::createImm(1));
     inst.addOperand(llvm::MCOperand::createReg(0));
-    inst.addOperand(llvm::MCOperand::createExpr(
-        symExpr(m.sym, m.imm, llvm::MCSymbolRefExpr::VK_None)));
+    inst.addOperand(
+        llvm::MCOperand::createExpr(symExpr(m.sym, m.imm, llvm::MCSymbolRefExpr::VK_None)));
     inst.addOperand(llvm::MCOperand::createReg(0));
     return;
   }
@@ -235,7 +250,8 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
       expectOps(mi, 1);
       unsigned r = gpr(mi.ops[0]);
       emit(llvm::MCInstBuilder(t_.op(mi.op == MOp::Neg ? XOp::NEG64r : XOp::NOT64r))
-               .addReg(r).addReg(r));
+               .addReg(r)
+               .addReg(r));
       return;
     }
     case MOp::Shl:
@@ -254,7 +270,10 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
       expectOps(mi, 2);
       unsigned d = gpr(mi.ops[0]);
       emit(llvm::MCInstBuilder(t_.op(XOp::CMOV64rr))
-               .addReg(d).addReg(d).addReg(gpr(mi.ops[1])).addImm(x86Cond(mi.cc)));
+               .addReg(d)
+               .addReg(d)
+               .addReg(gpr(mi.ops[1]))
+               .addImm(x86Cond(mi.cc)));
       return;
     }
     case MOp::SDivRem: return lowerDivRem(mi);
@@ -268,7 +287,8 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
     case MOp::Jcc:
       expectOps(mi, 1);
       emit(llvm::MCInstBuilder(t_.op(XOp::JCC_1))
-               .addExpr(blockExpr(mi.ops[0])).addImm(x86Cond(mi.cc)));
+               .addExpr(blockExpr(mi.ops[0]))
+               .addImm(x86Cond(mi.cc)));
       return;
     case MOp::Call: return lowerCall(mi);
     case MOp::Ret:
@@ -303,7 +323,8 @@ void McLowering::lowerMov(const mir::MInst& mi) {
   const Opnd& s = mi.ops[1];
   if (isGprOp(d)) {
     if (isGprOp(s)) {
-      if (s.reg != d.reg) emit(llvm::MCInstBuilder(t_.op(XOp::MOV64rr)).addReg(gpr(d)).addReg(gpr(s)));
+      if (s.reg != d.reg)
+        emit(llvm::MCInstBuilder(t_.op(XOp::MOV64rr)).addReg(gpr(d)).addReg(gpr(s)));
       return;
     }
     if (isXmmOp(s)) {
@@ -312,14 +333,11 @@ void McLowering::lowerMov(const mir::MInst& mi) {
     }
     if (s.kind == Opnd::Imm) return movImm(d, s.imm);
     if (s.kind == Opnd::Mem) {
-      llvm::MCInst inst;
-      switch (mi.size) {
-        case 8: inst = make(XOp::MOV64rm); inst.addOperand(llvm::MCOperand::createReg(gpr(d))); break;
-        case 4: inst = make(XOp::MOV32rm); inst.addOperand(llvm::MCOperand::createReg(gpr(d, 4))); break;
-        case 2: inst = make(XOp::MOV16rm); inst.addOperand(llvm::MCOperand::createReg(gpr(d, 2))); break;
-        case 1: inst = make(XOp::MOV8rm); inst.addOperand(llvm::MCOperand::createReg(gpr(d, 1))); break;
-        default: unsupported(mi);
-      }
+      static constexpr XOp kLoad[] = {XOp::MOV8rm, XOp::MOV16rm, XOp::MOV32rm, XOp::MOV64rm};
+      int w = widthIndex(mi.size);
+      if (w < 0) unsupported(mi);
+      llvm::MCInst inst = make(kLoad[w]);
+      inst.addOperand(llvm::MCOperand::createReg(gpr(d, mi.size)));
       addMem(inst, s);
       return emit(inst);
     }
@@ -347,7 +365,7 @@ void McLowering::lowerMov(const mir::MInst& mi) {
     llvm::MCInst inst;
     if (isGprOp(s)) {
       static constexpr XOp kStore[] = {XOp::MOV8mr, XOp::MOV16mr, XOp::MOV32mr, XOp::MOV64mr};
-      int w = mi.size == 1 ? 0 : mi.size == 2 ? 1 : mi.size == 4 ? 2 : mi.size == 8 ? 3 : -1;
+      int w = widthIndex(mi.size);
       if (w < 0) unsupported(mi);
       inst = make(kStore[w]);
       addMem(inst, d);
@@ -365,12 +383,22 @@ void McLowering::lowerMov(const mir::MInst& mi) {
       int64_t imm = s.imm;
       switch (mi.size) {
         case 8:
-          if (!fitsI32(imm)) fail("64-bit immediate store does not fit in 32 bits: " + describe(mi));
+          if (!fitsI32(imm))
+            fail("64-bit immediate store does not fit in 32 bits: " + describe(mi));
           inst = make(XOp::MOV64mi32);
           break;
-        case 4: inst = make(XOp::MOV32mi); imm = int32_t(uint32_t(uint64_t(imm))); break;
-        case 2: inst = make(XOp::MOV16mi); imm = int16_t(uint16_t(uint64_t(imm))); break;
-        case 1: inst = make(XOp::MOV8mi); imm = int8_t(uint8_t(uint64_t(imm))); break;
+        case 4:
+          inst = make(XOp::MOV32mi);
+          imm = int32_t(uint32_t(uint64_t(imm)));
+          break;
+        case 2:
+          inst = make(XOp::MOV16mi);
+          imm = int16_t(uint16_t(uint64_t(imm)));
+          break;
+        case 1:
+          inst = make(XOp::MOV8mi);
+          imm = int8_t(uint8_t(uint64_t(imm)));
+          break;
         default: unsupported(mi);
       }
       addMem(inst, d);
@@ -393,21 +421,31 @@ void McLowering::lowerExtend(const mir::MInst& mi) {
   XOp op;
   int dstWidth = zx ? 4 : 8;
   switch (mi.size) {
-    case 1: op = zx ? (fromMem ? XOp::MOVZX32rm8 : XOp::MOVZX32rr8)
-                    : (fromMem ? XOp::MOVSX64rm8 : XOp::MOVSX64rr8); break;
-    case 2: op = zx ? (fromMem ? XOp::MOVZX32rm16 : XOp::MOVZX32rr16)
-                    : (fromMem ? XOp::MOVSX64rm16 : XOp::MOVSX64rr16); break;
-    case 4: op = zx ? (fromMem ? XOp::MOV32rm : XOp::MOV32rr)
-                    : (fromMem ? XOp::MOVSX64rm32 : XOp::MOVSX64rr32); break;
-    case 8: op = fromMem ? XOp::MOV64rm : XOp::MOV64rr; dstWidth = 8;
+    case 1:
+      op = zx ? (fromMem ? XOp::MOVZX32rm8 : XOp::MOVZX32rr8)
+              : (fromMem ? XOp::MOVSX64rm8 : XOp::MOVSX64rr8);
+      break;
+    case 2:
+      op = zx ? (fromMem ? XOp::MOVZX32rm16 : XOp::MOVZX32rr16)
+              : (fromMem ? XOp::MOVSX64rm16 : XOp::MOVSX64rr16);
+      break;
+    case 4:
+      op = zx ? (fromMem ? XOp::MOV32rm : XOp::MOV32rr)
+              : (fromMem ? XOp::MOVSX64rm32 : XOp::MOVSX64rr32);
+      break;
+    case 8:
+      op = fromMem ? XOp::MOV64rm : XOp::MOV64rr;
+      dstWidth = 8;
       if (!fromMem && s.reg == d.reg) return;
       break;
     default: unsupported(mi);
   }
   llvm::MCInst inst = make(op);
   inst.addOperand(llvm::MCOperand::createReg(gpr(d, dstWidth)));
-  if (fromMem) addMem(inst, s);
-  else inst.addOperand(llvm::MCOperand::createReg(gpr(s, mi.size)));
+  if (fromMem)
+    addMem(inst, s);
+  else
+    inst.addOperand(llvm::MCOperand::createReg(gpr(s, mi.size)));
   emit(inst);
 }
 
@@ -427,8 +465,8 @@ void McLowering::lowerLea(const mir::MInst& mi) {
     load.addOperand(llvm::MCOperand::createReg(t_.rip));
     load.addOperand(llvm::MCOperand::createImm(1));
     load.addOperand(llvm::MCOperand::createReg(0));
-    load.addOperand(llvm::MCOperand::createExpr(
-        symExpr(m.sym, 0, llvm::MCSymbolRefExpr::VK_GOTPCREL)));
+    load.addOperand(
+        llvm::MCOperand::createExpr(symExpr(m.sym, 0, llvm::MCSymbolRefExpr::VK_GOTPCREL)));
     load.addOperand(llvm::MCOperand::createReg(0));
     emit(load);
     if (m.imm != 0) {

@@ -2,11 +2,11 @@
 // with the system `cc` into PIE executables that run and give the expected
 // results; assembly from writeAssembly assembles with `cc -c`; the ELF
 // symbols and sections are right; and output is deterministic.
-#include <catch2/catch.hpp>
 #include <elf.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -93,20 +93,20 @@ MModule helloAndDivide() {
   m.externs = {"puts"};
   m.rodata.push_back({".Lmsg", std::string("hello from simplec\0", 19), 1});
   // check(rdi = dividend, rsi = divisor) -> rax = (q == MIN && r == 0) ? 7 : 1
-  MFunction check = func(
-      "check", false,
-      {{I(MOp::Mov, {R(RAX), R(RDI)}), I(MOp::Mov, {R(RCX), R(RSI)}), I(MOp::SDivRem, {R(RCX)}),
-        I(MOp::Mov, {R(R8), Imm(INT64_MIN)}), I(MOp::Cmp, {R(RAX), R(R8)}),
-        I(MOp::Jcc, {Opnd::block(2)}, 8, Cond::NE), I(MOp::Test, {R(RDX), R(RDX)}),
-        I(MOp::Jcc, {Opnd::block(2)}, 8, Cond::NE)},
-       {I(MOp::Mov, {R(RAX), Imm(7)}), I(MOp::Ret, {})},
-       {I(MOp::Mov, {R(RAX), Imm(1)}), I(MOp::Ret, {})}});
-  MFunction main = func(
-      "main", true,
-      {{I(MOp::Push, {R(RBX)}),  // keeps rsp 16-byte aligned at the call
-        I(MOp::Lea, {R(RDI), Opnd::memSym(".Lmsg")}), I(MOp::Call, {Opnd::symbol("puts")}),
-        I(MOp::Mov, {R(RDI), Imm(INT64_MIN)}), I(MOp::Mov, {R(RSI), Imm(-1)}),
-        I(MOp::Call, {Opnd::symbol("check")}), I(MOp::Pop, {R(RBX)}), I(MOp::Ret, {})}});
+  MFunction check =
+      func("check", false,
+           {{I(MOp::Mov, {R(RAX), R(RDI)}), I(MOp::Mov, {R(RCX), R(RSI)}),
+             I(MOp::SDivRem, {R(RCX)}), I(MOp::Mov, {R(R8), Imm(INT64_MIN)}),
+             I(MOp::Cmp, {R(RAX), R(R8)}), I(MOp::Jcc, {Opnd::block(2)}, 8, Cond::NE),
+             I(MOp::Test, {R(RDX), R(RDX)}), I(MOp::Jcc, {Opnd::block(2)}, 8, Cond::NE)},
+            {I(MOp::Mov, {R(RAX), Imm(7)}), I(MOp::Ret, {})},
+            {I(MOp::Mov, {R(RAX), Imm(1)}), I(MOp::Ret, {})}});
+  MFunction main =
+      func("main", true,
+           {{I(MOp::Push, {R(RBX)}),  // keeps rsp 16-byte aligned at the call
+             I(MOp::Lea, {R(RDI), Opnd::memSym(".Lmsg")}), I(MOp::Call, {Opnd::symbol("puts")}),
+             I(MOp::Mov, {R(RDI), Imm(INT64_MIN)}), I(MOp::Mov, {R(RSI), Imm(-1)}),
+             I(MOp::Call, {Opnd::symbol("check")}), I(MOp::Pop, {R(RBX)}), I(MOp::Ret, {})}});
   m.funcs = {main, check};
   return m;
 }
@@ -159,8 +159,8 @@ MModule semanticsModule() {
     body.push_back(I(MOp::Ret, {}));
     m.funcs.push_back(func(name, true, {body}));
   };
-  leaf("mc_div", {I(MOp::Mov, {R(RAX), R(RDI)}), I(MOp::Mov, {R(RCX), R(RSI)}),
-                  I(MOp::SDivRem, {R(RCX)})});
+  leaf("mc_div",
+       {I(MOp::Mov, {R(RAX), R(RDI)}), I(MOp::Mov, {R(RCX), R(RSI)}), I(MOp::SDivRem, {R(RCX)})});
   leaf("mc_rem", {I(MOp::Mov, {R(RAX), R(RDI)}), I(MOp::Mov, {R(R9), R(RSI)}),
                   I(MOp::SDivRem, {R(R9)}), I(MOp::Mov, {R(RAX), R(RDX)})});
   leaf("mc_lt", {I(MOp::Cmp, {R(RDI), R(RSI)}), I(MOp::Setcc, {R(RAX)}, 8, Cond::L)});
@@ -174,8 +174,7 @@ MModule semanticsModule() {
   leaf("mc_max", {I(MOp::Mov, {R(RAX), R(RDI)}), I(MOp::Cmp, {R(RDI), R(RSI)}),
                   I(MOp::Cmov, {R(RAX), R(RSI)}, 8, Cond::L)});
   leaf("mc_mul_m7", {I(MOp::Mov, {R(RAX), R(RDI)}), I(MOp::Imul, {R(RAX), Imm(-7)})});
-  leaf("mc_big", {I(MOp::Mov, {R(RAX), Imm(0x123456789abcdefLL)}),
-                  I(MOp::Xor, {R(RAX), Imm(-1)})});
+  leaf("mc_big", {I(MOp::Mov, {R(RAX), Imm(0x123456789abcdefLL)}), I(MOp::Xor, {R(RAX), Imm(-1)})});
   // Loads: p[1] as i8, ((u16*)p)[1], ((i32*)p)[i]
   Opnd idx = Opnd::memP(RDI, 0);
   idx.index = RSI;

@@ -3,7 +3,6 @@
 // with what `llvm-mc-19 -triple=x86_64 -show-encoding` and GNU as produce
 // for the AT&T text in the first column (both agree on every case here).
 #include <catch2/catch.hpp>
-
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -265,9 +264,9 @@ TEST_CASE("mc: SDivRem expands to the INT64_MIN / -1 safe sequence", "[codegen][
   // cmpq $-1, %rcx ; jne 1f ; negq %rax ; xorl %edx, %edx ; jmp 2f
   // 1: cqto ; idivq %rcx
   // 2:
-  CHECK(enc({I(MOp::SDivRem, {R(RCX)})}) ==
-        Bytes{0x48, 0x83, 0xf9, 0xff, 0x75, 0x07, 0x48, 0xf7, 0xd8, 0x31, 0xd2,
-              0xeb, 0x05, 0x48, 0x99, 0x48, 0xf7, 0xf9});
+  CHECK(enc({I(MOp::SDivRem, {R(RCX)})}) == Bytes{0x48, 0x83, 0xf9, 0xff, 0x75, 0x07, 0x48, 0xf7,
+                                                  0xd8, 0x31, 0xd2, 0xeb, 0x05, 0x48, 0x99, 0x48,
+                                                  0xf7, 0xf9});
   // Two in a row get distinct labels: the second one's jumps stay local.
   Bytes one = enc({I(MOp::SDivRem, {R(R8)})});
   Bytes two = enc({I(MOp::SDivRem, {R(R8)}), I(MOp::SDivRem, {R(R8)})});
@@ -311,9 +310,8 @@ TEST_CASE("mc: near jumps, far jumps (relaxed) and fall-through", "[codegen][mc]
   }
   SECTION("every condition code") {
     const std::pair<Cond, uint8_t> kCc[] = {
-        {Cond::E, 0x74}, {Cond::NE, 0x75}, {Cond::L, 0x7c}, {Cond::LE, 0x7e},
-        {Cond::G, 0x7f}, {Cond::GE, 0x7d}, {Cond::B, 0x72}, {Cond::BE, 0x76},
-        {Cond::A, 0x77}, {Cond::AE, 0x73}};
+        {Cond::E, 0x74},  {Cond::NE, 0x75}, {Cond::L, 0x7c},  {Cond::LE, 0x7e}, {Cond::G, 0x7f},
+        {Cond::GE, 0x7d}, {Cond::B, 0x72},  {Cond::BE, 0x76}, {Cond::A, 0x77},  {Cond::AE, 0x73}};
     for (auto [cc, opcode] : kCc) {
       // jCC .LBB0_0 (a backward jump to itself: rel8 = -2)
       MFunction f = fn({{I(MOp::Jcc, {B(0)}, 8, cc)}});
@@ -336,14 +334,11 @@ TEST_CASE("mc: symbols, PLT calls, GOT loads and rip-relative data", "[codegen][
   m.sourceName = "t.smp";
   m.externs = {"puts"};
   m.rodata.push_back({".Lstr0", std::string("hello, world\0", 13), 1});
-  MFunction f = fn({{I(MOp::Lea, {R(RAX), Opnd::memSym(".Lstr0")}),
-                     I(MOp::Lea, {R(RCX), Opnd::memSym("puts")}),
-                     I(MOp::Call, {Opnd::symbol("puts")}),
-                     I(MOp::Call, {Opnd::symbol("g")}),
-                     I(MOp::Call, {Opnd::symbol("h")}),
-                     I(MOp::Mov, {R(RDX), Opnd::memSym(".Lstr0", 8)}),
-                     I(MOp::Mov, {Opnd::memSym(".Lstr0", 2), Imm(7)}),
-                     I(MOp::Ret, {})}});
+  MFunction f = fn(
+      {{I(MOp::Lea, {R(RAX), Opnd::memSym(".Lstr0")}), I(MOp::Lea, {R(RCX), Opnd::memSym("puts")}),
+        I(MOp::Call, {Opnd::symbol("puts")}), I(MOp::Call, {Opnd::symbol("g")}),
+        I(MOp::Call, {Opnd::symbol("h")}), I(MOp::Mov, {R(RDX), Opnd::memSym(".Lstr0", 8)}),
+        I(MOp::Mov, {Opnd::memSym(".Lstr0", 2), Imm(7)}), I(MOp::Ret, {})}});
   f.global = true;
   MFunction g = fn({{I(MOp::Ret, {})}});
   g.name = "g";
@@ -359,17 +354,22 @@ TEST_CASE("mc: symbols, PLT calls, GOT loads and rip-relative data", "[codegen][
   REQUIRE(x86_64::readElf(obj, &elf, &err));
   const x86_64::ElfSection* text = elf.section(".text");
   REQUIRE(text);
-  Bytes expectedF = {0x48, 0x8d, 0x05, 0, 0, 0, 0, 0x48, 0x8b, 0x0d, 0, 0, 0, 0,
-                     0xe8, 0, 0, 0, 0, 0xe8, 0x18, 0, 0, 0, 0xe8, 0, 0, 0, 0,
-                     0x48, 0x8b, 0x15, 0, 0, 0, 0, 0x48, 0xc7, 0x05, 0, 0, 0, 0, 7, 0, 0, 0,
-                     0xc3};
+  Bytes expectedF = {0x48, 0x8d, 0x05, 0, 0, 0,    0,    0x48, 0x8b, 0x0d, 0, 0,
+                     0,    0,    0xe8, 0, 0, 0,    0,    0xe8, 0x18, 0,    0, 0,
+                     0xe8, 0,    0,    0, 0, 0x48, 0x8b, 0x15, 0,    0,    0, 0,
+                     0x48, 0xc7, 0x05, 0, 0, 0,    0,    7,    0,    0,    0, 0xc3};
   REQUIRE(text->bytes.size() == 0x41);  // f, padding to 16, g at 0x30, h at 0x40
   CHECK(Bytes(text->bytes.begin(), text->bytes.begin() + expectedF.size()) == expectedF);
   CHECK(text->bytes[0x30] == 0xc3);
   CHECK(text->bytes[0x40] == 0xc3);
 
-  struct Rel { uint64_t off; uint32_t type; const char* sym; int64_t addend; };
-  const Rel kRelocs[] = {{3, 2, ".rodata", -4}, {10, 42, "puts", -4}, {15, 4, "puts", -4},
+  struct Rel {
+    uint64_t off;
+    uint32_t type;
+    const char* sym;
+    int64_t addend;
+  };
+  const Rel kRelocs[] = {{3, 2, ".rodata", -4}, {10, 42, "puts", -4},  {15, 4, "puts", -4},
                          {25, 4, "h", -4},      {32, 2, ".rodata", 4}, {39, 2, ".rodata", -6}};
   REQUIRE(text->relocs.size() == std::size(kRelocs));
   for (size_t i = 0; i < text->relocs.size(); ++i) {
@@ -385,8 +385,7 @@ TEST_CASE("mc: Lea of an external symbol plus offset adds the offset after the G
           "[codegen][mc]") {
   // movq ext@GOTPCREL(%rip), %rbx ; leaq 24(%rbx), %rbx
   MFunction f = fn({{I(MOp::Lea, {R(RBX), Opnd::memSym("ext", 24)})}});
-  CHECK(encodeFunctionForTest(f) ==
-        Bytes{0x48, 0x8b, 0x1d, 0, 0, 0, 0, 0x48, 0x8d, 0x5b, 0x18});
+  CHECK(encodeFunctionForTest(f) == Bytes{0x48, 0x8b, 0x1d, 0, 0, 0, 0, 0x48, 0x8d, 0x5b, 0x18});
 }
 
 TEST_CASE("mc: operands that must not reach the emitter are internal errors", "[codegen][mc]") {

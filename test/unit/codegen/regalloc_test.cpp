@@ -119,9 +119,9 @@ TEST_CASE("regalloc: diamond with phis", "[regalloc]") {
   // r = a < b ? a * 2 : b - a, then a swap of (a, b) on one arm only.
   FnBuilder b;
   int b0 = b.block(), bt = b.block(), be = b.block(), bj = b.block();
+  b.at(b0);
   std::vector<int> p = b.params(2);
   int r = b.vreg(), x = b.vreg(), y = b.vreg(), t = b.vreg();
-  b.at(b0);
   b.mov(V(x), V(p[0]));
   b.mov(V(y), V(p[1]));
   b.cmp(V(x), V(y));
@@ -289,10 +289,10 @@ TEST_CASE("regalloc: parallel-move cycles through registers, slots and immediate
   for (int extra : {0, 14}) {
     FnBuilder b;
     int b0 = b.block(), head = b.block(1), body = b.block(1), exit = b.block();
+    b.at(b0);
     std::vector<int> p = b.params(2);
     int a = b.vreg(), bb = b.vreg(), cc = b.vreg(), d = b.vreg(), e = b.vreg(), n = b.vreg();
     std::vector<int> ballast;
-    b.at(b0);
     b.parmove({{V(a), V(p[0])}, {V(bb), V(p[1])}, {V(cc), I(3)}, {V(d), I(4)}, {V(e), I(5)},
                {V(n), I(7)}});
     for (int i = 0; i < extra; ++i) {

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "lexer/diag.h"
 #include "test/unit/sched/sched_builder.h"
 
 using namespace simplec;

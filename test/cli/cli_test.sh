@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Command-line behaviour of simplec (TOOL.md): separate compilation and
+# linking with C, --run, -S, Make dependency files, exit statuses, determinism.
+# Usage: cli_test.sh PATH/TO/simplec
+set -u
+SIMPLEC=$(realpath "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+pass=0 fail=0
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" == "$3" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; fi
+}
+
+# Two library objects and a C file, linked by simplec.
+"$SIMPLEC" -c "$HERE/lib_math.smp" -o lib_math.o; check "-c lib_math" 0 $?
+"$SIMPLEC" -c "$HERE/lib_seq.smp"; check "-c lib_seq (default output name)" 0 $?
+[ -f lib_seq.o ]; check "default object name" 0 $?
+cc -c "$HERE/main.c" -o main.o
+"$SIMPLEC" lib_math.o lib_seq.o main.o -o linked; check "link objects" 0 $?
+check "C calls Simple" "144 12 385" "$(./linked)"
+
+# --run passes arguments and returns the program's status.
+out=$("$SIMPLEC" --run "$HERE/prog.smp" -- one two 2>&1); rc=$?
+check "--run output" "args: 3" "$out"
+check "--run status" 3 $rc
+
+# -S writes assembly that cc assembles; the result links and runs.
+"$SIMPLEC" -S "$HERE/prog.smp" -o prog.s; check "-S" 0 $?
+cc -c prog.s -o prog_s.o; check "assemble -S output" 0 $?
+"$SIMPLEC" prog_s.o -o prog_s; check "link assembled object" 0 $?
+./prog_s x >/dev/null; check "run assembled program" 2 $?
+
+# Deterministic output.
+"$SIMPLEC" -c "$HERE/lib_seq.smp" -o again.o
+cmp -s lib_seq.o again.o; check "byte-identical objects" 0 $?
+
+# Make with dependency files, in parallel.
+cp "$HERE/prog.smp" . && cp "$HERE/Makefile.test" Makefile
+make -s -j4 SIMPLEC="$SIMPLEC" prog >/dev/null 2>&1; check "make -j" 0 $?
+check "dependency file" "prog.o: prog.smp" "$(cat prog.d 2>/dev/null)"
+"$SIMPLEC" -c -MD -MF custom.d -MT custom-target "$HERE/prog.smp" -o p.o
+check "-MF/-MT" "custom-target: $HERE/prog.smp" "$(cat custom.d 2>/dev/null)"
+
+# Exit statuses: bad input 1, bad command line 2.
+printf 'return x;\n' > bad.smp
+"$SIMPLEC" bad.smp -o bad 2>err.txt; check "error status" 1 $?
+check "diagnostic" "bad.smp:1:8: error: undefined name 'x'" "$(head -1 err.txt)"
+"$SIMPLEC" missing.smp -o m 2>/dev/null; check "missing file status" 1 $?
+"$SIMPLEC" --no-such-option prog.smp 2>/dev/null; check "bad option status" 2 $?
+"$SIMPLEC" -O7 prog.smp 2>/dev/null; check "bad -O status" 2 $?
+"$SIMPLEC" --version | grep -q '^simplec '; check "--version" 0 $?
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
