@@ -111,8 +111,38 @@ bool DiagEngine::admit(Severity sev, const std::string& where) {
   return true;
 }
 
+void DiagEngine::hold() {
+  holding_ = true;
+  held_.clear();
+  heldErrors_ = 0;
+}
+
+void DiagEngine::release() {
+  holding_ = false;
+  std::vector<Held> h = std::move(held_);
+  held_.clear();
+  errors_ -= heldErrors_;
+  heldErrors_ = 0;
+  for (const Held& d : h) report(*d.file, d.pos, d.sev, d.msg);
+}
+
+void DiagEngine::discard() {
+  holding_ = false;
+  held_.clear();
+  errors_ -= heldErrors_;
+  heldErrors_ = 0;
+}
+
 void DiagEngine::report(const SourceFile& file, SrcPos pos, Severity sev,
                         const std::string& msg) {
+  if (holding_) {
+    held_.push_back({&file, pos, sev, msg});
+    if (sev == Severity::Error) {
+      errors_++;
+      heldErrors_++;
+    }
+    return;
+  }
   if (!admit(sev, file.path())) return;
   std::string where = file.path();
   if (pos.valid()) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "lexer/source.h"
 
@@ -33,7 +34,23 @@ class DiagEngine {
   int errorCount() const { return errors_; }
   bool hasErrors() const { return errors_ != 0; }
 
+  // Trial runs (the parser may parse a file again with better assumptions):
+  // diagnostics are held back, then either printed or dropped.
+  void hold();
+  void release();   // print what was held
+  void discard();   // forget what was held, including its error count
+
  private:
+  struct Held {
+    const SourceFile* file;
+    SrcPos pos;
+    Severity sev;
+    std::string msg;
+  };
+  bool holding_ = false;
+  std::vector<Held> held_;
+  int heldErrors_ = 0;
+
   FILE* out_;
   bool color_ = false;
   int errors_ = 0;

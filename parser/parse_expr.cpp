@@ -312,23 +312,25 @@ Val Parser::parseRelational() {
   pos_++;
   Val mid = parseShift();
   Val res = compare(op.kind, left, mid, op.pos);
-  bool less = op.kind == Tok::Lt || op.kind == Tok::Le;
-  // lo <= x < hi: x is evaluated once; later comparisons run only while
-  // the earlier ones hold.
-  while (isRelOp(tok().kind)) {
-    Token op2 = tok();
-    bool less2 = op2.kind == Tok::Lt || op2.kind == Tok::Le;
-    if (less2 != less) error(op2.pos, "comparison chain mixes '<' and '>' directions");
-    pos_++;
-    Scope* skip = branch(res.n, op2.pos);
-    enterNesting();
-    Val right = parseShift();
-    leaveNesting();
-    Val c = compare(op2.kind, mid, right, op2.pos);
-    res = mergeValues(scope(), c, skip, Val{con(0), SType::boolT()}, SType::boolT());
-    mid = right;
-  }
-  return res;
+  if (!isRelOp(tok().kind)) return res;
+  return chainRest(res, mid, op.kind == Tok::Lt || op.kind == Tok::Le);
+}
+
+// lo <= x < hi: x is evaluated once, and each later comparison runs only
+// where the earlier ones held, so the rest of the chain nests inside the true
+// arm (the middle operand is only defined there).
+Val Parser::chainRest(Val sofar, Val mid, bool less) {
+  Token op = tok();
+  bool less2 = op.kind == Tok::Lt || op.kind == Tok::Le;
+  if (less2 != less) error(op.pos, "comparison chain mixes '<' and '>' directions");
+  pos_++;
+  Scope* skip = branch(sofar.n, op.pos);
+  enterNesting();
+  Val right = parseShift();
+  Val c = compare(op.kind, mid, right, op.pos);
+  if (isRelOp(tok().kind)) c = chainRest(c, right, less);
+  leaveNesting();
+  return mergeValues(scope(), c, skip, Val{con(0), SType::boolT()}, SType::boolT());
 }
 
 Val Parser::parseShift() {

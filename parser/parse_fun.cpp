@@ -59,8 +59,18 @@ void Parser::addReturn(Val v, SrcPos pos) {
     f.retType = v.t;
     f.retTypeKnown = true;
   }
-  f.returns.push_back({ctrl(), scope()->mem(), v.n});
+  addReturnPath(ctrl(), scope()->mem(), v.n);
   setCtrl(scopes_.deadCtrl());
+}
+
+void Parser::addReturnPath(Node* c, Node* m, Node* v) {
+  if (!fn_->returns) {
+    fn_->returns = mk(Op::Scope, {}, Type::bottom(), -1);
+    fn_->returns->keep = 1;
+  }
+  g_.addDef(fn_->returns, c);
+  g_.addDef(fn_->returns, m);
+  g_.addDef(fn_->returns, v);
 }
 
 void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
@@ -75,9 +85,14 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
     else
       error(endPos, "missing 'return' at the end of the function");
   }
-  std::vector<FunCtx::RetPath> live;
-  for (auto& r : ctx.returns)
-    if (r.ctrl->type->kind() != TKind::XCtrl) live.push_back(r);
+  struct RetPath {
+    Node *ctrl, *mem, *val;
+  };
+  std::vector<RetPath> live;
+  for (size_t i = 0; i < ctx.numReturns(); i++) {
+    Node* rc = ctx.returns->in[3 * i];
+    if (rc->type->kind() != TKind::XCtrl) live.push_back({rc, ctx.returns->in[3 * i + 1], ctx.returns->in[3 * i + 2]});
+  }
   Node *c, *m, *v;
   if (live.size() == 1) {
     c = live[0].ctrl;
@@ -86,7 +101,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   } else if (live.empty()) {
     // Never returns (e.g. an endless loop): keep the function well-formed.
     c = scopes_.deadCtrl();
-    m = ctx.returns.empty() ? scope()->mem() : ctx.returns[0].mem;
+    m = ctx.numReturns() == 0 ? scope()->mem() : ctx.returns->in[1];
     v = con(0);
   } else {
     std::vector<Node*> cs{nullptr}, ms{nullptr}, vs{nullptr};
@@ -124,6 +139,10 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   info.retType = ctx.retType.hasValue() ? ctx.retType.lattice() : nullptr;
   g_.addDef(g_.stop(), ret);
   scopes_.kill(ctx.scope);
+  if (ctx.returns) {
+    ctx.returns->keep = 0;
+    while (!ctx.returns->in.empty()) g_.delDef(ctx.returns, ctx.returns->in.size() - 1);
+  }
   fn_ = saved;
 }
 
@@ -191,13 +210,7 @@ Val Parser::parseFunLiteral(const std::string& name) {
   SType ret = ctx.retTypeKnown ? ctx.retType : SType::voidT();
   SType type = SType::fun(ptypes, ret);
   funTypes_[size_t(idx)] = type;
-  if (isTop) {
-    TopFun& tf = top->second;
-    tf.type = type;
-    if (tf.retAssumed && !(ret.isIntegral() || ret.isError()))
-      error(startPos, "cannot infer the result of recursive function '" + name +
-                          "': it must return an integer, or return before calling itself");
-  }
+  if (isTop) top->second.type = type;
   return {peep(mk(Op::Con, {g_.start()}, Type::funPtr(idx))), type};
 }
 
@@ -240,13 +253,18 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
   if (tf.funIdx < 0) return {con(0), SType::error()};
   Node* c = peep(mk(Op::Con, {g_.start()}, Type::funPtr(tf.funIdx)));
   if (tf.parsing) {
-    // A recursive use before the result type is known: the returns parsed so
-    // far decide it, else it is assumed to be int (checked at the end).
+    // A recursive use before the result type is known: take what an earlier
+    // parse learnt, else what the returns so far say, else optimistically
+    // bool (the narrowest); parseFile() checks the assumption afterwards.
     FunCtx* f = fn_;
     while (f && f->funIdx != tf.funIdx) f = f->outer;
-    SType ret = SType::intT();
-    if (f && f->retTypeKnown && f->retType.hasValue()) ret = f->retType;
-    else tf.retAssumed = true;
+    SType ret = SType::boolT();
+    auto hint = hints_.find(name);
+    if (hint != hints_.end()) ret = hint->second;
+    else if (f && f->retTypeKnown) ret = f->retType;
+    if (tf.retAssumed && !sameType(tf.assumedRet, ret)) tf.assumptionsDiffer = true;
+    tf.assumedRet = ret;
+    tf.retAssumed = true;
     return {c, SType::fun(tf.type.sig->params, ret)};
   }
   return {c, funTypes_[size_t(tf.funIdx)]};

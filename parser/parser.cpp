@@ -22,12 +22,41 @@ OnExit(F) -> OnExit<F>;
 }  // namespace
 
 bool parseFile(const SourceFile& file, DiagEngine& diag, Graph& g) {
-  Parser p(file, diag, g);
-  return p.parseFile();
+  // A recursive function's result type is needed at its recursive calls
+  // before its body is finished. The parser assumes one; when an assumption
+  // proves wrong, the file is parsed again with what was learnt (each round
+  // only widens a type, so this ends quickly).
+  Parser::RetHints hints;
+  for (int round = 0;; round++) {
+    g.reset();
+    diag.hold();
+    Parser p(file, diag, g, hints);
+    bool ok = p.parseFile();
+    Parser::RetHints learnt = hints;
+    if (p.assumptionsHeld(&learnt) || round == 4) {
+      diag.release();
+      return ok && !diag.hasErrors();
+    }
+    diag.discard();
+    hints = std::move(learnt);
+  }
 }
 
-Parser::Parser(const SourceFile& file, DiagEngine& diag, Graph& g)
-    : file_(file), diag_(diag), g_(g), peep_(g), scopes_(g, peep_) {}
+Parser::Parser(const SourceFile& file, DiagEngine& diag, Graph& g, const RetHints& hints)
+    : file_(file), diag_(diag), hints_(hints), g_(g), peep_(g), scopes_(g, peep_) {}
+
+bool Parser::assumptionsHeld(RetHints* learnt) const {
+  bool held = true;
+  for (const auto& [name, tf] : topFuns_) {
+    if (!tf.retAssumed || tf.funIdx < 0) continue;
+    const SType& actual = funTypes_[size_t(tf.funIdx)].sig->ret;
+    if (tf.assumptionsDiffer || !sameType(tf.assumedRet, actual)) {
+      held = false;
+      (*learnt)[name] = actual;
+    }
+  }
+  return held;
+}
 
 // ---------------------------------------------------------------- tokens
 
@@ -136,7 +165,7 @@ bool Parser::parseFile() {
     topLevel_ = false;
     // Script form: the top level returns, or at least does something
     // (calls, control flow); then falling off its end returns 0.
-    bool script = !ctx.returns.empty() || ctx.scope->ctrl() != fun || ctx.scope->mem() != mem;
+    bool script = ctx.numReturns() != 0 || ctx.scope->ctrl() != fun || ctx.scope->mem() != mem;
     FunInfo& mainInfo = g_.funs[size_t(mainFun_)];
     if (script && valMainFun_ >= 0) {
       error(g_.funs[size_t(valMainFun_)].pos, "a program cannot have both top-level statements and 'val main'");
@@ -320,7 +349,7 @@ void Parser::closeLoop(Scope* head, Scope* exit) {
     Node* never = peep(mk(Op::Never, {back->ctrl()}, nullptr));
     Node* out = peep(mk(Op::CProj, {never}, nullptr, 0));
     Node* stay = peep(mk(Op::CProj, {never}, nullptr, 1));
-    fn_->returns.push_back({out, back->mem(), con(0)});
+    addReturnPath(out, back->mem(), con(0));
     back->setCtrl(stay);
   }
   scopes_.endLoop(head, back, exit);

@@ -29,16 +29,24 @@ struct ParseAbort {};
 
 class Parser {
  public:
-  Parser(const SourceFile& file, DiagEngine& diag, Graph& g);
+  // `hints`: result types of recursive top-level functions, learnt from an
+  // earlier parse of the same file.
+  using RetHints = std::unordered_map<std::string, SType>;
+  Parser(const SourceFile& file, DiagEngine& diag, Graph& g, const RetHints& hints);
   bool parseFile();
+  // After parseFile: did every recursive use assume the result type the
+  // function turned out to have? If not, `learnt` holds the real types.
+  bool assumptionsHeld(RetHints* learnt) const;
 
  private:
   // One function being parsed.
   struct FunCtx {
     int funIdx = -1;
     Scope* scope = nullptr;              // current scope of this function
-    struct RetPath { Node* ctrl; Node* mem; Node* val; };
-    std::vector<RetPath> returns;
+    // Return paths, as inputs (ctrl, mem, value)* of a holder node so that
+    // rewrites while parsing (Phis folded at loop ends) update them.
+    Node* returns = nullptr;
+    size_t numReturns() const { return returns ? returns->in.size() / 3 : 0; }
     SType retType = SType::error();      // common type of returns so far
     bool retTypeKnown = false;
     // Loop context.
@@ -60,6 +68,7 @@ class Parser {
     SType type;           // set once the header (or the whole) is parsed
     SType assumedRet;     // result type assumed by a recursive call
     bool retAssumed = false;
+    bool assumptionsDiffer = false;
   };
 
   // ---- tokens
@@ -122,6 +131,7 @@ class Parser {
   Val parseBitwise();
   Val parseEquality();
   Val parseRelational();
+  Val chainRest(Val sofar, Val mid, bool less);
   Val parseShift();
   Val parseAdditive();
   Val parseMultiplicative();
@@ -153,6 +163,7 @@ class Parser {
   int newFunction(const std::string& name, SrcPos pos);
   void finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript);
   void addReturn(Val v, SrcPos pos);
+  void addReturnPath(Node* c, Node* m, Node* v);
   void preDeclareTopFunctions();
   Val topFunValue(const std::string& name, SrcPos pos);
   void parseTopFunBody(TopFun& tf, const std::string& name);
@@ -160,6 +171,7 @@ class Parser {
 
   const SourceFile& file_;
   DiagEngine& diag_;
+  const RetHints& hints_;
   Graph& g_;
   Peephole peep_;
   ScopeTable scopes_;

@@ -12,6 +12,15 @@ Graph::Graph() {
   stop_ = make(Op::Stop, {}, Type::ctrl());
 }
 
+void Graph::reset() {
+  nodes_.clear();
+  funs.clear();
+  strings.clear();
+  deferKills = false;
+  start_ = make(Op::Start, {}, Type::ctrl());
+  stop_ = make(Op::Stop, {}, Type::ctrl());
+}
+
 Node* Graph::make(Op op, const std::vector<Node*>& ins, const Type* t, int64_t aux) {
   auto n = std::make_unique<Node>(uint32_t(nodes_.size()), op);
   Node* p = n.get();

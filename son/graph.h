@@ -34,6 +34,9 @@ class Graph {
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
 
+  // Back to an empty graph (just Start and Stop).
+  void reset();
+
   Node* start() const { return start_; }
   Node* stop() const { return stop_; }
 

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "lexer/diag.h"
+#include "sched/cfg.h"
 #include "test/unit/sched/sched_builder.h"
 
 using namespace simplec;
@@ -210,9 +211,9 @@ TEST_CASE("malformed functions are internal errors", "[sched][gcm]") {
     g.funs.push_back(ext);
     CHECK_THROWS_AS(gcm(g, 0), InternalError);
   }
-  SECTION("the Return is unreachable from the Fun") {
+  SECTION("a dead end: the Fun has no control successor") {
     Graph g;
-    FunBuilder f(g, "unreach", 0);
+    FunBuilder f(g, "deadend", 0);
     Node* r = f.region({g.con(Type::xctrl())});
     f.ret(r, f.mem, f.con(0));
     try {
@@ -220,8 +221,22 @@ TEST_CASE("malformed functions are internal errors", "[sched][gcm]") {
       FAIL("no error");
     } catch (const InternalError& e) {
       CHECK(e.pass == "gcm");
-      CHECK(std::string(e.what()).find("function 'unreach'") != std::string::npos);
-      CHECK(std::string(e.what()).find("unreachable") != std::string::npos);
+      CHECK(std::string(e.what()) == "function 'deadend': " + nodeLabel(f.fun) + " has no control successor");
+    }
+  }
+  SECTION("the Return is unreachable from the Fun (an endless loop)") {
+    Graph g;
+    FunBuilder f(g, "unreach", 1);
+    Node* loop = f.loop(f.fun);
+    f.closeLoop(loop, f.zeroCheck(loop, f.parm(0)));
+    Node* r = f.region({g.con(Type::xctrl())});
+    f.ret(r, f.mem, f.con(0));
+    try {
+      gcm(g, f.index);
+      FAIL("no error");
+    } catch (const InternalError& e) {
+      CHECK(e.pass == "gcm");
+      CHECK(std::string(e.what()) == "function 'unreach': its Return is unreachable from its entry");
     }
   }
   SECTION("an If with one arm only") {

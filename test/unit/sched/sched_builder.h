@@ -97,10 +97,15 @@ class FunBuilder {
 };
 
 // The graph must verify, gcm must succeed, and the schedule must check.
-inline Schedule checkedGcm(const Graph& g, int fun) {
-  std::vector<std::string> gerrs = verify(g);
-  INFO("graph: " << (gerrs.empty() ? std::string() : gerrs[0]));
-  REQUIRE(gerrs.empty());
+// verifyGraph = false skips son's verify(), which is quadratic in a node's
+// fan-out (it counts each input in its use list): too slow for the stress
+// tests' parameters with 100k uses.
+inline Schedule checkedGcm(const Graph& g, int fun, bool verifyGraph = true) {
+  if (verifyGraph) {
+    std::vector<std::string> gerrs = verify(g);
+    INFO("graph: " << (gerrs.empty() ? std::string() : gerrs[0]));
+    REQUIRE(gerrs.empty());
+  }
   Schedule s = gcm(g, fun);
   std::vector<std::string> serrs = verifySchedule(g, s);
   std::string all;

@@ -1,0 +1,288 @@
+// Tests for the graph's edge editing (son/graph.h): setDef/addDef/delDef/
+// subsume keep use lists exact (multiplicity included), kill removes unused
+// inputs recursively but spares kept and still-used nodes, deferKills only
+// unhooks, and liveNodes lists definitions before uses.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "test/unit/son/graph_builder.h"
+
+using namespace simplec;
+using simplec::sontest::SonBuilder;
+using simplec::sontest::useListsExact;
+using simplec::sontest::verifyText;
+
+namespace {
+long uses(const Node* d, const Node* user) { return std::count(d->out.begin(), d->out.end(), user); }
+}  // namespace
+
+TEST_CASE("son/graph: a new graph has Start and Stop", "[son][graph]") {
+  Graph g;
+  REQUIRE(g.size() == 2);
+  CHECK(g.start()->op == Op::Start);
+  CHECK(g.stop()->op == Op::Stop);
+  CHECK(g.start()->type == Type::ctrl());
+  CHECK(g.node(0) == g.start());
+  CHECK(g.node(1) == g.stop());
+  Node* c = g.con(Type::intConst(3));
+  CHECK(c->op == Op::Con);
+  CHECK(c->in == std::vector<Node*>{g.start()});
+  CHECK(c->type == Type::intConst(3));
+  CHECK(c->id == 2);
+  CHECK(uses(g.start(), c) == 1);
+  // make() records every input's use, once per slot.
+  Node* a = g.make(Op::Add, {nullptr, c, c});
+  CHECK(uses(c, a) == 2);
+  CHECK(a->type == nullptr);
+  CHECK(useListsExact(g));
+}
+
+TEST_CASE("son/graph: setDef, addDef, delDef keep use lists exact", "[son][graph]") {
+  Graph g;
+  SonBuilder b(g, "f", 2);
+  Node* x = b.parm(0);
+  Node* y = b.parm(1);
+  Node* add = b.add(x, y);
+  Node* ret = b.ret(b.fun, add);
+  REQUIRE(verifyText(g) == "");
+
+  SECTION("setDef moves one use") {
+    g.setDef(add, 2, x);  // Add(x, x)
+    CHECK(add->in[1] == x);
+    CHECK(add->in[2] == x);
+    CHECK(uses(x, add) == 2);
+    CHECK(uses(y, add) == 0);
+    CHECK(y->dead);  // lost its last use: killed
+    CHECK(useListsExact(g));
+  }
+  SECTION("setDef with the same node changes nothing") {
+    g.setDef(add, 1, x);
+    CHECK(uses(x, add) == 1);
+    CHECK(useListsExact(g));
+    CHECK(verifyText(g) == "");
+  }
+  SECTION("setDef to null drops the use; the old input dies when unused") {
+    Node* k = b.con(5);
+    Node* m = b.op(Op::Mul, x, k);
+    g.setDef(ret, 2, m);  // add is now unused: killed
+    CHECK(add->dead);
+    CHECK(add->in.empty());
+    CHECK(uses(x, add) == 0);
+    CHECK(uses(y, add) == 0);
+    g.setDef(m, 2, nullptr);
+    CHECK(m->in[2] == nullptr);
+    CHECK(k->dead);  // lost its only use
+    CHECK(useListsExact(g));
+  }
+  SECTION("addDef appends, delDef shifts later inputs down") {
+    Node* r = b.region({b.fun});
+    Node* p = b.phi(r, {x});
+    g.addDef(r, b.fun);
+    g.addDef(p, y);
+    CHECK(r->in.size() == 3);
+    CHECK(uses(b.fun, r) == 2);
+    CHECK(p->in == std::vector<Node*>{r, x, y});
+    CHECK(useListsExact(g));
+    p->keep++;  // keep p alive while it has no uses
+    g.delDef(p, 1);
+    CHECK(p->in == std::vector<Node*>{r, y});
+    CHECK(uses(x, p) == 0);
+    CHECK_FALSE(x->dead);  // still used by add
+    g.delDef(r, 1);
+    CHECK(r->in.size() == 2);
+    CHECK(uses(b.fun, r) == 1);
+    CHECK(useListsExact(g));
+    // addDef of null is allowed (an empty slot).
+    g.addDef(p, nullptr);
+    CHECK(p->in.size() == 3);
+    CHECK(useListsExact(g));
+  }
+}
+
+TEST_CASE("son/graph: subsume moves every use, then kills the old node", "[son][graph]") {
+  Graph g;
+  SonBuilder b(g, "f", 2);
+  Node* x = b.parm(0);
+  Node* y = b.parm(1);
+  Node* add = b.add(x, y);
+  Node* twice = b.op(Op::Mul, add, add);  // add used twice by one node
+  Node* neg = b.op(Op::Neg, add);
+  Node* sum = b.add(twice, neg);
+  b.ret(b.fun, sum);
+  REQUIRE(verifyText(g) == "");
+
+  SECTION("by an unrelated node") {
+    Node* sub = b.op(Op::Sub, x, y);
+    g.subsume(add, sub);
+    CHECK(add->dead);
+    CHECK(twice->in[1] == sub);
+    CHECK(twice->in[2] == sub);
+    CHECK(neg->in[1] == sub);
+    CHECK(uses(sub, twice) == 2);
+    CHECK(uses(sub, neg) == 1);
+    CHECK(sub->out.size() == 3);
+    CHECK(uses(x, add) == 0);
+    CHECK_FALSE(x->dead);  // still used by sub
+    CHECK(useListsExact(g));
+    CHECK(verifyText(g) == "");
+  }
+  SECTION("by one of its own inputs") {
+    g.subsume(add, x);
+    CHECK(add->dead);
+    CHECK_FALSE(x->dead);  // the old node's input survives as its replacement
+    CHECK(twice->in[1] == x);
+    CHECK(uses(x, twice) == 2);
+    CHECK(x->keep == 0);
+    CHECK(useListsExact(g));
+    CHECK(verifyText(g) == "");
+  }
+  SECTION("a node kept by the parser loses its keep") {
+    add->keep = 1;
+    g.subsume(add, y);
+    CHECK(add->dead);
+    CHECK(add->keep == 0);
+    CHECK(useListsExact(g));
+  }
+  SECTION("subsuming a node by itself is an internal error") {
+    CHECK_THROWS_AS(g.subsume(add, add), InternalError);
+  }
+}
+
+TEST_CASE("son/graph: kill removes unused inputs recursively", "[son][graph]") {
+  Graph g;
+  SonBuilder b(g, "f", 1);
+  Node* x = b.parm(0);
+  Node* c1 = b.con(1);
+  Node* c2 = b.con(2);
+  Node* a = b.add(x, c1);       // a, m die with top
+  Node* m = b.op(Op::Mul, a, c2);
+  Node* shared = b.op(Op::Neg, x);
+  Node* top = b.add(m, shared);
+  Node* keepMe = b.op(Op::Neg, shared);  // keeps `shared` used
+  b.ret(b.fun, keepMe);
+
+  SECTION("through chains of now-unused inputs") {
+    g.kill(top);
+    CHECK(top->dead);
+    CHECK(m->dead);
+    CHECK(a->dead);
+    CHECK(c1->dead);
+    CHECK(c2->dead);
+    CHECK_FALSE(shared->dead);  // still used by keepMe
+    CHECK_FALSE(x->dead);
+    CHECK_FALSE(g.start()->dead);
+    for (Node* n : {top, m, a, c1, c2}) {
+      CHECK(n->in.empty());
+      CHECK(n->out.empty());
+    }
+    CHECK(useListsExact(g));
+    CHECK(verifyText(g) == "");
+  }
+  SECTION("but not through kept nodes") {
+    a->keep = 1;
+    g.kill(top);
+    CHECK(top->dead);
+    CHECK(m->dead);
+    CHECK(c2->dead);
+    CHECK_FALSE(a->dead);
+    CHECK_FALSE(c1->dead);
+    CHECK(a->out.empty());
+    CHECK(useListsExact(g));
+  }
+  SECTION("a node with uses is not killed") {
+    g.kill(shared);
+    CHECK_FALSE(shared->dead);
+    CHECK(shared->in == std::vector<Node*>{nullptr, x});
+    g.killIfUnused(shared);
+    CHECK_FALSE(shared->dead);
+  }
+  SECTION("Start and Stop are never killed") {
+    g.kill(g.start());
+    g.kill(g.stop());
+    CHECK_FALSE(g.start()->dead);
+    CHECK_FALSE(g.stop()->dead);
+  }
+  SECTION("killing a dead node again is harmless") {
+    g.kill(top);
+    g.kill(top);
+    CHECK(useListsExact(g));
+  }
+}
+
+TEST_CASE("son/graph: with deferKills, lost uses do not kill and kill only unhooks", "[son][graph]") {
+  Graph g;
+  SonBuilder b(g, "f", 1);
+  Node* x = b.parm(0);
+  Node* c1 = b.con(1);
+  Node* a = b.add(x, c1);
+  Node* n = b.op(Op::Neg, a);
+  Node* ret = b.ret(b.fun, n);
+  g.deferKills = true;
+  g.setDef(ret, 2, x);  // n loses its only use
+  CHECK_FALSE(n->dead);
+  CHECK(n->out.empty());
+  g.killIfUnused(n);    // deferred: nothing happens
+  CHECK_FALSE(n->dead);
+  g.kill(n);            // unhooks n alone
+  CHECK(n->dead);
+  CHECK(n->in.empty());
+  CHECK_FALSE(a->dead);  // left unused for a later sweep
+  CHECK(a->out.empty());
+  CHECK_FALSE(c1->dead);
+  CHECK(useListsExact(g));
+  // The leftovers are unreachable: the verifier sees them, the sweep collects them.
+  CHECK(verifyText(g).find("unreachable from Stop") != std::string::npos);
+  g.deferKills = false;
+  sweepUnreachable(g);
+  CHECK(a->dead);
+  CHECK(c1->dead);
+  CHECK_FALSE(x->dead);
+  CHECK(useListsExact(g));
+  CHECK(verifyText(g) == "");
+}
+
+TEST_CASE("son/graph: liveNodes puts definitions before uses", "[son][graph]") {
+  Graph g;
+  SonBuilder b(g, "f", 1);
+  Node* x = b.parm(0);
+  Node* lp = b.loop(b.fun);
+  Node* phi = b.loopPhi(lp, b.con(0));
+  Node* inc = b.add(phi, b.con(1));
+  g.setDef(phi, 2, inc);
+  SonBuilder::Branch br = b.branch(lp, b.op(Op::LT, inc, x));
+  b.closeLoop(lp, br.t);
+  b.ret(br.f, phi);
+  Node* orphan = b.con(99);  // not reachable from Stop
+  std::vector<Node*> live = liveNodes(g);
+  auto at = [&](const Node* n) { return std::find(live.begin(), live.end(), n) - live.begin(); };
+  // Does `from` reach `to` through inputs?
+  auto reaches = [&](Node* from, const Node* to) {
+    std::vector<Node*> work{from};
+    std::vector<char> seen(g.size(), 0);
+    while (!work.empty()) {
+      Node* n = work.back();
+      work.pop_back();
+      if (n == to) return true;
+      if (seen[n->id]++) continue;
+      for (Node* d : n->in)
+        if (d) work.push_back(d);
+    }
+    return false;
+  };
+  CHECK(std::find(live.begin(), live.end(), orphan) == live.end());
+  CHECK(live.back() == g.stop());
+  // Stop, Return, 2 CProjs, If, Loop, Fun, Start, LT, Add, Phi, 2 Cons, x, mem.
+  CHECK(live.size() == 15);
+  for (Node* n : live) {
+    CHECK(std::count(live.begin(), live.end(), n) == 1);
+    // Every input comes first, except on a cycle (around a loop's back edge).
+    for (Node* d : n->in)
+      if (d && at(d) > at(n)) {
+        INFO(n->label() << " is listed before its input " << d->label());
+        CHECK(reaches(d, n));
+      }
+  }
+}
+  }
+}
