@@ -26,13 +26,20 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
   m.externs.push_back("__simplec_rt_error");
   for (size_t i = 0; i < g.funs.size(); i++) {
     if (!isCompiled(g.funs[i])) continue;
-    Schedule s = gcm(g, int(i));
-    mir::MFunction mf = selectInstructions(g, s, cx);
-    if (opts.allocate) {
-      allocateRegisters(mf);
-      lowerFrame(mf);
+    try {
+      Schedule s = gcm(g, int(i));
+      mir::MFunction mf = selectInstructions(g, s, cx);
+      if (opts.allocate) {
+        allocateRegisters(mf);
+        lowerFrame(mf);
+      }
+      m.funcs.push_back(std::move(mf));
+    } catch (InternalError& e) {
+      // Name the function, as the pass already named itself.
+      std::string what = e.what();
+      if (what.find("function '") == std::string::npos) what = "function '" + g.funs[i].name + "': " + what;
+      throw InternalError(e.pass, what);
     }
-    m.funcs.push_back(std::move(mf));
   }
   return m;
 }

@@ -243,15 +243,67 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
   for (MInst& p : post) out->push_back(std::move(p));
 }
 
+// Drops a reload `mov r, [slot]` when r still holds the slot's value (it
+// was loaded from or stored to the slot earlier in the block, and neither
+// changed since), and likewise a store of that value back. Only spill
+// slots are tracked: nothing else can write them, as their address is
+// never taken, while a local slot may be written through a pointer.
+void dropRedundantSpillMoves(MBlock& b, const std::vector<bool>& isSpillSlot) {
+  auto spillSlot = [&](const Opnd& o) {
+    return o.kind == Opnd::Slot && o.reg >= 0 && size_t(o.reg) < isSpillSlot.size() &&
+           isSpillSlot[size_t(o.reg)];
+  };
+  int holds[32];  // slot whose value each register holds, or -1
+  for (int& h : holds) h = -1;
+  std::vector<MInst> out;
+  out.reserve(b.insts.size());
+  for (MInst& mi : b.insts) {
+    bool plainMov = mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2;
+    if (plainMov && mi.ops[0].kind == Opnd::PReg && spillSlot(mi.ops[1])) {
+      int r = mi.ops[0].reg, s = mi.ops[1].reg;
+      if (holds[r] == s) continue;  // reload of the value r still holds
+      holds[r] = s;
+      out.push_back(std::move(mi));
+      continue;
+    }
+    if (plainMov && spillSlot(mi.ops[0]) && mi.ops[1].kind == Opnd::PReg) {
+      int r = mi.ops[1].reg, s = mi.ops[0].reg;
+      if (holds[r] == s) continue;  // the slot already holds this value
+      for (int& h : holds)
+        if (h == s) h = -1;
+      holds[r] = s;
+      out.push_back(std::move(mi));
+      continue;
+    }
+    DefUse du = defUses(mi);
+    for (const Opnd& d : du.defs)
+      if (d.kind == Opnd::PReg) holds[d.reg] = -1;
+    for (int r : du.clobbers) holds[r] = -1;
+    for (size_t i = 0; i < mi.ops.size(); ++i)
+      if (spillSlot(mi.ops[i]) && operandRole(mi, i) != OpndRole::Use)
+        for (int& h : holds)
+          if (h == mi.ops[i].reg) h = -1;
+    out.push_back(std::move(mi));
+  }
+  b.insts = std::move(out);
+}
+
 }  // namespace
 
 void rewriteAllocated(MFunction& f, const RegAssignment& a) {
   Rewriter rw(f, a);
+  std::vector<bool> isSpillSlot;
+  for (int s : a.slot) {
+    if (s < 0) continue;
+    if (size_t(s) >= isSpillSlot.size()) isSpillSlot.resize(size_t(s) + 1, false);
+    isSpillSlot[size_t(s)] = true;
+  }
   for (MBlock& b : f.blocks) {
     std::vector<MInst> out;
     out.reserve(b.insts.size());
     for (const MInst& mi : b.insts) rw.rewrite(mi, &out);
     b.insts = std::move(out);
+    dropRedundantSpillMoves(b, isSpillSlot);
   }
 }
 

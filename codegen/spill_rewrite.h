@@ -4,7 +4,8 @@
 // (`mov reg, [slot]`, `mov [slot], reg|imm32`, `add reg, [slot]`,
 // `movzx reg, [slot]`); otherwise it is loaded into a scratch register
 // (r11, then r10) before the instruction and stored back after it when
-// written. ParMoves are sequentialized into Movs, and `mov r, r` is dropped.
+// written. ParMoves are sequentialized into Movs, and `mov r, r` is dropped,
+// as is a reload of a spill slot into a register that still holds it.
 // Invariant: scratch registers never carry a value from one instruction of
 // the input to the next, so they need no interval of their own.
 #pragma once

@@ -5,6 +5,7 @@
 
 #include "lexer/diag.h"
 #include "opt/peephole.h"
+#include "son/verify.h"
 
 namespace simplec {
 
@@ -43,31 +44,42 @@ class Worklist {
 void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
   Peephole peep(g);
   Worklist work(seed);
-  for (Node* n : liveNodes(g)) work.push(n);
   size_t steps = 0, limit = 50 * g.size() + 1000;
-  while (!work.empty()) {
-    SIMPLEC_CHECK(++steps < limit, "peephole", "peepholes did not reach a fixed point");
-    Node* n = work.pop();
-    if (n->dead || n->op == Op::Start || n->op == Op::Stop) continue;
-    const Type* oldType = n->type;
-    std::vector<Node*> oldIns = n->in;
-    Node* x = peep.run(n);
-    if (x != n) {
+  // Rounds: every live node is visited at least once per round, and changes
+  // queue their neighbours. A rewrite can enable one farther away than its
+  // neighbourhood (a Region dropping an input changes its Phis' users), so
+  // rounds repeat until one makes no progress at all.
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (Node* n : liveNodes(g)) work.push(n);
+    while (!work.empty()) {
+      SIMPLEC_CHECK(++steps < limit, "peephole", "peepholes did not reach a fixed point");
+      Node* n = work.pop();
+      if (n->dead || n->op == Op::Start || n->op == Op::Stop) continue;
+      const Type* oldType = n->type;
+      std::vector<Node*> oldIns = n->in;
       std::vector<Node*> users = n->out;
-      if (!n->dead) g.subsume(n, x);
-      work.push(x);
-      for (Node* u : users) work.push(u);
-      for (Node* u : x->out) work.push(u);
-      for (Node* d : oldIns) work.push(d);
-    } else if (n->type != oldType || n->in != oldIns) {
-      for (Node* u : n->out) {
-        work.push(u);
-        // A changed If or CallEnd changes what its projections see.
-        for (Node* uu : u->out) work.push(uu);
+      Node* x = peep.run(n);
+      if (x != n) {
+        if (!n->dead) g.subsume(n, x);
+        work.push(x);
+        for (Node* u : users) work.push(u);
+        for (Node* u : x->out) work.push(u);
+        for (Node* d : oldIns) work.push(d);
+        progress = true;
+      } else if (n->type != oldType || n->in != oldIns) {
+        for (Node* u : n->out) {
+          work.push(u);
+          // A changed If or CallEnd changes what its projections see.
+          for (Node* uu : u->out) work.push(uu);
+        }
+        for (Node* d : oldIns) work.push(d);
+        progress = true;
       }
-      for (Node* d : oldIns) work.push(d);
     }
   }
+  // Rewrites leave garbage (e.g. constants made and then not used).
+  sweepUnreachable(g);
   if (!checkFixedPoint) return;
   for (Node* n : liveNodes(g)) {
     if (n->op == Op::Start || n->op == Op::Stop) continue;

@@ -13,7 +13,6 @@ namespace simplec {
 namespace {
 
 void runPeepholes(Graph& g, const PassOptions& o) { iterPeeps(g, o.seed, o.checkFixedPoint); }
-void runSweep(Graph& g, const PassOptions&) { sweepUnreachable(g); }
 
 void verifyOrThrow(const Graph& g, const std::string& pass) {
   std::vector<std::string> errs = verify(g);
@@ -36,7 +35,6 @@ void maybeDump(const Graph& g, const PassOptions& o, const std::string& pass) {
 const std::vector<Pass>& passTable() {
   static const std::vector<Pass> table = {
       {"peephole", runPeepholes, 1, {}},
-      {"sweep", runSweep, 0, {"peephole"}},
   };
   return table;
 }

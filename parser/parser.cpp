@@ -50,6 +50,8 @@ bool Parser::assumptionsHeld(RetHints* learnt) const {
   for (const auto& [name, tf] : topFuns_) {
     if (!tf.retAssumed || tf.funIdx < 0) continue;
     const SType& actual = funTypes_[size_t(tf.funIdx)].sig->ret;
+    // A result that is itself an error teaches nothing: keep the assumption.
+    if (actual.isError()) continue;
     if (tf.assumptionsDiffer || !sameType(tf.assumedRet, actual)) {
       held = false;
       (*learnt)[name] = actual;
@@ -168,7 +170,7 @@ bool Parser::parseFile() {
     bool script = ctx.numReturns() != 0 || ctx.scope->ctrl() != fun || ctx.scope->mem() != mem;
     FunInfo& mainInfo = g_.funs[size_t(mainFun_)];
     if (script && valMainFun_ >= 0) {
-      error(g_.funs[size_t(valMainFun_)].pos, "a program cannot have both top-level statements and 'val main'");
+      error(valMainPos_, "a program cannot have both top-level statements and 'val main'");
     }
     if (script) {
       if (!deadCode()) addReturn({con(0), SType::intT()}, tok().pos);
@@ -436,7 +438,10 @@ void Parser::parseReturn() {
   SrcPos p = tok().pos;
   pos_++;
   Val v{nullptr, SType::voidT()};
-  if (!at(Tok::Semi) && !at(Tok::RBrace)) v = parseExpr();
+  if (!at(Tok::Semi) && !at(Tok::RBrace)) {
+    p = tok().pos;  // type errors point at the returned value
+    v = parseExpr();
+  }
   if (!at(Tok::RBrace)) expect(Tok::Semi);
   addReturn(v, p);
 }
@@ -552,6 +557,7 @@ void Parser::parseDeclaration() {
       if (isMain && v.t.kind == SType::Fun && v.n->isConst()) {
         if (valMainFun_ >= 0) error(name.pos, "redefinition of 'main'");
         valMainFun_ = v.n->type->fun();
+        valMainPos_ = name.pos;
       }
       if (!v.t.hasValue()) {
         error(initPos, "expression has no value");

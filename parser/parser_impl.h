@@ -187,6 +187,7 @@ class Parser {
   FunCtx* mainCtx_ = nullptr;
   int mainFun_ = -1;            // the script body's function
   int valMainFun_ = -1;         // a `val main = {...}` function
+  SrcPos valMainPos_;
   bool topLevel_ = false;       // parsing statements of the script body
   static constexpr int kMaxDepth = 600;
 };

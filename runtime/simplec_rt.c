@@ -1,10 +1,8 @@
 /* Runtime set-up and runtime errors: an ELF constructor captures argc/argv and
- * installs a SIGSEGV handler on an alternate signal stack, which turns a
- * fault next to the stack pointer into "PROGRAM: runtime error: stack
- * overflow"; __simplec_rt_error reports the checked errors. Both flush the
- * program's buffered stdout first and exit with status 101.
- * Invariant: nothing reachable from the signal handler calls anything but
- * async-signal-safe functions (write, _exit, sigaction, raise). */
+ * puts a SIGSEGV handler on an alternate stack that reports a fault next to
+ * the stack pointer as "PROGRAM: runtime error: stack overflow"; both it and
+ * __simplec_rt_error flush buffered stdout first and exit with status 101.
+ * Invariant: the signal handler only reaches async-signal-safe calls. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>

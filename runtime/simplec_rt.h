@@ -1,10 +1,8 @@
 /* The interface between compiled Simple code and its C runtime.
  * Compiled code calls only these symbols; the runtime never calls back
- * except through `main`. Every function here is total: no argument value
- * makes it invoke undefined behaviour.
- * Linking: the archive member holding the ELF constructor (argv capture and
- * the stack-overflow handler) must be pulled in even when a program never
- * prints; link with `-Wl,-u,__simplec_argv` (or --whole-archive). */
+ * except through `main`. No argument value makes a function here invoke UB.
+ * Link with `-Wl,-u,__simplec_argv` so the ELF constructor (argv capture,
+ * stack-overflow handler) is pulled in even by programs that never print. */
 #ifndef SIMPLEC_RT_H
 #define SIMPLEC_RT_H
 #include <stdint.h>

@@ -11,8 +11,10 @@ namespace simplec {
 
 namespace {
 
+// If and Never end a block with a two-way branch; their projections start blocks.
+bool isBranch(const Node* n) { return n->op == Op::If || n->op == Op::Never; }
 bool isIfProj(const Node* n) {
-  return n->op == Op::CProj && !n->in.empty() && n->in[0] && n->in[0]->op == Op::If;
+  return n->op == Op::CProj && !n->in.empty() && n->in[0] && isBranch(n->in[0]);
 }
 
 class CfgBuilder {
@@ -67,14 +69,14 @@ class CfgBuilder {
       std::vector<int> succs;
       for (;;) {
         std::vector<Node*> s = ctrlSuccessors(g_, cur);
-        if (cur->op == Op::If) {
+        if (isBranch(cur)) {
           Node* arm[2] = {nullptr, nullptr};
           for (Node* p : s) {
             if (p->op != Op::CProj || (p->aux != 0 && p->aux != 1) || arm[p->aux])
               fail(nodeLabel(cur) + " has a control use " + nodeLabel(p) + " that is not one of its two arms");
             arm[p->aux] = p;
           }
-          if (!arm[0] || !arm[1]) fail(nodeLabel(cur) + " lacks its " + (arm[0] ? "false" : "true") + " arm");
+          if (!arm[0] || !arm[1]) fail(nodeLabel(cur) + " lacks its arm " + (arm[0] ? "1" : "0"));
           for (Node* p : arm) {
             if (cfg_.ctrlBlock.count(p)) fail(nodeLabel(p) + " is reached twice");
             succs.push_back(newBlock(p));
@@ -174,7 +176,8 @@ class CfgBuilder {
   // Post-order walk over inputs from the Return and the reachable control
   // nodes, skipping dead Region inputs and the Phi inputs along them.
   void collectNodes() {
-    std::unordered_map<const Node*, char> seen;
+    // `index` doubles as the visited set: -1 until the node is posted.
+    std::unordered_map<const Node*, int>& seen = cfg_.index;
     auto follow = [&](const Node* n, size_t i) -> Node* {
       Node* d = n->in[i];
       if (!d || d == g_.start()) return nullptr;
@@ -188,7 +191,7 @@ class CfgBuilder {
     };
     auto visit = [&](Node* root) {
       if (seen.count(root)) return;
-      seen.emplace(root, 1);
+      seen.emplace(root, -1);
       std::vector<std::pair<Node*, size_t>> stack{{root, 0}};
       while (!stack.empty()) {
         auto& [n, i] = stack.back();
@@ -198,9 +201,10 @@ class CfgBuilder {
           if (d->dead) fail(nodeLabel(n) + " uses the dead " + nodeLabel(d));
           if (d->isCFG() && !cfg_.ctrlBlock.count(d))
             fail(nodeLabel(n) + " depends on " + nodeLabel(d) + ", which is unreachable from the entry");
-          seen.emplace(d, 1);
+          seen.emplace(d, -1);
           stack.push_back({d, 0});
         } else {
+          seen[n] = int(cfg_.nodes.size());
           cfg_.nodes.push_back(n);
           stack.pop_back();
         }

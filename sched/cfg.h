@@ -16,7 +16,7 @@ struct CfgBlock {
   std::vector<Node*> ctrl;  // head, the straight-line control nodes, the last one
   std::vector<int> preds;   // Region/Loop: one per region input, -1 for an input
                             // that is not reachable from the entry; CProj: the If's block
-  std::vector<int> succs;   // If: {true arm, false arm}; Return: none; else one
+  std::vector<int> succs;   // If/Never: {arm 0, arm 1}; Return: none; else one
 };
 
 struct FunctionCfg {
@@ -26,9 +26,10 @@ struct FunctionCfg {
   // Every node of the function (control and data, Cons included, never
   // Start) in post-order of a walk over inputs: deterministic.
   std::vector<Node*> nodes;
+  std::unordered_map<const Node*, int> index;       // node -> its position in `nodes`
 };
 
-// A node that starts a block: Fun, Region, Loop, or a CProj of an If.
+// A node that starts a block: Fun, Region, Loop, or a CProj of an If or Never.
 bool isBlockHead(const Node* n);
 
 // The control successors of x: users u with u->in[0] == x that are control
@@ -38,7 +39,7 @@ std::vector<Node*> ctrlSuccessors(const Graph& g, const Node* x);
 
 // Blocks and nodes of function `funIndex`. Throws internalError("gcm", ...)
 // when the function has no body, its Return is unreachable from its Fun, or
-// its control flow is malformed (an If without both projections, a control
+// its control flow is malformed (an If/Never without both projections, a control
 // node with no successor, a Region listing a predecessor twice, ...).
 //
 // The function's nodes are those reachable backwards through inputs (never

@@ -26,8 +26,6 @@ class Placer {
   std::vector<int> place() {
     const std::vector<Node*>& nodes = cfg_.nodes;
     size_t n = nodes.size();
-    index_.reserve(n);
-    for (size_t i = 0; i < n; i++) index_.emplace(nodes[i], int(i));
     block_.assign(n, -1);
     floating_.assign(n, 0);
     for (size_t i = 0; i < n; i++) pin(i);
@@ -131,30 +129,19 @@ class Placer {
 
   // Uses before definitions: the LCA of the uses is the latest legal block;
   // then the shallowest loop depth on the way up to the earliest block.
+  // Uses are pushed from the user to its inputs once the user's block is
+  // known, so only the function's own edges are walked: a Con shared by
+  // every function of the unit has a huge use list, nearly all elsewhere.
   void scheduleLate() {
     const std::vector<Node*>& nodes = cfg_.nodes;
+    lca_.assign(nodes.size(), -1);
+    for (size_t i = 0; i < nodes.size(); i++)
+      if (!floating_[i]) useInputs(i);
     for (auto it = topo_.rbegin(); it != topo_.rend(); ++it) {
       int i = *it;
       Node* n = nodes[size_t(i)];
-      int lca = -1;
-      for (Node* u : n->out) {
-        auto ui = index_.find(u);
-        if (ui == index_.end()) continue;  // a use in another function
-        if (u->op == Op::Phi) {
-          // A Phi reads input k at the end of its region's predecessor k.
-          const Node* r = u->in[0];
-          for (size_t k = 1; k < u->in.size(); k++) {
-            if (u->in[k] != n) continue;
-            auto pb = cfg_.ctrlBlock.find(r->in[k]);
-            if (pb != cfg_.ctrlBlock.end()) lca = dom_.lca(lca, pb->second);
-          }
-          continue;
-        }
-        int ub = block_[size_t(ui->second)];
-        if (ub < 0) internalError("gcm", nodeLabel(u) + " is not placed before its input " + nodeLabel(n));
-        lca = dom_.lca(lca, ub);
-      }
       int early = early_[size_t(i)];
+      int lca = lca_[size_t(i)];
       if (lca < 0) lca = early;  // no use: cannot happen for a node of the function
       if (!dom_.dominates(early, lca))
         internalError("gcm", nodeLabel(n) + ": its inputs (block " + std::to_string(early) +
@@ -163,6 +150,28 @@ class Placer {
       while (up_[size_t(best)] != -1 && dom_.depth(up_[size_t(best)]) >= dom_.depth(early))
         best = up_[size_t(best)];
       block_[size_t(i)] = best;
+      useInputs(size_t(i));
+    }
+  }
+
+  // Node i is placed: it uses each floating input at its block, or, for a
+  // Phi, at the end of the matching live predecessor.
+  void useInputs(size_t i) {
+    Node* u = cfg_.nodes[i];
+    if (u->isRegion()) return;  // control inputs only
+    for (size_t k = 0; k < u->in.size(); k++) {
+      Node* d = u->in[k];
+      if (!d || d == g_.start()) continue;
+      auto di = index_.find(d);
+      if (di == index_.end() || !floating_[size_t(di->second)]) continue;
+      int at = block_[i];
+      if (u->op == Op::Phi && k > 0) {
+        auto pb = cfg_.ctrlBlock.find(u->in[0]->in[k]);
+        if (pb == cfg_.ctrlBlock.end()) continue;  // dead edge: never read
+        at = pb->second;
+      }
+      int& l = lca_[size_t(di->second)];
+      l = dom_.lca(l, at);
     }
   }
 
@@ -170,8 +179,8 @@ class Placer {
   const FunctionCfg& cfg_;
   const DomTree& dom_;
   const LoopNest& nest_;
-  std::unordered_map<const Node*, int> index_;
-  std::vector<int> block_, early_, up_, topo_;
+  const std::unordered_map<const Node*, int>& index_ = cfg_.index;
+  std::vector<int> block_, early_, lca_, up_, topo_;
   std::vector<char> floating_;
 };
 
@@ -205,17 +214,32 @@ Schedule runGcm(const Graph& g, int funIndex) {
     bb.idom = dom.idom(int(b)) < 0 ? -1 : pos[size_t(dom.idom(int(b)))];
     bb.loopDepth = nest.depth[b];
   }
+  // Values used in another block or by a Phi: roots of the local schedule.
+  // Found from the users' side, walking only this function's edges.
+  std::vector<char> liveOut(cfg.nodes.size(), 0);
+  for (size_t i = 0; i < cfg.nodes.size(); i++) {
+    const Node* u = cfg.nodes[i];
+    if (u->isRegion()) continue;
+    for (size_t k = 0; k < u->in.size(); k++) {
+      auto d = u->in[k] ? cfg.index.find(u->in[k]) : cfg.index.end();
+      if (d == cfg.index.end()) continue;
+      if ((u->op == Op::Phi && k > 0) || placed[size_t(d->second)] != placed[i]) liveOut[size_t(d->second)] = 1;
+    }
+  }
   s.blockOf.reserve(cfg.nodes.size());
   std::vector<std::vector<Node*>> members(nb);
+  std::vector<std::vector<char>> memberLive(nb);
   for (size_t i = 0; i < cfg.nodes.size(); i++) {
     Node* n = cfg.nodes[i];
     int b = pos[size_t(placed[i])];
     s.blockOf.emplace(n, b);
-    if (!n->isCFG()) members[size_t(b)].push_back(n);
+    if (n->isCFG()) continue;
+    members[size_t(b)].push_back(n);
+    memberLive[size_t(b)].push_back(liveOut[i]);
   }
   for (size_t b = 0; b < nb; b++) {
-    int k = pos[b];
-    s.blocks[size_t(k)].nodes = scheduleBlock(cfg.blocks[b].ctrl, members[size_t(k)], k, s.blockOf);
+    size_t k = size_t(pos[b]);
+    s.blocks[k].nodes = scheduleBlock(cfg.blocks[b].ctrl, members[k], memberLive[k], int(k));
   }
   return s;
 }

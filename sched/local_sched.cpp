@@ -1,6 +1,8 @@
 // The in-block list scheduler: a depth-first, demand-driven order over the
 // block's dependence DAG, with an explicit stack (a block may hold a chain
-// of a hundred thousand nodes).
+// of a hundred thousand nodes). Per-block state is one flat vector sorted by
+// address and searched by bisection: cheap to build for the many tiny blocks,
+// and only ever looked up, so the order never depends on addresses.
 #include "sched/local_sched.h"
 
 #include <algorithm>
@@ -15,101 +17,88 @@ namespace {
 enum : char { kPending = 0, kOnStack = 1, kDone = 2 };
 
 bool byId(const Node* a, const Node* b) { return a->id < b->id; }
+bool byAuxThenId(const Node* a, const Node* b) { return a->aux != b->aux ? a->aux < b->aux : a->id < b->id; }
 
 class BlockScheduler {
  public:
-  BlockScheduler(const std::vector<Node*>& ctrl, int block,
-                 const std::unordered_map<const Node*, int>& blockOf)
-      : ctrl_(ctrl), block_(block), blockOf_(blockOf) {}
+  BlockScheduler(const std::vector<Node*>& ctrl, int block) : ctrl_(ctrl), block_(block) {}
 
-  std::vector<Node*> run(const std::vector<Node*>& members) {
+  std::vector<Node*> run(const std::vector<Node*>& members, const std::vector<char>& liveOut) {
     Node* head = ctrl_[0];
     Node* last = ctrl_.back();
-    if (ctrl_.size() > 1 && (last->op == Op::If || last->op == Op::Return)) term_ = last;
+    if (ctrl_.size() > 1 && (last->op == Op::If || last->op == Op::Never || last->op == Op::Return)) term_ = last;
 
-    std::vector<Node*> phis, parms, free;
-    for (Node* n : members) {
-      if (n->op == Op::Phi) phis.push_back(n);
-      else if (n->op == Op::Parm) parms.push_back(n);
-      else free.push_back(n);
+    std::vector<Node*> phis, parms, free, outs;
+    for (size_t i = 0; i < members.size(); i++) {
+      Node* n = members[i];
+      if (n->op == Op::Phi) {
+        phis.push_back(n);
+      } else if (n->op == Op::Parm) {
+        parms.push_back(n);
+      } else {
+        free.push_back(n);
+        if (i < liveOut.size() && liveOut[i]) outs.push_back(n);
+      }
     }
     std::sort(phis.begin(), phis.end(), byId);
-    std::sort(parms.begin(), parms.end(), [](const Node* a, const Node* b) {
-      return a->aux != b->aux ? a->aux < b->aux : a->id < b->id;
-    });
+    std::sort(parms.begin(), parms.end(), byAuxThenId);
+    std::sort(outs.begin(), outs.end(), byId);
 
     // The nodes to order: inner control nodes and the free data nodes.
     std::vector<Node*> inner(ctrl_.begin() + 1, term_ ? ctrl_.end() - 1 : ctrl_.end());
-    for (Node* n : inner) state_.emplace(n, kPending);
-    for (Node* n : free) state_.emplace(n, kPending);
-    // Projs of each CallEnd, to glue them right after it.
-    for (Node* n : free)
-      if (n->op == Op::Proj && n->in.size() == 1 && n->in[0] && n->in[0]->op == Op::CallEnd)
-        projs_[n->in[0]].push_back(n);
-    for (auto& [ce, ps] : projs_)
-      std::sort(ps.begin(), ps.end(), [](const Node* a, const Node* b) {
-        return a->aux != b->aux ? a->aux < b->aux : a->id < b->id;
-      });
+    state_.reserve(inner.size() + free.size());
+    for (Node* n : inner) state_.push_back({n, kPending});
+    for (Node* n : free) state_.push_back({n, kPending});
+    std::sort(state_.begin(), state_.end());
 
     order_.reserve(members.size() + ctrl_.size());
     order_.push_back(head);
     order_.insert(order_.end(), phis.begin(), phis.end());
     order_.insert(order_.end(), parms.begin(), parms.end());
     for (Node* c : inner) schedule(c);
-    std::vector<Node*> liveOut;
-    for (Node* n : free)
-      if (usedOutside(n)) liveOut.push_back(n);
-    std::sort(liveOut.begin(), liveOut.end(), byId);
-    for (Node* n : liveOut) schedule(n);
-    // Anything left has uses only in the final If/Return (or none at all).
+    for (Node* n : outs) schedule(n);
+    if (term_) schedule(term_);
+    // Whatever is left has no use at all (the function's nodes always have
+    // one, so this is defensive): still placed, before the final If/Return.
     std::vector<Node*> rest;
-    if (term_) {
-      schedule(term_);
-    }
     for (Node* n : free)
-      if (state_.at(n) != kDone) rest.push_back(n);
+      if (*find(n) != kDone) rest.push_back(n);
     if (!rest.empty()) {
-      // Unused values (the function's nodes always have uses, so this is
-      // defensive): still placed, before the block's final control node.
       std::sort(rest.begin(), rest.end(), byId);
-      std::vector<Node*> tail;
-      if (term_) {
-        tail.push_back(order_.back());
-        order_.pop_back();
-      }
+      if (term_) order_.pop_back();
       for (Node* n : rest) schedule(n);
-      order_.insert(order_.end(), tail.begin(), tail.end());
+      if (term_) order_.push_back(term_);
     }
     return std::move(order_);
   }
 
  private:
-  // Used by a node of another block, or by a Phi (read at a block's end).
-  bool usedOutside(const Node* n) const {
-    for (const Node* u : n->out) {
-      auto it = blockOf_.find(u);
-      if (it == blockOf_.end()) continue;  // another function's node
-      if (it->second != block_ || u->op == Op::Phi) return true;
-    }
-    return false;
+  // The state of a node to order, or null for any other node.
+  char* find(const Node* n) {
+    auto it = std::lower_bound(state_.begin(), state_.end(), std::pair<const Node*, char>{n, 0},
+                               [](const auto& a, const auto& b) { return std::less<const Node*>()(a.first, b.first); });
+    return it != state_.end() && it->first == n ? &it->second : nullptr;
   }
 
-  // Emit n after its unscheduled in-block inputs, depth first.
+  // Emit root after its unscheduled in-block inputs, depth first, in input order.
   void schedule(Node* root) {
-    if (root != term_ && state_.at(root) == kDone) return;
+    if (root != term_) {
+      char* st = find(root);
+      if (*st == kDone) return;
+      *st = kOnStack;
+    }
     std::vector<std::pair<Node*, size_t>> stack{{root, 0}};
-    if (root != term_) state_[root] = kOnStack;
     while (!stack.empty()) {
       auto& [n, i] = stack.back();
       if (i < n->in.size()) {
         Node* d = n->in[i++];
         if (!d) continue;
         if (d == term_) internalError("gcm", nodeLabel(n) + " uses " + nodeLabel(d) + ", which ends its block");
-        auto it = state_.find(d);
-        if (it == state_.end() || it->second == kDone) continue;  // placed already, or elsewhere
-        if (it->second == kOnStack)
+        char* st = find(d);
+        if (!st || *st == kDone) continue;  // placed already, or not in this block's list
+        if (*st == kOnStack)
           internalError("gcm", "dependence cycle through " + nodeLabel(d) + " in block " + std::to_string(block_));
-        it->second = kOnStack;
+        *st = kOnStack;
         stack.push_back({d, 0});
         continue;
       }
@@ -121,31 +110,37 @@ class BlockScheduler {
   void emit(Node* n) {
     order_.push_back(n);
     if (n == term_) return;
-    state_[n] = kDone;
-    auto it = projs_.find(n);
-    if (it == projs_.end()) return;
-    for (Node* p : it->second)
-      if (state_.at(p) == kPending) {
-        order_.push_back(p);
-        state_[p] = kDone;
+    *find(n) = kDone;
+    if (n->op != Op::CallEnd) return;
+    // Glue the CallEnd's pending Projs right after it (memory, then result):
+    // the selector copies the result out of its fixed register at once.
+    std::vector<Node*> projs;
+    for (Node* u : n->out)
+      if (u->op == Op::Proj && u->in.size() == 1) {
+        char* st = find(u);
+        if (st && *st == kPending) projs.push_back(u);
       }
+    std::sort(projs.begin(), projs.end(), byAuxThenId);
+    projs.erase(std::unique(projs.begin(), projs.end()), projs.end());
+    for (Node* p : projs) {
+      order_.push_back(p);
+      *find(p) = kDone;
+    }
   }
 
   const std::vector<Node*>& ctrl_;
   int block_;
-  const std::unordered_map<const Node*, int>& blockOf_;
   Node* term_ = nullptr;
-  std::unordered_map<const Node*, char> state_;
-  std::unordered_map<const Node*, std::vector<Node*>> projs_;
+  std::vector<std::pair<const Node*, char>> state_;  // sorted by address
   std::vector<Node*> order_;
 };
 
 }  // namespace
 
 std::vector<Node*> scheduleBlock(const std::vector<Node*>& ctrl, const std::vector<Node*>& members,
-                                 int block, const std::unordered_map<const Node*, int>& blockOf) {
+                                 const std::vector<char>& liveOut, int block) {
   if (ctrl.empty()) internalError("gcm", "block " + std::to_string(block) + " has no control node");
-  return BlockScheduler(ctrl, block, blockOf).run(members);
+  return BlockScheduler(ctrl, block).run(members, liveOut);
 }
 
 }  // namespace simplec

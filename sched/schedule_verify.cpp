@@ -19,7 +19,8 @@ std::string ref(const Node* n) { return "%" + std::to_string(n->id) + " (" + n->
 std::string blk(int b) { return "B" + std::to_string(b); }
 bool isHeadKind(const Node* n) {
   return n->op == Op::Fun || n->isRegion() ||
-         (n->op == Op::CProj && !n->in.empty() && n->in[0] && n->in[0]->op == Op::If);
+         (n->op == Op::CProj && !n->in.empty() && n->in[0] &&
+          (n->in[0]->op == Op::If || n->in[0]->op == Op::Never));
 }
 
 class Checker {
@@ -100,7 +101,7 @@ class Checker {
         if (c[i]->in.empty() || c[i]->in[0] != c[i - 1]) err(at + ref(c[i]) + " does not follow " + ref(c[i - 1]));
       }
       const Node* last = c.back();
-      if ((last->op == Op::If || last->op == Op::Return) && bb.nodes.back() != last)
+      if ((last->op == Op::If || last->op == Op::Never || last->op == Op::Return) && bb.nodes.back() != last)
         err(at + ref(last) + " must be the last node");
       checkSuccs(b, last);
       checkPreds(b);
@@ -115,13 +116,13 @@ class Checker {
         err(at + "successor out of range");
         return;
       }
-    if (last->op == Op::If) {
+    if (last->op == Op::If || last->op == Op::Never) {
       bool ok = bb.succs.size() == 2;
       for (size_t i = 0; ok && i < 2; i++) {
         const Node* h = s_.blocks[size_t(bb.succs[i])].head;
         ok = h && h->op == Op::CProj && h->in[0] == last && h->aux == int64_t(i);
       }
-      if (!ok) err(at + "an If block's successors must be its true arm, then its false arm");
+      if (!ok) err(at + "a branch's successors must be its arm 0, then its arm 1");
     } else if (last->op == Op::Return) {
       if (!bb.succs.empty()) err(at + "a Return block has successors");
     } else {

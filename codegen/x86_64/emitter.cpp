@@ -76,7 +76,14 @@ bool collectSymbols(const mir::MModule& m, llvm::MCContext& ctx, McSymbols* syms
     if (!e.empty()) add(e);
   std::vector<std::string> refs;
   for (const mir::MFunction& f : m.funcs) collectSymbolRefs(f, &refs);
-  for (const std::string& r : refs) add(r);
+  for (const std::string& r : refs) {
+    add(r);
+    // A local label can only be resolved inside this object.
+    if (!syms->defined.count(r) && syms->byName[r]->isTemporary()) {
+      *err = "reference to undefined local label '" + r + "'";
+      return false;
+    }
+  }
   return true;
 }
 

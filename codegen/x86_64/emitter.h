@@ -1,10 +1,9 @@
-// Emitter: writes an allocated MModule (only physical registers, immediates,
-// memory, blocks and symbols left) as an ELF64 relocatable object or as AT&T
-// assembly text, through LLVM's MC layer. Output is deterministic: the same
-// module gives byte-identical results. Environment failures (LLVM target
-// missing, unwritable file, MC errors, conflicting symbol names) return
-// false with *err set; malformed MIR (a virtual register, a frame slot, an
-// unencodable operand...) is a compiler bug and throws InternalError("emit").
+// Emitter: writes an allocated MModule (physical registers, immediates,
+// memory, blocks, symbols) as an ELF64 relocatable object or AT&T assembly
+// through LLVM's MC layer; the same module always gives identical bytes.
+// Environment failures (no LLVM target, unwritable file, MC errors, clashing
+// symbol names) return false with *err set; malformed MIR (a virtual
+// register, a frame slot, an unencodable operand) throws InternalError.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -14,17 +14,6 @@ namespace {
 using mir::MOp;
 using mir::Opnd;
 
-constexpr const char* kMopNames[] = {
-#define X(n) #n,
-    SIMPLEC_MOPS(X)
-#undef X
-};
-
-const char* mopString(MOp op) {
-  size_t i = size_t(op);
-  return i < sizeof(kMopNames) / sizeof(kMopNames[0]) ? kMopNames[i] : "?";
-}
-
 const char* kindString(Opnd::Kind k) {
   switch (k) {
     case Opnd::None: return "none";
@@ -40,14 +29,19 @@ const char* kindString(Opnd::Kind k) {
   return "?";
 }
 
+// "add(preg rax, imm 5) size 8": for internal-error messages.
 std::string describe(const mir::MInst& mi) {
-  std::string s = mopString(mi.op);
+  std::string s = mir::mopName(mi.op);
   s += "(";
   for (size_t i = 0; i < mi.ops.size(); ++i) {
+    const Opnd& o = mi.ops[i];
     if (i) s += ", ";
-    s += kindString(mi.ops[i].kind);
-    if (mi.ops[i].kind == Opnd::PReg || mi.ops[i].kind == Opnd::VReg)
-      s += " " + std::to_string(mi.ops[i].reg);
+    s += kindString(o.kind);
+    if (o.kind == Opnd::PReg) s += std::string(" ") + mir::pregName(o.reg);
+    if (o.kind == Opnd::VReg || o.kind == Opnd::Slot || o.kind == Opnd::InArg ||
+        o.kind == Opnd::Block)
+      s += " " + std::to_string(o.reg);
+    if (o.kind == Opnd::Imm) s += " " + std::to_string(o.imm);
   }
   s += ") size " + std::to_string(mi.size);
   return s;
@@ -134,14 +128,14 @@ void McLowering::unsupported(const mir::MInst& mi) const {
 
 void McLowering::expectOps(const mir::MInst& mi, size_t n) const {
   if (mi.ops.size() != n)
-    fail(std::string(mopString(mi.op)) + " needs " + std::to_string(n) +
+    fail(std::string(mir::mopName(mi.op)) + " needs " + std::to_string(n) +
          " operands: " + describe(mi));
 }
 
 unsigned McLowering::gpr(const Opnd& o, int width) const {
   if (!isGprOp(o))
     fail(std::string("expected a general-purpose register, got ") + kindString(o.kind) + " " +
-         std::to_string(o.reg));
+         (o.kind == Opnd::PReg ? mir::pregName(o.reg) : std::to_string(o.reg)));
   return t_.reg(o.reg, width);
 }
 

@@ -17,6 +17,7 @@ namespace {
 
 constexpr std::string_view kErrorTag = ": error: ";
 constexpr std::string_view kRuntimeTag = ": runtime error: ";
+constexpr size_t kOutputCap = 16u << 20;  // per stream
 
 // A private directory, removed with its contents when this goes away.
 class TempDir {
@@ -88,9 +89,20 @@ std::optional<std::pair<int, int>> parseLocation(std::string_view prefix, const 
   return std::make_pair(*l, *c);
 }
 
-ProcessResult compile(const RunConfig& cfg, const std::string& path, const std::string& opt,
-                      const std::string& exe) {
-  return runProcess({cfg.simplec, opt, path, "-o", exe}, nullptr, cfg.timeoutSeconds);
+// The compiler and the program get TMPDIR pointing into our private
+// directory, so temporary files they leave behind (say, when killed at the
+// deadline) are removed with it.
+ProcessResult compile(const RunConfig& cfg, const TempDir& dir, const std::string& path,
+                      const std::string& opt) {
+  return runProcess({cfg.simplec, opt, path, "-o", dir.path() + "/exe"}, nullptr,
+                    cfg.timeoutSeconds, kOutputCap, {"TMPDIR=" + dir.path()});
+}
+
+ProcessResult runProgram(const RunConfig& cfg, const TempDir& dir, const TestSpec& spec) {
+  std::vector<std::string> argv{dir.path() + "/exe"};
+  argv.insert(argv.end(), spec.args.begin(), spec.args.end());
+  return runProcess(argv, spec.stdinData ? &*spec.stdinData : nullptr, cfg.timeoutSeconds,
+                    kOutputCap, {"TMPDIR=" + dir.path()});
 }
 
 std::string section(std::string_view title, std::string_view text) {
@@ -133,8 +145,7 @@ CheckResult checkTest(const RunConfig& cfg, const std::string& path, const TestS
     res.report = "  cannot create a temporary directory\n";
     return res;
   }
-  std::string exe = dir.path() + "/exe";
-  ProcessResult cp = compile(cfg, path, opt, exe);
+  ProcessResult cp = compile(cfg, dir, path, opt);
   if (spec.compileOnly()) return checkCompileErrors(cfg, path, spec, cp);
   if (!cp.exitedWith(0)) {
     res.report = "  compile failed: " + cp.describeStatus(cfg.timeoutSeconds) + "\n";
@@ -142,13 +153,7 @@ CheckResult checkTest(const RunConfig& cfg, const std::string& path, const TestS
     return res;
   }
 
-  ProcessResult rp = runProcess(
-      [&] {
-        std::vector<std::string> argv{exe};
-        argv.insert(argv.end(), spec.args.begin(), spec.args.end());
-        return argv;
-      }(),
-      spec.stdinData ? &*spec.stdinData : nullptr, cfg.timeoutSeconds);
+  ProcessResult rp = runProgram(cfg, dir, spec);
   std::string report;
   int wantExit = spec.expectedExit();
   if (!rp.exitedWith(wantExit)) {
@@ -187,8 +192,7 @@ std::optional<ActualOutcome> observeTest(const RunConfig& cfg, const std::string
     why = "cannot create a temporary directory";
     return std::nullopt;
   }
-  std::string exe = dir.path() + "/exe";
-  ProcessResult cp = compile(cfg, path, opt, exe);
+  ProcessResult cp = compile(cfg, dir, path, opt);
   ActualOutcome out;
   if (cp.exitedWith(1)) {
     for (auto l : lines(cp.err)) {
@@ -208,9 +212,7 @@ std::optional<ActualOutcome> observeTest(const RunConfig& cfg, const std::string
     why = "compiler: " + cp.describeStatus(cfg.timeoutSeconds) + "\n" + section("compiler stderr", cp.err);
     return std::nullopt;
   }
-  std::vector<std::string> argv{exe};
-  argv.insert(argv.end(), spec.args.begin(), spec.args.end());
-  ProcessResult rp = runProcess(argv, spec.stdinData ? &*spec.stdinData : nullptr, cfg.timeoutSeconds);
+  ProcessResult rp = runProgram(cfg, dir, spec);
   if (!rp.started || rp.timedOut || rp.signaled || rp.truncated) {
     why = "program: " + (rp.truncated ? std::string("output too large") : rp.describeStatus(cfg.timeoutSeconds));
     return std::nullopt;

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -57,7 +58,8 @@ std::string ProcessResult::describeStatus(double timeoutSeconds) const {
 }
 
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::string* stdinData,
-                         double timeoutSeconds, size_t outputCap) {
+                         double timeoutSeconds, size_t outputCap,
+                         const std::vector<std::string>& env) {
   ProcessResult r;
   if (argv.empty()) {
     r.error = "empty command";
@@ -99,8 +101,20 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::string
   std::vector<char*> cargv;
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
+  // Our environment minus the variables `env` sets, then `env`.
+  std::vector<char*> cenv;
+  for (char** e = environ; e && *e; e++) {
+    std::string_view var(*e);
+    std::string_view name = var.substr(0, var.find('='));
+    bool replaced = std::any_of(env.begin(), env.end(), [&](const std::string& x) {
+      return x.size() > name.size() && x.compare(0, name.size(), name) == 0 && x[name.size()] == '=';
+    });
+    if (!replaced) cenv.push_back(*e);
+  }
+  for (const auto& x : env) cenv.push_back(const_cast<char*>(x.c_str()));
+  cenv.push_back(nullptr);
   pid_t pid = -1;
-  int rc = posix_spawnp(&pid, cargv[0], &fa, &attr, cargv.data(), environ);
+  int rc = posix_spawnp(&pid, cargv[0], &fa, &attr, cargv.data(), cenv.data());
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) {

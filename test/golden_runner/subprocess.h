@@ -24,10 +24,12 @@ struct ProcessResult {
 };
 
 // argv[0] is looked up in PATH unless it contains a '/'. `stdinData` null
-// means stdin is /dev/null. The child gets its own process group, default
-// signal dispositions and an empty signal mask.
+// means stdin is /dev/null. The child gets our environment with `env`
+// ("KEY=VALUE" entries) replacing or adding variables, its own process
+// group, default signal dispositions and an empty signal mask.
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::string* stdinData,
-                         double timeoutSeconds, size_t outputCap = 16u << 20);
+                         double timeoutSeconds, size_t outputCap = 16u << 20,
+                         const std::vector<std::string>& env = {});
 
 // The runner must ignore SIGPIPE so that a child which stops reading its
 // stdin cannot kill it; call once at start-up, before any thread starts.

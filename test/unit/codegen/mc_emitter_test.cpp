@@ -381,6 +381,15 @@ TEST_CASE("mc: module-level errors are reported, not thrown", "[codegen][mc]") {
     CHECK_FALSE(x86_64::writeObjectToMemory(m, &bytes, &err));
     CHECK(err.find("alignment") != std::string::npos);
   }
+  SECTION("a reference to an undefined local label") {
+    MModule m = returns42();
+    m.funcs[0].blocks[0].insts.insert(m.funcs[0].blocks[0].insts.begin(),
+                                      I(MOp::Lea, {R(RAX), Opnd::memSym(".Lnowhere")}));
+    CHECK_FALSE(x86_64::writeObjectToMemory(m, &bytes, &err));
+    CHECK(err.find("'.Lnowhere'") != std::string::npos);
+    std::string text;
+    CHECK_FALSE(x86_64::writeAssembly(m, &text, &err));
+  }
   SECTION("an unwritable path") {
     CHECK_FALSE(x86_64::writeObject(returns42(), "/nonexistent-dir/x/y.o", &err));
     CHECK(err.find("/nonexistent-dir/x/y.o") != std::string::npos);

@@ -59,7 +59,7 @@ void Gen::parMove() {
 }
 
 void Gen::statement(int depth) {
-  int k = pick(depth < o_.maxDepth ? 20 : 17);
+  int k = pick(depth < o_.maxDepth ? 24 : 17);
   static const MOp kAlu[] = {MOp::Add, MOp::Sub, MOp::And, MOp::Or, MOp::Xor, MOp::Imul};
   switch (k) {
     case 0: case 1: case 2:
@@ -174,10 +174,10 @@ void Gen::statement(int depth) {
       b_.at(join);
       break;
     }
-    default: {  // counted loop: 0..4 iterations
+    default: {  // counted loop: 0..5 iterations
       int c = b_.vreg();
       int header = b_.block(depth + 1), body = b_.block(depth + 1), exit = b_.block(depth);
-      b_.mov(V(c), I(pick(5)));
+      b_.mov(V(c), I(pick(6)));
       b_.jmp(header);
       b_.at(header);
       b_.cmp(V(c), I(0));

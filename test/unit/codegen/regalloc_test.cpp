@@ -221,8 +221,13 @@ TEST_CASE("regalloc: values live across calls", "[regalloc]") {
   b.ret(V(acc));
   std::vector<InterpConfig> in = inputs({{1, 2}, {-7, 40}});
   for (InterpConfig& cfg : in) {
-    cfg.callees["g"].fn = [](const std::vector<int64_t>& a) { return a[0] * 100 + a[1] - a[2]; };
-    cfg.callees["h"].fn = [](const std::vector<int64_t>& a) { return a[0] - 3 * a[1]; };
+    // Wrapping arithmetic: wrong code may pass garbage.
+    cfg.callees["g"].fn = [](const std::vector<int64_t>& a) {
+      return int64_t(uint64_t(a[0]) * 100 + uint64_t(a[1]) - uint64_t(a[2]));
+    };
+    cfg.callees["h"].fn = [](const std::vector<int64_t>& a) {
+      return int64_t(uint64_t(a[0]) - 3 * uint64_t(a[1]));
+    };
   }
   AllocCheck c = allocateAndCompare(b.finish(), in);
   REQUIRE_SAME(c);
@@ -357,9 +362,9 @@ TEST_CASE("regalloc: stack-passed arguments, incoming and outgoing", "[regalloc]
   for (InterpConfig& cfg : in) {
     cfg.callees["many"].stackArgs = 3;
     cfg.callees["many"].fn = [](const std::vector<int64_t>& a) {
-      int64_t h = 0;
-      for (int64_t x : a) h = h * 3 + x;
-      return h;
+      uint64_t h = 0;
+      for (int64_t x : a) h = h * 3 + uint64_t(x);
+      return int64_t(h);
     };
   }
   AllocCheck c = allocateAndCompare(b.finish(), in);

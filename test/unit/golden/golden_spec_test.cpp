@@ -7,7 +7,7 @@
 
 using namespace simplec::golden;
 
-TEST_CASE("parseSpec reads every directive kind", "[golden]") {
+TEST_CASE("parseSpec reads every directive kind", "[golden_runner]") {
   TestSpec s = parseSpec(
       "// ARGS: a 'b c'\n"
       "// STDIN: one\n"
@@ -28,7 +28,7 @@ TEST_CASE("parseSpec reads every directive kind", "[golden]") {
   CHECK_FALSE(s.compileOnly());
 }
 
-TEST_CASE("parseSpec: defaults and ordinary comments", "[golden]") {
+TEST_CASE("parseSpec: defaults and ordinary comments", "[golden_runner]") {
   TestSpec s = parseSpec("// just a comment\n// ARGS are described here\nreturn 0;");
   CHECK(s.problems.empty());
   CHECK(s.args.empty());
@@ -40,7 +40,7 @@ TEST_CASE("parseSpec: defaults and ordinary comments", "[golden]") {
   CHECK_FALSE(t.exitCode);
 }
 
-TEST_CASE("parseSpec: compile and runtime errors", "[golden]") {
+TEST_CASE("parseSpec: compile and runtime errors", "[golden_runner]") {
   TestSpec e = parseSpec(
       "// EXPECT-ERROR: 4:9: undefined name 'x'\n"
       "// EXPECT-ERROR: 12:1: expected ';' after 'return'\n");
@@ -64,7 +64,7 @@ TEST_CASE("parseSpec: compile and runtime errors", "[golden]") {
   CHECK(p.runtimeError->text == "index 5 out of bounds for length 3");
 }
 
-TEST_CASE("parseSpec reports malformed directives with their line", "[golden]") {
+TEST_CASE("parseSpec reports malformed directives with their line", "[golden_runner]") {
   auto problemsOf = [](const char* src) { return parseSpec(src).problems; };
   auto one = [&](const char* src, const char* fragment) {
     auto p = problemsOf(src);
@@ -88,7 +88,7 @@ TEST_CASE("parseSpec reports malformed directives with their line", "[golden]") 
   CHECK(parseSpec("// EXPECT-RUNTIME-ERROR: stack overflow\n// EXPECT-EXIT: 101\n").problems.empty());
 }
 
-TEST_CASE("stdout comparison and the NO-NEWLINE marker", "[golden]") {
+TEST_CASE("stdout comparison and the NO-NEWLINE marker", "[golden_runner]") {
   TestSpec s = parseSpec("// EXPECT-STDOUT: 1\n// EXPECT-STDOUT: 2\n");
   CHECK(stdoutMatches(s, "1\n2\n"));
   CHECK(stdoutMatches(s, "1\n2"));  // missing final newline tolerated
@@ -115,13 +115,13 @@ TEST_CASE("stdout comparison and the NO-NEWLINE marker", "[golden]") {
   CHECK_FALSE(stdoutMatches(bin, "a b\r\n"));
 }
 
-TEST_CASE("STDIN-NO-NEWLINE drops the final newline", "[golden]") {
+TEST_CASE("STDIN-NO-NEWLINE drops the final newline", "[golden_runner]") {
   TestSpec s = parseSpec("// STDIN: 1 2\n// STDIN: 3\n// STDIN-NO-NEWLINE\n");
   REQUIRE(s.stdinData);
   CHECK(*s.stdinData == "1 2\n3");
 }
 
-TEST_CASE("splitArgs splits like a shell without expansions", "[golden]") {
+TEST_CASE("splitArgs splits like a shell without expansions", "[golden_runner]") {
   using V = std::vector<std::string>;
   CHECK(*splitArgs("a  b\tc") == V{"a", "b", "c"});
   CHECK(*splitArgs("") == V{});
@@ -132,7 +132,7 @@ TEST_CASE("splitArgs splits like a shell without expansions", "[golden]") {
   CHECK_FALSE(splitArgs("'open"));
 }
 
-TEST_CASE("blessSource replaces EXPECT lines in place", "[golden]") {
+TEST_CASE("blessSource replaces EXPECT lines in place", "[golden_runner]") {
   std::string src =
       "// ARGS: x\n"
       "// EXPECT-STDOUT: old\n"
@@ -153,7 +153,7 @@ TEST_CASE("blessSource replaces EXPECT lines in place", "[golden]") {
   CHECK(blessSource(out, o) == out);  // idempotent
 }
 
-TEST_CASE("blessSource appends when there were no EXPECT lines", "[golden]") {
+TEST_CASE("blessSource appends when there were no EXPECT lines", "[golden_runner]") {
   ActualOutcome o;
   o.stdoutText = "a\n\nb";  // no final newline
   o.exitCode = 7;
@@ -171,7 +171,7 @@ TEST_CASE("blessSource appends when there were no EXPECT lines", "[golden]") {
   CHECK(s.expectedExit() == 7);
 }
 
-TEST_CASE("blessSource writes runtime errors", "[golden]") {
+TEST_CASE("blessSource writes runtime errors", "[golden_runner]") {
   ActualOutcome o;
   o.stdoutText = "";
   o.exitCode = 101;
@@ -182,7 +182,7 @@ TEST_CASE("blessSource writes runtime errors", "[golden]") {
   CHECK(blessSource("x;\n", o) == "x;\n// EXPECT-RUNTIME-ERROR: stack overflow\n");
 }
 
-TEST_CASE("blessSource moves error line numbers with the code", "[golden]") {
+TEST_CASE("blessSource moves error line numbers with the code", "[golden_runner]") {
   // Three old EXPECT lines at the top become two new ones: every code line
   // moves up by one, and so must the LINE of each error.
   std::string src =
@@ -208,7 +208,7 @@ TEST_CASE("blessSource moves error line numbers with the code", "[golden]") {
   CHECK(blessSource(out, again) == out);
 }
 
-TEST_CASE("blessSource keeps non-EXPECT lines byte for byte", "[golden]") {
+TEST_CASE("blessSource keeps non-EXPECT lines byte for byte", "[golden_runner]") {
   std::string src = "// ARGS: 'a b'\r\n  // STDIN: x\n\tcode();  \n// EXPECT-STDOUT: y\n";
   ActualOutcome o;
   o.stdoutText = "z\n";

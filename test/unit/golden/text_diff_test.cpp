@@ -7,12 +7,12 @@
 
 using namespace simplec::golden;
 
-TEST_CASE("unifiedDiff: equal texts give nothing", "[golden]") {
+TEST_CASE("unifiedDiff: equal texts give nothing", "[golden_runner]") {
   CHECK(unifiedDiff("a\nb\n", "a\nb\n").empty());
   CHECK(unifiedDiff("", "").empty());
 }
 
-TEST_CASE("unifiedDiff: one changed line with context", "[golden]") {
+TEST_CASE("unifiedDiff: one changed line with context", "[golden_runner]") {
   std::string exp, act;
   for (int i = 0; i < 20; i++) {
     exp += std::to_string(i) + "\n";
@@ -24,7 +24,7 @@ TEST_CASE("unifiedDiff: one changed line with context", "[golden]") {
         " 7\n 8\n 9\n-10\n+99\n 11\n 12\n 13\n");
 }
 
-TEST_CASE("unifiedDiff: separate hunks and pure insertions", "[golden]") {
+TEST_CASE("unifiedDiff: separate hunks and pure insertions", "[golden_runner]") {
   std::string exp, act;
   for (int i = 0; i < 30; i++) exp += std::to_string(i) + "\n";
   act = "x\n" + exp + "y\n";
@@ -36,12 +36,12 @@ TEST_CASE("unifiedDiff: separate hunks and pure insertions", "[golden]") {
   CHECK(unifiedDiff("a\n", "") == "--- expected\n+++ actual\n@@ -1,1 +0,0 @@\n-a\n");
 }
 
-TEST_CASE("unifiedDiff: a missing final newline is visible", "[golden]") {
+TEST_CASE("unifiedDiff: a missing final newline is visible", "[golden_runner]") {
   CHECK(unifiedDiff("x\n", "x") ==
         "--- expected\n+++ actual\n@@ -1,1 +1,1 @@\n-x\n+x\n\\ No newline at end of file\n");
 }
 
-TEST_CASE("unifiedDiff: long diffs are cut", "[golden]") {
+TEST_CASE("unifiedDiff: long diffs are cut", "[golden_runner]") {
   std::string act;
   for (int i = 0; i < 1000; i++) act += "line\n";
   std::string d = unifiedDiff("", act, 50);
@@ -49,7 +49,7 @@ TEST_CASE("unifiedDiff: long diffs are cut", "[golden]") {
   CHECK(d.size() < 50 * 8 + 100);
 }
 
-TEST_CASE("unifiedDiff: huge inputs still give a correct diff", "[golden]") {
+TEST_CASE("unifiedDiff: huge inputs still give a correct diff", "[golden_runner]") {
   // Too big for the LCS table once prefix and suffix are stripped: shown as
   // a replacement of the whole middle.
   std::string exp, act;
@@ -61,7 +61,7 @@ TEST_CASE("unifiedDiff: huge inputs still give a correct diff", "[golden]") {
   CHECK(d.rfind("--- expected\n+++ actual\n@@ -1,3000 +1,3000 @@\n-e0\n-e1\n", 0) == 0);
 }
 
-TEST_CASE("escapeForDisplay keeps text readable and bytes visible", "[golden]") {
+TEST_CASE("escapeForDisplay keeps text readable and bytes visible", "[golden_runner]") {
   CHECK(escapeForDisplay("plain\ttext \\n") == "plain\ttext \\n");
   CHECK(escapeForDisplay(std::string("a\0b\x1b[0m\x7f", 8)) == "a\\x00b\\x1b[0m\\x7f");
   CHECK(escapeForDisplay("caf\xc3\xa9 \xe2\x82\xac") == "caf\xc3\xa9 \xe2\x82\xac");  // UTF-8 kept
@@ -70,7 +70,7 @@ TEST_CASE("escapeForDisplay keeps text readable and bytes visible", "[golden]") 
   CHECK(escapeForDisplay("\xc0\xaf") == "\\xc0\\xaf");              // overlong
 }
 
-TEST_CASE("indentLines prefixes, limits and escapes", "[golden]") {
+TEST_CASE("indentLines prefixes, limits and escapes", "[golden_runner]") {
   CHECK(indentLines("a\nb\n", "  ") == "  a\n  b\n");
   CHECK(indentLines("a\nb\nc", "> ", 2) == "> a\n> b\n> ... (more lines)\n");
   CHECK(indentLines("abcdef", "", 5, 3) == "abc...\n");

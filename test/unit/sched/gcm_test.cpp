@@ -186,6 +186,34 @@ TEST_CASE("a constant shared by two functions is scheduled in both", "[sched][gc
   CHECK(s1.blocks.size() == 1);
 }
 
+TEST_CASE("an endless loop leaves through its Never", "[sched][gcm]") {
+  // for (;;) { i = i + a; 1 / i; }  (the parser adds a Never whose arm 0
+  // returns 0; the division's check keeps the loop's values alive)
+  Graph g;
+  FunBuilder f(g, "endless", 1);
+  Node* loop = f.loop(f.fun);
+  Node* i = f.loopPhi(loop, f.con(0));
+  Node* step = f.add(i, f.parm(0));
+  Node* inv = f.op(Op::Mul, f.parm(0), f.con(3));
+  Node* zc = f.zeroCheck(loop, step);
+  auto nv = f.never(zc);
+  f.closeLoop(loop, nv.f);  // arm 1 stays in the loop
+  f.setBack(i, f.add(step, inv));
+  f.ret(nv.t, f.mem, f.con(0));
+  Schedule s = checkedGcm(g, f.index);
+  int head = blockOfHead(s, loop), out = blockOfHead(s, nv.t), stay = blockOfHead(s, nv.f);
+  CHECK(s.blockIndexOf(nv.iff) == head);
+  CHECK(s.blocks[size_t(head)].nodes.back() == nv.iff);
+  CHECK(s.blocks[size_t(head)].succs == std::vector<int>{out, stay});
+  CHECK(s.blocks[size_t(stay)].loopDepth == 1);
+  CHECK(s.blocks[size_t(out)].loopDepth == 0);
+  CHECK(depthOf(s, step) == 1);
+  CHECK(s.blockIndexOf(inv) == 0);
+  // The loop's blocks come first, the exit after them.
+  CHECK(stay == head + 1);
+  CHECK(out == stay + 1);
+}
+
 TEST_CASE("a Region input unreachable from the entry is a dead edge", "[sched][gcm]") {
   Graph g;
   FunBuilder f(g, "dead", 1);

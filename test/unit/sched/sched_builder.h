@@ -49,6 +49,11 @@ class FunBuilder {
     Node* iff = g_.make(Op::If, {ctrl, pred}, Type::tuple({Type::ctrl(), Type::ctrl()}));
     return {iff, g_.make(Op::CProj, {iff}, Type::ctrl(), 0), g_.make(Op::CProj, {iff}, Type::ctrl(), 1)};
   }
+  // The never-taken exit of an endless loop: arm 0 leaves, arm 1 stays.
+  Branch never(Node* ctrl) {
+    Node* nv = g_.make(Op::Never, {ctrl}, Type::tuple({Type::ctrl(), Type::ctrl()}));
+    return {nv, g_.make(Op::CProj, {nv}, Type::ctrl(), 0), g_.make(Op::CProj, {nv}, Type::ctrl(), 1)};
+  }
   Node* region(std::vector<Node*> preds) {
     preds.insert(preds.begin(), nullptr);
     return g_.make(Op::Region, preds, Type::ctrl());

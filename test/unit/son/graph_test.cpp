@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "lexer/diag.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -282,7 +283,5 @@ TEST_CASE("son/graph: liveNodes puts definitions before uses", "[son][graph]") {
         INFO(n->label() << " is listed before its input " << d->label());
         CHECK(reaches(d, n));
       }
-  }
-}
   }
 }

@@ -1,0 +1,155 @@
+// Tests for the pass table and driver (opt/pipeline.h): the table is in a
+// valid order, -O0 skips the peepholes and -O2 runs them, --dump-after prints
+// the named pass's graph, and --verify-each turns a broken graph into an
+// InternalError naming the pass that left it broken.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "lexer/diag.h"
+#include "opt/pipeline.h"
+#include "test/unit/son/graph_builder.h"
+
+using namespace simplec;
+using simplec::sontest::SonBuilder;
+using simplec::sontest::verifyText;
+
+namespace {
+
+// f(x) = (x + 1) + 2, built without peepholes; with `garbage`, plus a node
+// unreachable from Stop (which only the sweep removes).
+void build(Graph& g, bool garbage) {
+  SonBuilder b(g, "f", 1);
+  b.ret(b.fun, b.add(b.add(b.parm(0), b.con(1)), b.con(2)));
+  if (garbage) b.con(99);
+}
+
+const char* kRaw =
+    "fun f:\n"
+    "  %1 = Fun f Start : ctrl\n"
+    "  %2 = Parm mem %1 : mem\n"
+    "  %3 = Parm 0 %1 : int\n"
+    "  %4 = Con 1 Start\n"
+    "  %5 = Add _, %3, %4 : int\n"
+    "  %6 = Con 2 Start\n"
+    "  %7 = Add _, %5, %6 : int\n"
+    "  %8 = Return %1, %2, %7 : ctrl\n";
+
+const char* kOptimized =
+    "fun f:\n"
+    "  %1 = Fun f Start : ctrl\n"
+    "  %2 = Parm mem %1 : mem\n"
+    "  %3 = Parm 0 %1 : int\n"
+    "  %4 = Con 3 Start\n"
+    "  %5 = Add _, %3, %4 : int\n"
+    "  %6 = Return %1, %2, %5 : ctrl\n";
+
+// Everything written to a FILE*.
+struct Capture {
+  char* buf = nullptr;
+  size_t len = 0;
+  FILE* f = open_memstream(&buf, &len);
+  ~Capture() {
+    std::fclose(f);
+    std::free(buf);
+  }
+  std::string text() {
+    std::fflush(f);
+    return std::string(buf, len);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("opt/pipeline: the pass table", "[opt][pipeline]") {
+  REQUIRE_NOTHROW(checkPassOrder());
+  CHECK(isPassName("parse"));
+  CHECK(isPassName("peephole"));
+  CHECK(isPassName("sweep"));
+  CHECK_FALSE(isPassName("bogus"));
+  CHECK_FALSE(isPassName(""));
+  // Every name is unique, and every pass a table entry depends on comes first.
+  const auto& t = passTable();
+  for (size_t i = 0; i < t.size(); i++) {
+    CHECK(isPassName(t[i].name));
+    for (size_t j = 0; j < i; j++) CHECK(std::string(t[i].name) != t[j].name);
+  }
+}
+
+TEST_CASE("opt/pipeline: -O0 only sweeps, -O2 optimizes", "[opt][pipeline]") {
+  PassOptions o;
+  o.verifyEach = true;
+  SECTION("-O0") {
+    Graph g;
+    build(g, true);
+    o.optLevel = 0;
+    runPipeline(g, o);
+    CHECK(printGraph(g) == kRaw);
+    CHECK(verifyText(g) == "");  // the unreachable constant was swept
+  }
+  SECTION("-O2") {
+    Graph g;
+    build(g, false);
+    o.optLevel = 2;
+    o.checkFixedPoint = true;
+    runPipeline(g, o);
+    CHECK(printGraph(g) == kOptimized);
+    CHECK(verifyText(g) == "");
+  }
+}
+
+TEST_CASE("opt/pipeline: --dump-after prints the graph after the named passes", "[opt][pipeline]") {
+  Graph g;
+  build(g, false);
+  Capture out;
+  PassOptions o;
+  o.dumpOut = out.f;
+  o.dumpAfter = {"parse", "peephole"};
+  afterParse(g, o);
+  runPipeline(g, o);
+  CHECK(out.text() == std::string("// after parse\n") + kRaw + "// after peephole\n" + kOptimized);
+}
+
+TEST_CASE("opt/pipeline: --verify-each names the pass that broke the graph", "[opt][pipeline]") {
+  // A parser Scope node left hooked to Stop survives every pass.
+  Graph g;
+  SonBuilder b(g, "f", 0);
+  b.ret(b.fun, b.con(0));
+  g.addDef(g.stop(), g.make(Op::Scope, {b.fun, b.mem}, Type::bottom()));
+  PassOptions o;
+  o.verifyEach = true;
+  SECTION("after parse") {
+    try {
+      afterParse(g, o);
+      FAIL("no error");
+    } catch (InternalError& e) {
+      CHECK(e.pass == "parse");
+      CHECK(std::string(e.what()).find("graph verification failed after 'parse'") != std::string::npos);
+      CHECK(std::string(e.what()).find("a parser scope survived") != std::string::npos);
+    }
+  }
+  SECTION("after the first pass that runs") {
+    o.optLevel = 0;
+    try {
+      runPipeline(g, o);
+      FAIL("no error");
+    } catch (InternalError& e) {
+      CHECK(e.pass == "sweep");
+      CHECK(std::string(e.what()).find("after 'sweep'") != std::string::npos);
+    }
+    o.optLevel = 2;
+    try {
+      runPipeline(g, o);
+      FAIL("no error");
+    } catch (InternalError& e) {
+      CHECK(e.pass == "peephole");
+    }
+  }
+  SECTION("without --verify-each nothing is checked") {
+    o.verifyEach = false;
+    CHECK_NOTHROW(afterParse(g, o));
+    CHECK_NOTHROW(runPipeline(g, o));
+  }
+}
