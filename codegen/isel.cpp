@@ -111,6 +111,14 @@ class Selector {
       selectNode(b, n);
     }
     Node* last = bb.last();
+    if (last && last->op == Op::Never) {
+      // Stay in the endless loop; the exit arm (succs[0]) is dead code.
+      int target = bb.succs[1];
+      phiMoves(b, target);
+      emit(MOp::Jmp, {Opnd::block(firstMBlock_[size_t(target)])});
+      succ(cur_, firstMBlock_[size_t(target)]);
+      return;
+    }
     // Control falls into a single successor: resolve its Phis, then jump.
     if (last && last->op != Op::If && last->op != Op::Return) {
       SIMPLEC_CHECK(bb.succs.size() == 1, "isel", "block without a terminator has " +
@@ -145,8 +153,8 @@ class Selector {
         selectParms(n);
         break;
       case Op::Region: case Op::Loop: case Op::Phi: case Op::CProj:
-      case Op::Parm: case Op::CallEnd:
-        break;  // no code: heads, merges (moved at predecessors), parameters (at entry)
+      case Op::Parm: case Op::CallEnd: case Op::Never:
+        break;  // Never: its exit arm is never taken; selectBlock jumps to the other  // no code: heads, merges (moved at predecessors), parameters (at entry)
       case Op::Proj:
         if (n->aux == 2) emit(MOp::Mov, {reg(n), Opnd::preg(RAX)});
         break;

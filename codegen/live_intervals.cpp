@@ -81,6 +81,17 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
   std::vector<int> openEnd(size_t(sz), -1);  // end of the range being built, or -1
   std::vector<int> openList;
   auto idx = [&](const Opnd& o) { return livenessIndex(f, o); };
+  // Ranges are found from the end of the function backwards, so a new range
+  // usually ends right where the last one added begins: extend that one.
+  auto addRange = [&](int r, int from, int to) {
+    std::vector<LiveRange>& rs = all[size_t(r)].ranges;
+    if (!rs.empty() && rs.back().from <= to + 1 && rs.back().from >= from) {
+      rs.back().from = from;
+      rs.back().to = std::max(rs.back().to, to);
+    } else {
+      rs.push_back({from, to});
+    }
+  };
   for (int b = nb - 1; b >= 0; --b) {
     const MBlock& blk = f.blocks[size_t(b)];
     if (blk.insts.empty()) continue;  // no position: nothing can happen there
@@ -100,16 +111,16 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
       auto def = [&](int r) {
         if (r < 0) return;
         if (openEnd[size_t(r)] >= 0) {
-          all[size_t(r)].ranges.push_back({wr, openEnd[size_t(r)]});
+          addRange(r, wr, openEnd[size_t(r)]);
           openEnd[size_t(r)] = -1;
         } else {
-          all[size_t(r)].ranges.push_back({wr, wr});
+          addRange(r, wr, wr);
         }
       };
       for (const Opnd& d : du.defs) def(idx(d));
       for (int r : du.clobbers) def(idx(Opnd::preg(r)));
       if (mi.op == MOp::Call) li.callPositions.push_back(wr);
-      if (mi.op == MOp::SDivRem) all[size_t(nv + RDX)].ranges.push_back({rd, wr});
+      if (mi.op == MOp::SDivRem) addRange(nv + RDX, rd, wr);
       for (const Opnd& u : du.uses) {
         int r = idx(u);
         if (r >= 0 && openEnd[size_t(r)] < 0) {
@@ -130,7 +141,7 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
     }
     for (int r : openList) {
       if (openEnd[size_t(r)] >= 0) {
-        all[size_t(r)].ranges.push_back({blockStart, openEnd[size_t(r)]});
+        addRange(r, blockStart, openEnd[size_t(r)]);
         openEnd[size_t(r)] = -1;
       }
     }

@@ -66,6 +66,37 @@ std::vector<std::vector<int>> blockSuccessors(const MFunction& f) {
   return succs;
 }
 
+namespace {
+
+// Postorder of an iterative depth-first walk from block 0; blocks it does
+// not reach follow in layout order.
+std::vector<int> postorder(const std::vector<std::vector<int>>& succs, int n) {
+  std::vector<int> order;
+  std::vector<bool> seen(size_t(n), false);
+  std::vector<std::pair<int, size_t>> stack;  // block, next successor to visit
+  for (int root = 0; root < n; ++root) {
+    if (seen[size_t(root)]) continue;
+    seen[size_t(root)] = true;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto& [b, next] = stack.back();
+      if (next < succs[size_t(b)].size()) {
+        int s = succs[size_t(b)][next++];
+        if (!seen[size_t(s)]) {
+          seen[size_t(s)] = true;
+          stack.push_back({s, 0});
+        }
+      } else {
+        order.push_back(b);
+        stack.pop_back();
+      }
+    }
+  }
+  return order;
+}
+
+}  // namespace
+
 int livenessIndex(const MFunction& f, const Opnd& o) {
   int nv = int(f.vregs.size());
   if (o.kind == Opnd::VReg) return o.reg >= 0 && o.reg < nv ? o.reg : -1;
@@ -108,19 +139,28 @@ Liveness computeLiveness(const MFunction& f) {
 
   lv.liveIn.assign(size_t(n), BitSet(sz));
   lv.liveOut.assign(size_t(n), BitSet(sz));
-  // Visiting blocks in reverse layout order converges quickly for the usual
-  // forward layouts; the loop runs until nothing changes, so any order works.
+  // Sweeps in postorder of a depth-first walk from the entry (successors
+  // before predecessors, so one sweep settles acyclic code), each sweep
+  // visiting only the blocks whose successors' live-in sets grew since
+  // their last visit. Sets only grow, so this reaches the least fixed point.
+  std::vector<int> order = postorder(lv.succs, n);
+  std::vector<bool> dirty(size_t(n), true);
+  BitSet in(sz);
   bool changed = true;
   while (changed) {
     changed = false;
-    for (int b = n - 1; b >= 0; --b) {
+    for (int b : order) {
+      if (!dirty[size_t(b)]) continue;
+      dirty[size_t(b)] = false;
       BitSet& out = lv.liveOut[size_t(b)];
       for (int s : lv.succs[size_t(b)]) out.unionWith(lv.liveIn[size_t(s)]);
-      // in = gen | (out & ~kill); sets only grow, so union suffices.
-      BitSet in = out;
+      in = out;
       in.subtract(kill[size_t(b)]);
       in.unionWith(gen[size_t(b)]);
-      if (lv.liveIn[size_t(b)].unionWith(in)) changed = true;
+      if (lv.liveIn[size_t(b)].unionWith(in)) {
+        changed = true;
+        for (int p : lv.preds[size_t(b)]) dirty[size_t(p)] = true;
+      }
     }
   }
   return lv;

@@ -7,6 +7,8 @@
 #include "codegen/regalloc.h"
 
 #include <algorithm>
+#include <queue>
+#include <set>
 
 #include "codegen/live_intervals.h"
 #include "codegen/liveness.h"
@@ -164,7 +166,9 @@ void LinearScan::run() {
   for (int v : order) allocate(v);
 }
 
-// Spill slots: spilled vregs whose intervals do not intersect share a slot.
+// Spill slots: a linear scan over the spilled intervals, where a slot is
+// reused once the interval in it has ended (lowest free slot first, for
+// determinism).
 std::vector<int> assignSpillSlots(MFunction& f, const LiveIntervals& li,
                                   const std::vector<bool>& spilled) {
   std::vector<int> slot(f.vregs.size(), -1);
@@ -174,29 +178,24 @@ std::vector<int> assignSpillSlots(MFunction& f, const LiveIntervals& li,
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     return li.vregs[size_t(a)].start() < li.vregs[size_t(b)].start();
   });
-  std::vector<std::pair<int, std::vector<int>>> slots;  // slot number, vregs in it
+  using Busy = std::pair<int, int>;  // end of the interval in the slot, slot
+  std::priority_queue<Busy, std::vector<Busy>, std::greater<Busy>> busy;
+  std::set<int> free;
   for (int v : order) {
     const LiveInterval& cur = li.vregs[size_t(v)];
-    bool placed = false;
-    for (auto& [s, members] : slots) {
-      bool clash = false;
-      for (int w : members)
-        if (li.vregs[size_t(w)].intersects(cur)) {
-          clash = true;
-          break;
-        }
-      if (!clash) {
-        members.push_back(v);
-        slot[size_t(v)] = s;
-        placed = true;
-        break;
-      }
+    while (!busy.empty() && busy.top().first < cur.start()) {
+      free.insert(busy.top().second);
+      busy.pop();
     }
-    if (!placed) {
-      int s = f.newSlot();
-      slots.push_back({s, {v}});
-      slot[size_t(v)] = s;
+    int s;
+    if (free.empty()) {
+      s = f.newSlot();
+    } else {
+      s = *free.begin();
+      free.erase(free.begin());
     }
+    slot[size_t(v)] = s;
+    busy.push({cur.end(), s});
   }
   return slot;
 }

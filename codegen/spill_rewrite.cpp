@@ -151,6 +151,7 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
           direct = o0.reg;
         break;
       case MOp::Add: case MOp::Sub: case MOp::And: case MOp::Or: case MOp::Xor: case MOp::Imul:
+      case MOp::Cmp:
         if (mi.size == 8 && canUse(1) && o0.isReg()) direct = o1.reg;
         break;
       case MOp::MovZX: case MOp::MovSX:
@@ -245,7 +246,8 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
 
 // Drops a reload `mov r, [slot]` when r still holds the slot's value (it
 // was loaded from or stored to the slot earlier in the block, and neither
-// changed since), and likewise a store of that value back. Only spill
+// changed since), and likewise a store of that value back; a reload from a
+// slot whose value another register holds becomes a register copy. Only spill
 // slots are tracked: nothing else can write them, as their address is
 // never taken, while a local slot may be written through a pointer.
 void dropRedundantSpillMoves(MBlock& b, const std::vector<bool>& isSpillSlot) {
@@ -262,6 +264,12 @@ void dropRedundantSpillMoves(MBlock& b, const std::vector<bool>& isSpillSlot) {
     if (plainMov && mi.ops[0].kind == Opnd::PReg && spillSlot(mi.ops[1])) {
       int r = mi.ops[0].reg, s = mi.ops[1].reg;
       if (holds[r] == s) continue;  // reload of the value r still holds
+      // Another register of the same class holding the value: copy it.
+      for (int q = 0; q < 32; ++q)
+        if (holds[q] == s && isXmm(q) == isXmm(r)) {
+          mi.ops[1] = Opnd::preg(q);
+          break;
+        }
       holds[r] = s;
       out.push_back(std::move(mi));
       continue;

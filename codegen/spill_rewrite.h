@@ -2,7 +2,7 @@
 // its physical register or, for a spilled vreg, its frame slot. A spilled
 // operand is used in place when x86 accepts a memory operand there
 // (`mov reg, [slot]`, `mov [slot], reg|imm32`, `add reg, [slot]`,
-// `movzx reg, [slot]`); otherwise it is loaded into a scratch register
+// `cmp reg, [slot]`, `movzx reg, [slot]`); otherwise it is loaded into a scratch register
 // (r11, then r10) before the instruction and stored back after it when
 // written. ParMoves are sequentialized into Movs, and `mov r, r` is dropped,
 // as is a reload of a spill slot into a register that still holds it.

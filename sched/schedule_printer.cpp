@@ -33,7 +33,6 @@ std::string printSchedule(const Graph& g, const Schedule& s) {
   };
 
   std::string out;
-  if (s.funIndex >= 0 && size_t(s.funIndex) < g.funs.size()) out += "fun " + g.funs[size_t(s.funIndex)].name + ":\n";
   for (size_t b = 0; b < s.blocks.size(); b++) {
     const BasicBlock& bb = s.blocks[b];
     out += "B" + std::to_string(b) + " " + (bb.head ? bb.head->label() : std::string("?")) +

@@ -186,8 +186,14 @@ int Machine::step(const MInst& mi, InterpResult& res) {
       bool memSrc = isMemLike(mi.ops[1]);
       bool memDst = isMemLike(mi.ops[0]);
       check(!(memSrc && memDst), "mov with two memory operands");
+      check(mi.size == 1 || mi.size == 2 || mi.size == 4 || mi.size == 8, "bad mov size");
       uint64_t v = read(mi.ops[1], memSrc ? mi.size : 8);
-      if (memSrc && mi.size < 8) v &= (uint64_t(1) << (8 * mi.size)) - 1;
+      if (memSrc && mi.size < 8) {
+        // As x86: a 32-bit load zero-extends, 8/16-bit loads keep the rest.
+        uint64_t mask = (uint64_t(1) << (8 * mi.size)) - 1;
+        v &= mask;
+        if (mi.size < 4) v |= read(mi.ops[0]) & ~mask;
+      }
       write(mi.ops[0], v, memDst ? mi.size : 8);
       return -1;
     }

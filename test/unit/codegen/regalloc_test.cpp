@@ -372,6 +372,62 @@ TEST_CASE("regalloc: stack-passed arguments, incoming and outgoing", "[regalloc]
   CHECK(c.before[0].calls[0] == "many(9, 8, 7, 6, 5, 4, 3, 2, 1) = 83653");
 }
 
+TEST_CASE("regalloc: xmm values get xmm registers and are spilled across calls",
+          "[regalloc]") {
+  // 16 xmm values (more than the 14 allocatable xmm registers), rotated by
+  // a ParMove, then all live across a call, which clobbers every xmm.
+  FnBuilder b;
+  b.at(b.block());
+  std::vector<int> p = b.params(2);
+  std::vector<int> xs;
+  for (int i = 0; i < 16; ++i) {
+    int t = b.vreg(), x = b.f.newVReg(RegClass::Xmm);
+    b.mov(V(t), V(p[size_t(i % 2)]));
+    b.op(MOp::Add, V(t), I(i * 3));
+    b.mov(V(x), V(t));  // movq xmm, gpr
+    xs.push_back(x);
+  }
+  b.parmove({{V(xs[0]), V(xs[1])}, {V(xs[1]), V(xs[2])}, {V(xs[2]), V(xs[0])},
+             {V(xs[3]), I(77)}});
+  // Xmm values that die before the call can stay in xmm registers.
+  int pre = b.vreg();
+  b.mov(V(pre), I(0));
+  for (int i = 0; i < 6; ++i) {
+    int x = b.f.newVReg(RegClass::Xmm), y = b.f.newVReg(RegClass::Xmm), t = b.vreg();
+    b.mov(V(x), V(p[0]));
+    b.mov(V(y), V(x));
+    b.parmove({{V(x), V(y)}, {V(y), I(i)}});
+    b.mov(V(t), V(y));
+    b.op(MOp::Add, V(pre), V(t));
+    b.mov(V(t), V(x));
+    b.op(MOp::Add, V(pre), V(t));
+  }
+  int r = b.vreg(), acc = b.vreg();
+  b.call("g", {V(p[0])}, r);
+  b.mov(V(acc), V(r));
+  b.op(MOp::Add, V(acc), V(pre));
+  for (int x : xs) {
+    int t = b.vreg();
+    b.mov(V(t), V(x));
+    b.op(MOp::Imul, V(acc), I(7));
+    b.op(MOp::Add, V(acc), V(t));
+  }
+  b.ret(V(acc));
+  AllocCheck c = allocateAndCompare(b.finish(), inputs({{1, 2}, {-50, 1000}}));
+  REQUIRE_SAME(c);
+  CHECK(c.allocated.numSlots >= 16);
+  bool sawXmm = false;
+  for (const MBlock& blk : c.allocated.blocks)
+    for (const MInst& mi : blk.insts)
+      for (const Opnd& o : mi.ops)
+        if (o.kind == Opnd::PReg && isXmm(o.reg)) {
+          sawXmm = true;
+          // Allocatable xmm0..xmm13, or a scratch register.
+          CHECK((o.reg <= XMM0 + 13 || o.reg == kXmmScratch || o.reg == kXmmScratch2));
+        }
+  CHECK(sawXmm);
+}
+
 TEST_CASE("regalloc: scratch and reserved registers are never allocated", "[regalloc]") {
   RandomMirOptions o;
   o.numValues = 40;

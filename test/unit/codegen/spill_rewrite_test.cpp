@@ -168,30 +168,29 @@ TEST_CASE("spill rewrite: spilled operands used in place or through scratch regi
   b.mov(V(i), I(1));                        // 3: store of an immediate
   b.mov(mem(base, i, 8, 0), V(y));          // 4: base, index and value spilled
   b.op(MOp::Add, V(y), mem(base, i, 8, 0)); // 5: likewise, y read and written
-  b.cmp(V(base), V(i));                     // 6: both through scratch registers
+  b.cmp(V(base), V(i));                     // 6: a scratch register and the slot
   // base, y and i spilled (slots 0, 1, 2); x in kPool[1] = r12.
   MFunction g = rewriteWith(b.finish(), 0b1101);
   CHECK(print(g) ==
         "function f slots=3\n"
         "b0:\n"
         "  mov slot0, rdi\n"
-        "  mov r12, slot0\n"
+        "  mov r12, rdi\n"          // rdi still holds slot0: a register copy
         "  add r12, slot0\n"
         "  mov slot2, 1\n"
-        "  mov r11, slot0\n"
+        "  mov r11, rdi\n"
         "  mov r10, slot2\n"
         "  lea r11, [r11 + r10*8]\n"
         "  mov r10, slot1\n"
         "  mov [r11], r10\n"
-        "  mov r11, slot0\n"
+        "  mov r11, rdi\n"
         "  mov r10, slot2\n"
         "  lea r11, [r11 + r10*8]\n"
         "  mov r10, slot1\n"
         "  add r10, [r11]\n"
         "  mov slot1, r10\n"
-        "  mov r11, slot0\n"
-        "  mov r10, slot2\n"
-        "  cmp r11, r10\n");
+        "  mov r11, rdi\n"
+        "  cmp r11, slot2\n");
 }
 
 TEST_CASE("spill rewrite: reloads of values still in a register are dropped", "[regalloc]") {
@@ -215,7 +214,7 @@ TEST_CASE("spill rewrite: reloads of values still in a register are dropped", "[
         "function f slots=2\n"
         "b0:  succs b1\n"
         "  mov slot0, rdi\n"
-        "  mov r11, slot0\n"
+        "  mov r11, rdi\n"
         "  add r11, 1\n"
         "  mov slot0, r11\n"
         "  sub r11, 2\n"

@@ -15,7 +15,6 @@ TEST_CASE("printSchedule of a straight-line function", "[sched][print]") {
   f.ret(f.fun, f.mem, x);
   Schedule s = checkedGcm(g, f.index);
   CHECK(printSchedule(g, s) ==
-        "fun inc:\n"
         "B0 Fun inc: depth 0, idom -, preds [], succs []\n"
         "  %0 = Fun inc\n"
         "  %1 = Parm mem %0\n"
@@ -41,7 +40,6 @@ void buildCount(Graph& g, int junk) {
 
 TEST_CASE("printSchedule of a loop", "[sched][print]") {
   const char* expect =
-      "fun count:\n"
       "B0 Fun count: depth 0, idom -, preds [], succs [B1]\n"
       "  %0 = Fun count\n"
       "  %1 = Parm mem %0\n"
