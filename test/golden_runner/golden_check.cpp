@@ -94,7 +94,10 @@ std::optional<std::pair<int, int>> parseLocation(std::string_view prefix, const 
 // deadline) are removed with it.
 ProcessResult compile(const RunConfig& cfg, const TempDir& dir, const std::string& path,
                       const std::string& opt) {
-  return runProcess({cfg.simplec, opt, path, "-o", dir.path() + "/exe"}, nullptr,
+  std::vector<std::string> argv{cfg.simplec, opt};
+  argv.insert(argv.end(), cfg.compilerArgs.begin(), cfg.compilerArgs.end());
+  argv.insert(argv.end(), {path, "-o", dir.path() + "/exe"});
+  return runProcess(argv, nullptr,
                     cfg.timeoutSeconds, kOutputCap, {"TMPDIR=" + dir.path()});
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "test/golden_runner/golden_spec.h"
 
@@ -14,6 +15,7 @@ namespace simplec::golden {
 struct RunConfig {
   std::string simplec;          // compiler to run
   double timeoutSeconds = 10;   // per compile and per run
+  std::vector<std::string> compilerArgs;  // extra flags for every compile (e.g. --verify-each)
 };
 
 struct CheckResult {

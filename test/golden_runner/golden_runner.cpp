@@ -30,7 +30,8 @@ constexpr int kExitUsage = 2;
 
 const char kUsage[] =
     "usage: golden_runner --simplec PATH [--bless] [--jobs N] [--opt -O0,-O2]\n"
-    "                     [--timeout SECONDS] [--verbose] FILE_OR_DIR...\n"
+    "                     [--timeout SECONDS] [--verbose] [--simplec-arg ARG]...\n"
+    "                     FILE_OR_DIR...\n"
     "Runs golden tests (directories are searched recursively for *.smp).\n";
 
 struct Options {
@@ -74,6 +75,8 @@ Options parseOptions(int argc, char** argv) {
     } else if (is("--simplec")) {
       o.cfg.simplec = value("--simplec");
       haveSimplec = true;
+    } else if (is("--simplec-arg")) {
+      o.cfg.compilerArgs.push_back(value("--simplec-arg"));
     } else if (a == "--bless") {
       o.bless = true;
     } else if (a == "--verbose" || a == "-v") {
