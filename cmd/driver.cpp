@@ -173,6 +173,11 @@ class Driver {
   }
 
   bool readSource(const std::string& path, std::string* text) {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      std::cerr << "simplec: error: '" << path << "' is a directory\n";
+      return false;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
       std::cerr << "simplec: error: cannot open '" << path << "': " << std::strerror(errno) << "\n";
@@ -180,6 +185,10 @@ class Driver {
     }
     std::ostringstream ss;
     ss << in.rdbuf();
+    if (in.bad()) {
+      std::cerr << "simplec: error: cannot read '" << path << "'\n";
+      return false;
+    }
     *text = ss.str();
     if (text->size() > kMaxSourceBytes) {
       std::cerr << path << ": error: source file too large (limit " << (kMaxSourceBytes >> 20) << " MiB)\n";

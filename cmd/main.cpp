@@ -2,6 +2,8 @@
 // internal failure, even a crash signal, becomes "internal compiler error"
 // and exit status 70.
 #include <CLI/CLI.hpp>
+#include <pthread.h>
+
 #include <csignal>
 #include <cstring>
 #include <iostream>
@@ -35,12 +37,18 @@ void crashHandler(int sig) {
   _exit(70);
 }
 
-void installCrashHandlers() {
-  static char altStack[64 * 1024];
+// Each thread needs its own alternate stack for the crash handler to run
+// after a stack overflow.
+void installAltStack() {
+  static thread_local char altStack[64 * 1024];
   stack_t ss{};
   ss.ss_sp = altStack;
   ss.ss_size = sizeof altStack;
   sigaltstack(&ss, nullptr);
+}
+
+void installCrashHandlers() {
+  installAltStack();
   struct sigaction sa {};
   sa.sa_handler = crashHandler;
   sa.sa_flags = SA_ONSTACK;
@@ -105,5 +113,24 @@ int main(int argc, char** argv) {
       return 2;
     }
   if (!o.inputs.empty()) gCurrentInput = strdup(o.inputs[0].c_str());
-  return runDriver(o);
+  // The compiler runs on a thread with a large stack (reserved, not
+  // committed), so that nesting limits can be generous; every recursion is
+  // still bounded by those limits.
+  struct Job {
+    DriverOptions* o;
+    int status;
+  } job{&o, 70};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t(1) << 30);
+  pthread_t th;
+  auto body = [](void* p) -> void* {
+    installAltStack();
+    Job* j = static_cast<Job*>(p);
+    j->status = runDriver(*j->o);
+    return nullptr;
+  };
+  if (pthread_create(&th, &attr, body, &job) != 0) return runDriver(o);
+  pthread_join(th, nullptr);
+  return job.status;
 }

@@ -1,11 +1,5 @@
 // Frame lowering: the System V prologue and epilogues around an allocated
 // function, and the resolution of frame-slot and incoming-argument operands.
-// Frame layout (rbp-based, n = callee-saved registers pushed):
-//   [rbp + 16 + 8k]  incoming stack argument k      (InArg k)
-//   [rbp + 8]        return address;  [rbp] saved rbp
-//   [rbp - 8 .. rbp - 8n]  saved callee-saved registers
-//   [rbp - 8n - 8(k+1)]    frame slot k              (Slot k)
-//   [rsp + 8k]       outgoing stack argument k (bottom of the frame)
 // Invariant: rsp is 16-byte aligned at every call, and every Ret restores
 // rsp, the callee-saved registers and rbp to their values at entry.
 #pragma once
@@ -13,6 +7,12 @@
 
 namespace simplec {
 
+// Frame layout (rbp-based, n = callee-saved registers pushed):
+//   [rbp + 16 + 8k]  incoming stack argument k      (InArg k)
+//   [rbp + 8]        return address;  [rbp] saved rbp
+//   [rbp - 8 .. rbp - 8n]  saved callee-saved registers
+//   [rbp - 8n - 8(k+1)]    frame slot k              (Slot k)
+//   [rsp + 8k]       outgoing stack argument k (bottom of the frame)
 // Precondition: register allocation is done (f.usedCalleeSaved is set).
 // Postconditions: no Slot or InArg operand remains; f.frameSize is the
 // number of bytes the prologue subtracts from rsp after its pushes (frame
@@ -23,6 +23,8 @@ void lowerFrame(mir::MFunction& f);
 
 // The displacement from rbp of frame slot `slot` when `numSaved`
 // callee-saved registers are pushed.
-inline int64_t slotOffset(int numSaved, int slot) { return -8 * int64_t(numSaved) - 8 * (int64_t(slot) + 1); }
+inline int64_t slotOffset(int numSaved, int slot) {
+  return -8 * int64_t(numSaved) - 8 * (int64_t(slot) + 1);
+}
 
 }  // namespace simplec

@@ -19,12 +19,17 @@ bool LiveInterval::covers(int pos) const {
 
 bool LiveInterval::intersects(const LiveInterval& o) const {
   if (empty() || o.empty() || end() < o.start() || o.end() < start()) return false;
-  size_t i = 0, j = 0;
-  while (i < ranges.size() && j < o.ranges.size()) {
-    const LiveRange& a = ranges[i];
-    const LiveRange& b = o.ranges[j];
-    if (a.from <= b.to && b.from <= a.to) return true;
-    if (a.to < b.to) ++i; else ++j;
+  // Walk the shorter list and binary-search the longer one: a vreg's
+  // interval has few ranges, a fixed interval (rax, say) may have thousands.
+  const std::vector<LiveRange>& few = ranges.size() <= o.ranges.size() ? ranges : o.ranges;
+  const std::vector<LiveRange>& many = ranges.size() <= o.ranges.size() ? o.ranges : ranges;
+  auto it = many.begin();
+  for (const LiveRange& r : few) {
+    // First range of `many` that ends at or after r begins.
+    it = std::lower_bound(it, many.end(), r.from,
+                          [](const LiveRange& m, int p) { return m.to < p; });
+    if (it == many.end()) return false;
+    if (it->from <= r.to) return true;
   }
   return false;
 }
@@ -77,6 +82,7 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
   li.numInsts = count;
   std::vector<LiveInterval> all(static_cast<size_t>(sz));
   li.hints.assign(size_t(nv), {});
+  li.spillCost.assign(size_t(nv), 0.0);
 
   std::vector<int> openEnd(size_t(sz), -1);  // end of the range being built, or -1
   std::vector<int> openList;
@@ -108,6 +114,11 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
       int i = first + k;
       int rd = 2 * i, wr = 2 * i + 1;
       DefUse du = defUses(mi);
+      double freq = 1;
+      for (int d = 0; d < blk.loopDepth && d < 6; ++d) freq *= 8;
+      for (const auto* list : {&du.uses, &du.defs})
+        for (const Opnd& o : *list)
+          if (o.kind == Opnd::VReg && o.reg >= 0 && o.reg < nv) li.spillCost[size_t(o.reg)] += freq;
       auto def = [&](int r) {
         if (r < 0) return;
         if (openEnd[size_t(r)] >= 0) {

@@ -1,9 +1,7 @@
-// Live intervals for linear-scan register allocation. Instructions are
-// numbered in block layout order; instruction i reads its operands at
-// position 2i and writes its results at 2i+1. An interval is a sorted list of
-// disjoint inclusive position ranges (holes where the register is dead).
-// Invariant: if a register holds a value that is still needed at position p,
-// or is written at p, then p lies inside its interval; so two registers whose
+// Live intervals for linear-scan register allocation: instruction i (in
+// block layout order) reads its operands at position 2i and writes at 2i+1.
+// Invariant: if a register holds a value still needed at position p, or is
+// written at p, then p lies in its interval; so two registers whose
 // intervals do not intersect can share a physical register.
 #pragma once
 #include <vector>
@@ -17,6 +15,7 @@ struct LiveRange {
   int from, to;  // inclusive positions
 };
 
+// Sorted disjoint position ranges, with holes where the register is dead.
 struct LiveInterval {
   std::vector<LiveRange> ranges;  // sorted by `from`, disjoint, not adjacent
 
@@ -43,6 +42,9 @@ struct LiveIntervals {
   std::vector<LiveInterval> fixed;      // by physical register (32)
   std::vector<std::vector<RegHint>> hints;  // by vreg, most important first
   std::vector<int> callPositions;       // write positions (2i+1) of calls
+  // By vreg: the cost of spilling it, the number of its reads and writes
+  // weighted by 8^loop depth (a guess at how often they execute).
+  std::vector<double> spillCost;
 };
 
 // Builds intervals from the liveness sets. Physical registers named by

@@ -1,8 +1,5 @@
 // Liveness of MIR registers per block: live-in/live-out sets computed by
 // iterative backward dataflow to a fixed point (loops need several rounds).
-// The sets cover the virtual registers 0..numVRegs-1 and, after them, the 32
-// physical registers (index numVRegs + r), so that the register allocator can
-// see physical registers live across block boundaries too.
 // Invariant: liveIn[b] = uses[b] | (liveOut[b] - defs[b]),
 //            liveOut[b] = union of liveIn[s] over the successors s of b.
 #pragma once
@@ -34,6 +31,9 @@ class BitSet {
   std::vector<uint64_t> words_;
 };
 
+// The sets cover the virtual registers 0..numVRegs-1 and, after them, the 32
+// physical registers (index numVRegs + r), so that the register allocator can
+// see physical registers live across block boundaries too.
 struct Liveness {
   int numVRegs = 0;
   // Control-flow successors/predecessors of every block: the union of

@@ -84,7 +84,8 @@ std::vector<MInst> sequentializeMoves(const std::vector<MoveOp>& moves) {
       if (sameLoc(moves[i].dst, moves[j].dst)) fail("two moves write the same destination");
   for (const MoveOp& m : moves)
     for (const MoveOp& d : moves)
-      if (d.dst.kind == Opnd::PReg && (memUsesReg(m.src, d.dst.reg) || memUsesReg(m.dst, d.dst.reg)))
+      if (d.dst.kind == Opnd::PReg &&
+          (memUsesReg(m.src, d.dst.reg) || memUsesReg(m.dst, d.dst.reg)))
         fail("a memory operand's address register is also a destination");
 
   std::vector<MInst> out;

@@ -1,11 +1,8 @@
 // Register allocation: linear scan over live intervals (Poletto & Sarkar,
-// with Wimmer's lifetime holes and fixed intervals) for one MFunction.
-// Preconditions: MIR from instruction selection; VReg operands anywhere,
-// PReg operands only where an instruction needs that register; ParMoves
-// for phis at the end of predecessor blocks.
-// Postconditions: no VReg operand and no ParMove remain; spilled values live
-// in new frame slots; f.usedCalleeSaved lists the callee-saved registers the
-// function writes, in kCalleeSaved order. The result is deterministic.
+// with Wimmer's lifetime holes and fixed intervals) for one MFunction;
+// spilled values live in frame slots for their whole lifetime.
+// Invariant: afterwards no VReg and no ParMove remain, and the function
+// computes what it did before. The result is deterministic.
 #pragma once
 #include <string>
 
@@ -20,6 +17,12 @@ namespace simplec {
 extern const int kAllocatableGprs[12];
 extern const int kAllocatableXmms[14];
 
+// Preconditions: MIR from instruction selection; VReg operands anywhere,
+// PReg operands only where an instruction needs that register; ParMoves
+// for phis at the end of predecessor blocks.
+// Postconditions: no VReg operand and no ParMove remain; spilled values live
+// in new frame slots; f.usedCalleeSaved lists the callee-saved registers the
+// function writes, in kCalleeSaved order.
 // Throws InternalError("regalloc", ...) on malformed MIR it cannot allocate
 // (e.g. a register number out of range).
 void allocateRegisters(mir::MFunction& f);

@@ -89,7 +89,8 @@ void Rewriter::rewriteParMove(const MInst& in, std::vector<MInst>* out) {
     }
     return r;
   };
-  for (size_t i = 0; i < in.ops.size(); i += 2) moves.push_back({lower(in.ops[i]), lower(in.ops[i + 1])});
+  for (size_t i = 0; i < in.ops.size(); i += 2)
+    moves.push_back({lower(in.ops[i]), lower(in.ops[i + 1])});
   for (MInst& mi : sequentializeMoves(moves)) out->push_back(std::move(mi));
 }
 

@@ -138,6 +138,8 @@ std::vector<Token> Lexer::run() {
   // avoids growing (and page-faulting in) a vector of tens of millions of
   // tokens several times on a huge file; untouched capacity costs nothing.
   toks_.reserve(src_.size() / 3 + 16);
+  // A UTF-8 byte order mark at the start is not part of the program.
+  if (src_.size() >= 3 && src_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = 3;
   for (;;) {
     skipTrivia();
     if (i_ >= src_.size()) break;

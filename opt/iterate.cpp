@@ -4,6 +4,7 @@
 #include <random>
 
 #include "lexer/diag.h"
+#include "opt/endless_loops.h"
 #include "opt/peephole.h"
 #include "son/verify.h"
 
@@ -51,6 +52,9 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
   // rounds repeat until one makes no progress at all.
   for (bool progress = true; progress;) {
     progress = false;
+    // Loops whose exit just folded away are tied back to their Return
+    // before anything sweeps them.
+    if (reconnectEndlessLoops(g)) progress = true;
     for (Node* n : liveNodes(g)) work.push(n);
     while (!work.empty()) {
       SIMPLEC_CHECK(++steps < limit, "peephole", "peepholes did not reach a fixed point");

@@ -221,11 +221,12 @@ Val Parser::incDec(bool prefix, bool inc, const Token& name, SrcPos opPos) {
 }
 
 Val Parser::parseTernary() {
+  SrcPos cpos = tok().pos;
   Val c = parseLogical();
   if (!at(Tok::Question)) return c;
   SrcPos qpos = tok().pos;
   pos_++;
-  c = condition(c, qpos);
+  c = condition(c, cpos);
   Scope* fScope = branch(c.n, qpos);
   enterNesting();
   Val a = parseTernary();
@@ -252,6 +253,7 @@ Val Parser::parseTernary() {
 }
 
 Val Parser::parseLogical() {
+  SrcPos apos = tok().pos;
   Val a = parseBitwise();
   Tok first = Tok::Eof;
   while (at(Tok::AndAnd) || at(Tok::OrOr)) {
@@ -260,7 +262,7 @@ Val Parser::parseLogical() {
     if (first != Tok::Eof && op != first) error(opPos, "mixing '&&' and '||' needs parentheses");
     first = op;
     pos_++;
-    a = condition(a, opPos);
+    a = condition(a, apos);
     bool isAnd = op == Tok::AndAnd;
     // The current scope evaluates the right operand; `skip` does not.
     Scope* other = branch(a.n, opPos);
@@ -273,7 +275,8 @@ Val Parser::parseLogical() {
       t->keep--;
     }
     enterNesting();
-    Val b = condition(parseBitwise(), opPos);
+    SrcPos bpos = tok().pos;
+    Val b = condition(parseBitwise(), bpos);
     leaveNesting();
     bool same = sameType(a.t, b.t) || (a.t.isError() || b.t.isError());
     Val onB = same ? b : toBool(b);
@@ -382,7 +385,8 @@ Val Parser::parseUnary() {
     }
     case Tok::Bang: {
       pos_++;
-      Val v = condition(parseUnary(), op.pos);
+      SrcPos vpos = tok().pos;
+      Val v = condition(parseUnary(), vpos);
       return {dataOp(Op::Not, v.n, nullptr, op.pos), SType::boolT()};
     }
     case Tok::PlusPlus:
@@ -461,13 +465,9 @@ Val Parser::parsePrimary() {
     }
     case Tok::StrLit: {
       pos_++;
-      int idx = -1;
-      for (size_t i = 0; i < g_.strings.size(); i++)
-        if (g_.strings[i] == t.text) idx = int(i);
-      if (idx < 0) {
-        idx = int(g_.strings.size());
-        g_.strings.push_back(t.text);
-      }
+      auto [it, added] = stringIndex_.emplace(t.text, int(g_.strings.size()));
+      if (added) g_.strings.push_back(t.text);
+      int idx = it->second;
       return {peep(mk(Op::Con, {g_.start()}, Type::dataPtr(idx))), SType::strT()};
     }
     case Tok::LBrace: {
@@ -485,8 +485,8 @@ Val Parser::parsePrimary() {
       pos_++;
       return readName(toks_[pos_ - 1]);
     case Tok::FloatLit: pos_++; error(t.pos, "floating-point numbers are not supported yet"); return {con(0), SType::error()};
-    case Tok::KwNull:
-    case Tok::KwNew: pos_++; error(t.pos, "'" + t.text + "' is not supported yet"); return {con(0), SType::error()};
+    case Tok::KwNull: pos_++; error(t.pos, "'null' is not supported yet"); return {con(0), SType::error()};
+    case Tok::KwNew: syntaxError(t.pos, "'new' is not supported yet");  // skips the statement
     case Tok::TypeName: syntaxError(t.pos, "type conversions are not supported yet");
     default: syntaxError(t.pos, "expected expression");
   }

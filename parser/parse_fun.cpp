@@ -148,21 +148,29 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
 
 Val Parser::parseFunLiteral(const std::string& name) {
   SrcPos startPos = tok().pos;
+  size_t open = pos_;
   expect(Tok::LBrace);
   struct Param {
     SType t;
     Token name;
   };
   std::vector<Param> params;
-  while (!at(Tok::Arrow)) {
-    if (at(Tok::Eof)) syntaxError(tok().pos, "expected '->'");
-    SType t = parseType();
-    if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a parameter name");
-    params.push_back({t, tok()});
-    pos_++;
-    accept(Tok::Comma);
+  try {
+    while (!at(Tok::Arrow)) {
+      if (at(Tok::Eof)) syntaxError(tok().pos, "expected '->'");
+      SType t = parseType();
+      if (at(Tok::TypeName)) syntaxError(tok().pos, "'" + tok().text + "' cannot be used as a name");
+      if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a parameter name");
+      params.push_back({t, tok()});
+      pos_++;
+      accept(Tok::Comma);
+    }
+    expect(Tok::Arrow);
+  } catch (SyntaxError&) {
+    // A broken header: skip the whole literal.
+    skipPastBrace(open);
+    return {con(0), SType::error()};
   }
-  expect(Tok::Arrow);
   int idx = newFunction(name, startPos);
   FunInfo& info = g_.funs[size_t(idx)];
   std::vector<SType> ptypes;
@@ -240,7 +248,7 @@ void Parser::parseTopFunBody(TopFun& tf, const std::string& name) {
   try {
     parseFunLiteral(name);
   } catch (SyntaxError&) {
-    syncStatement();
+    skipPastBrace(tf.litPos);
   }
   tf.parsing = false;
   tf.endPos = pos_;

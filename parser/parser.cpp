@@ -4,6 +4,8 @@
 //             | declaration | expr ';' | ';'
 #include "parser/parser.h"
 
+#include <algorithm>
+
 #include "lexer/lexer.h"
 #include "parser/parser_impl.h"
 #include "son/verify.h"
@@ -32,18 +34,32 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Graph& g) {
     diag.hold();
     Parser p(file, diag, g, hints);
     bool ok = p.parseFile();
-    Parser::RetHints learnt = hints;
-    if (p.assumptionsHeld(&learnt) || round == 4) {
+    Parser::RetHints failed;
+    bool held = p.assumptionsHeld(&failed);
+    if (held || round == 4) {
+      // Still changing after several rounds: the type grows without end
+      // (a function returning itself).
+      if (!held) p.reportUnresolvedRecursion(failed);
       diag.release();
-      return ok && !diag.hasErrors();
+      return ok && held && !diag.hasErrors();
     }
     diag.discard();
-    hints = std::move(learnt);
+    for (auto& [name, t] : failed) hints[name] = t;
   }
 }
 
 Parser::Parser(const SourceFile& file, DiagEngine& diag, Graph& g, const RetHints& hints)
     : file_(file), diag_(diag), hints_(hints), g_(g), peep_(g), scopes_(g, peep_) {}
+
+void Parser::reportUnresolvedRecursion(const RetHints& failed) {
+  std::vector<std::pair<SrcPos, std::string>> where;
+  for (const auto& [name, tf] : topFuns_)
+    if (failed.count(name) && tf.funIdx >= 0) where.push_back({g_.funs[size_t(tf.funIdx)].pos, name});
+  std::sort(where.begin(), where.end(), [](auto& a, auto& b) {
+    return a.first.line != b.first.line ? a.first.line < b.first.line : a.first.col < b.first.col;
+  });
+  for (auto& [pos, name] : where) error(pos, "cannot infer the result type of recursive function '" + name + "'");
+}
 
 bool Parser::assumptionsHeld(RetHints* learnt) const {
   bool held = true;
@@ -75,9 +91,25 @@ bool Parser::accept(Tok k) {
 
 void Parser::expect(Tok k) {
   if (accept(k)) return;
+  // At the end of the file one "expected" is enough: everything still open
+  // would report its own.
+  if (at(Tok::Eof) && eofReported_) throw SyntaxError{};
+  if (at(Tok::Eof)) eofReported_ = true;
   // A missing token is reported just past the previous one.
   SrcPos p = pos_ ? prevTok().endPos : tok().pos;
   syntaxError(p, "expected " + tokDescription(k));
+}
+
+void Parser::skipPastBrace(size_t open) {
+  // From the '{' at `open` to just past its matching '}' (or the end).
+  int depth = 0;
+  for (pos_ = open; !at(Tok::Eof); pos_++) {
+    if (at(Tok::LBrace)) depth++;
+    if (at(Tok::RBrace) && --depth == 0) {
+      pos_++;
+      return;
+    }
+  }
 }
 
 void Parser::error(SrcPos pos, const std::string& msg) { diag_.error(file_, pos, msg); }
@@ -229,6 +261,13 @@ void Parser::parseStatement() {
       case Tok::KwContinue: parseBreakContinue(false); break;
       case Tok::KwReturn: parseReturn(); break;
       case Tok::Semi: pos_++; break;
+      case Tok::KwStruct: {
+        error(tok().pos, "'struct' is not supported yet");
+        while (!at(Tok::Eof) && !at(Tok::LBrace) && !at(Tok::Semi)) pos_++;
+        if (at(Tok::LBrace)) skipPastBrace(pos_);
+        accept(Tok::Semi);
+        break;
+      }
       default:
         if (atDeclaration()) {
           parseDeclaration();
@@ -281,7 +320,8 @@ void Parser::parseIf() {
   SrcPos ifPos = tok().pos;
   pos_++;
   expect(Tok::LParen);
-  Val c = condition(parseExpr(), ifPos);
+  SrcPos cpos = tok().pos;
+  Val c = condition(parseExpr(), cpos);
   expect(Tok::RParen);
   Scope* fScope = branch(c.n, ifPos);
   size_t nslots = scope()->numSlots();
@@ -329,7 +369,8 @@ void Parser::parseWhile() {
   head->node->keep++;
   fn_->scope = scopes_.dup(head, true);
   expect(Tok::LParen);
-  Val c = condition(parseExpr(), wpos);
+  SrcPos cpos = tok().pos;
+  Val c = condition(parseExpr(), cpos);
   expect(Tok::RParen);
   Scope* exit = branch(c.n, wpos);
   LoopSave save = beginLoopCtx(exit);
@@ -378,7 +419,8 @@ void Parser::parseFor() {
   Scope* head = scope();
   head->node->keep++;
   fn_->scope = scopes_.dup(head, true);
-  Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(parseExpr(), fpos);
+  SrcPos cpos = tok().pos;
+  Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(parseExpr(), cpos);
   expect(Tok::Semi);
   // The step is parsed after the body, where it runs; remember where it is.
   size_t stepPos = pos_;
@@ -546,6 +588,7 @@ void Parser::parseDeclaration() {
     }
     if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name");
     Token name = tok();
+    if (name.text == "sys") error(name.pos, "'sys' cannot be redefined");
     pos_++;
     Val v;
     SrcPos initPos = tok().pos;
@@ -553,7 +596,14 @@ void Parser::parseDeclaration() {
       initPos = tok().pos;
       // A top-level `val main = {...}` is the function-form entry.
       bool isMain = topLevel_ && isVal && name.text == "main" && at(Tok::LBrace) && fn_ == mainCtx_;
-      v = parseExpr();
+      try {
+        v = parseExpr();
+      } catch (SyntaxError&) {
+        // Define the name anyway, so later uses do not pile up errors.
+        if (!scope()->definedInInnermost(name.text))
+          scope()->define({name.text, SType::error(), false, nullptr, name.pos}, con(0));
+        throw;
+      }
       if (isMain && v.t.kind == SType::Fun && v.n->isConst()) {
         if (valMainFun_ >= 0) error(name.pos, "redefinition of 'main'");
         valMainFun_ = v.n->type->fun();

@@ -37,6 +37,7 @@ class Parser {
   // After parseFile: did every recursive use assume the result type the
   // function turned out to have? If not, `learnt` holds the real types.
   bool assumptionsHeld(RetHints* learnt) const;
+  void reportUnresolvedRecursion(const RetHints& failed);
 
  private:
   // One function being parsed.
@@ -81,6 +82,8 @@ class Parser {
   [[noreturn]] void syntaxError(SrcPos pos, const std::string& msg);
   void error(SrcPos pos, const std::string& msg);
   void syncStatement();
+  void skipPastBrace(size_t open);
+  bool eofReported_ = false;
 
   // ---- nodes
   Node* peep(Node* n) { return peep_.run(n); }
@@ -182,6 +185,7 @@ class Parser {
   std::unordered_map<std::string, TopFun> topFuns_;
   std::unordered_map<std::string, int> externs_;
   std::unordered_map<std::string, int> symbolsUsed_;
+  std::unordered_map<std::string, int> stringIndex_;  // constant string -> Graph::strings index
   std::vector<SType> funTypes_;     // static type of each function of g_.funs
   std::unordered_map<size_t, std::string> topFunAt_;  // '{' token index -> top function name
   FunCtx* mainCtx_ = nullptr;
@@ -189,7 +193,7 @@ class Parser {
   int valMainFun_ = -1;         // a `val main = {...}` function
   SrcPos valMainPos_;
   bool topLevel_ = false;       // parsing statements of the script body
-  static constexpr int kMaxDepth = 600;
+  static constexpr int kMaxDepth = 3000;  // statements + expressions; the driver's stack is 1 GiB
 };
 
 }  // namespace simplec

@@ -38,8 +38,9 @@ Node* Graph::make(Op op, const std::vector<Node*>& ins, const Type* t, int64_t a
 Node* Graph::con(const Type* t) { return make(Op::Con, {start_}, t); }
 
 void Graph::removeUse(Node* d, Node* user) {
-  auto it = std::find(d->out.begin(), d->out.end(), user);
-  SIMPLEC_CHECK(it != d->out.end(), "graph", "use list out of sync");
+  // Search from the back: the newest uses are the likeliest to go first.
+  auto it = std::find(d->out.rbegin(), d->out.rend(), user);
+  SIMPLEC_CHECK(it != d->out.rend(), "graph", "use list out of sync");
   // Order of uses is irrelevant: swap-remove.
   *it = d->out.back();
   d->out.pop_back();

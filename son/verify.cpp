@@ -93,22 +93,23 @@ void sweepUnreachable(Graph& g) {
   std::vector<Node*> live = liveNodes(g);
   std::vector<char> reach(g.size(), 0);
   for (Node* n : live) reach[n->id] = 1;
-  std::vector<Node*> garbage;
+  reach[g.start()->id] = 1;
+  bool any = false;
   for (const auto& up : g.nodes())
-    if (!up->dead && !reach[up->id] && up.get() != g.start()) garbage.push_back(up.get());
-  // Cut every edge into and out of the garbage, then mark it dead.
-  for (Node* n : garbage)
-    for (size_t i = 0; i < n->in.size(); i++)
-      if (n->in[i]) {
-        Node* d = n->in[i];
-        auto it = std::find(d->out.begin(), d->out.end(), n);
-        if (it != d->out.end()) {
-          *it = d->out.back();
-          d->out.pop_back();
-        }
-        n->in[i] = nullptr;
-      }
-  for (Node* n : garbage) {
+    if (!up->dead && !reach[up->id]) any = true;
+  if (!any) return;
+  // Drop garbage users from every live use list in one pass per list (the
+  // Start node alone may list a great many dead constants), then unhook the
+  // garbage itself.
+  for (const auto& up : g.nodes()) {
+    Node* n = up.get();
+    if (n->dead || !reach[n->id]) continue;
+    auto& out = n->out;
+    out.erase(std::remove_if(out.begin(), out.end(), [&](Node* u) { return !reach[u->id]; }), out.end());
+  }
+  for (const auto& up : g.nodes()) {
+    Node* n = up.get();
+    if (n->dead || reach[n->id]) continue;
     n->in.clear();
     n->out.clear();
     n->keep = 0;

@@ -1,4 +1,5 @@
-// The allocation differential check (see alloc_check.h).
+// The allocation differential check (see alloc_check.h): allocate, lower,
+// then run both versions on every input and report the first difference.
 #include "test/unit/codegen/alloc_check.h"
 
 #include "codegen/frame.h"

@@ -89,7 +89,8 @@ TEST_CASE("liveness: loop summing 1..n", "[liveness]") {
   // not live anywhere across a block boundary.
   CHECK(lv.liveIn[size_t(b0)].test(Liveness::pregIndex(nv, RDI)));
   CHECK_FALSE(lv.liveOut[size_t(b0)].test(Liveness::pregIndex(nv, RDI)));
-  for (int bb = 0; bb < 4; ++bb) CHECK_FALSE(lv.liveOut[size_t(bb)].test(Liveness::pregIndex(nv, RAX)));
+  for (int bb = 0; bb < 4; ++bb)
+    CHECK_FALSE(lv.liveOut[size_t(bb)].test(Liveness::pregIndex(nv, RAX)));
 
   // The fixed point satisfies the dataflow equations.
   for (int bb = 0; bb < 4; ++bb) {

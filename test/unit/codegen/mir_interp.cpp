@@ -179,7 +179,9 @@ void Machine::doCall(const MInst& mi, InterpResult& res) {
 }
 
 int Machine::step(const MInst& mi, InterpResult& res) {
-  auto need = [&](size_t n) { check(mi.ops.size() == n, std::string("bad operand count for ") + mopName(mi.op)); };
+  auto need = [&](size_t n) {
+    check(mi.ops.size() == n, std::string("bad operand count for ") + mopName(mi.op));
+  };
   switch (mi.op) {
     case MOp::Mov: {
       need(2);
@@ -356,6 +358,11 @@ InterpResult Machine::run() {
         continue;
       }
       check(++res.steps <= cfg_.maxSteps, "step limit reached");
+      for (const Opnd& o : blk.insts[i].ops)
+        if (o.kind == Opnd::Mem && o.base == RBP && !o.baseVirt) {
+          ++res.frameAccesses;
+          break;
+        }
       int next = step(blk.insts[i], res);
       if (next == -2) break;
       if (next >= 0) {

@@ -1,12 +1,9 @@
 // Test helper: an interpreter for integer MIR, before register allocation
 // (virtual registers, Slot and InArg operands) and after allocation and frame
-// lowering (physical registers, rbp/rsp-relative memory). Running a function
-// both ways on the same inputs and comparing the results checks the
-// allocator and the frame lowering end to end. A Call clobbers every
-// caller-saved register and the memory below rsp with garbage, so values
-// kept there across a call are caught; after lowering it also checks that
-// rsp is 16-byte aligned at calls and that Ret restores rsp, rbp and the
-// callee-saved registers.
+// lowering (physical registers, rbp/rsp-relative memory), so both versions
+// of a function can be run on the same inputs and compared.
+// Invariant: a Call clobbers every caller-saved register and the memory
+// below rsp with garbage, so values wrongly kept there are caught.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -41,6 +38,7 @@ struct InterpResult {
   std::vector<std::string> calls;  // "name(a, b) = r" for every call, in order
   std::vector<int64_t> heap;       // final words of the heap buffer
   int64_t steps = 0;
+  int64_t frameAccesses = 0;       // executed instructions with an rbp-relative operand
 };
 
 // Address of the heap buffer (pass it as an argument to give code a pointer);
@@ -48,6 +46,8 @@ struct InterpResult {
 constexpr int64_t kHeapAddr = 0x10000;
 constexpr int kHeapWords = 512;
 
+// After lowering (cfg.lowered) it also checks that rsp is 16-byte aligned at
+// calls and that Ret restores rsp, rbp and the callee-saved registers.
 InterpResult runMir(const mir::MFunction& f, const InterpConfig& cfg);
 
 }  // namespace simplec::test

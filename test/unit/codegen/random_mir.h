@@ -1,10 +1,9 @@
 // Test helper: a seeded generator of random but well-defined integer MIR, as
-// an instruction selector could produce it: straight-line arithmetic, shifts
-// by rcx, divisions through rax/rdx, calls with register and stack
-// arguments, loads and stores through a heap pointer, frame slots, nested
-// if/else and counted loops with ParMoves at block ends. Every value it
-// creates stays live to the end, so register pressure grows with
-// numValues. The same seed always gives the same function.
+// an instruction selector could produce it: arithmetic, shifts by rcx,
+// divisions, calls with stack arguments, heap and slot accesses, nested
+// if/else and counted loops with ParMoves at block ends.
+// Invariant: the same seed always gives the same function, which terminates
+// and never reads an undefined register.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -14,6 +13,8 @@
 
 namespace simplec::test {
 
+// Every value the function creates stays live to the end, so register
+// pressure grows with numValues.
 struct RandomMirOptions {
   int numValues = 24;      // values live from the entry to the return
   int numStatements = 30;  // at the top level; nested bodies get fewer

@@ -239,6 +239,57 @@ TEST_CASE("regalloc: values live across calls", "[regalloc]") {
   CHECK(c.allocated.numSlots >= 2);
 }
 
+TEST_CASE("regalloc: a spill may evict several values sharing a register", "[regalloc]") {
+  // Everything lives across calls, so only the 5 callee-saved registers are
+  // usable. k1..k4 (many uses) take four; a takes the fifth, and b, living
+  // in a's lifetime hole, shares it. c then overlaps both a and b and is
+  // used more than the two together: both must be evicted from that
+  // register, not just one.
+  FnBuilder b;
+  b.at(b.block());
+  std::vector<int> p = b.params(2);
+  std::vector<int> k;
+  for (int i = 0; i < 4; ++i) {
+    int x = b.vreg();
+    b.mov(V(x), V(p[size_t(i % 2)]));
+    b.op(MOp::Add, V(x), I(i));
+    k.push_back(x);
+  }
+  int a = b.vreg(), bv = b.vreg(), c = b.vreg();
+  b.mov(V(a), I(1));
+  b.call("f", {}, -1);
+  b.call("g", {V(a)}, -1);  // last use of the first a
+  b.mov(V(bv), I(2));       // b lives in a's hole
+  b.call("f", {}, -1);
+  b.mov(V(c), I(3));
+  b.call("f", {}, -1);
+  b.call("g", {V(bv)}, -1);
+  b.mov(V(a), I(4));        // a again
+  b.call("f", {}, -1);
+  b.call("g", {V(a)}, -1);
+  for (int i = 0; i < 8; ++i) b.call("g", {V(c)}, -1);
+  int acc = b.vreg();
+  b.mov(V(acc), I(0));
+  for (int i = 0; i < 6; ++i)
+    for (int x : k) {
+      b.op(MOp::Imul, V(acc), I(3));
+      b.op(MOp::Add, V(acc), V(x));
+    }
+  b.ret(V(acc));
+  AllocCheck ch = allocateAndCompare(b.finish(), inputs({{5, 6}, {-1, 100}}));
+  REQUIRE_SAME(ch);
+  CHECK(ch.before[0].calls.size() == 15);
+  CHECK(ch.allocated.usedCalleeSaved.size() == 5);
+  // a and b are spilled (b sits inside a's lifetime, so they get a slot
+  // each) and c stays in a register: the only argument loads from the frame
+  // are a, b, a.
+  CHECK(ch.allocated.numSlots == 2);
+  int argLoads = 0;
+  for (const MInst& mi : ch.allocated.blocks[0].insts)
+    if (mi.op == MOp::Mov && mi.ops[0] == P(RDI) && mi.ops[1].kind == Opnd::Mem) ++argLoads;
+  CHECK(argLoads == 3);
+}
+
 TEST_CASE("regalloc: division with fixed rax and rdx", "[regalloc]") {
   // q = a / d, r = a % d with several other values live across the
   // division, including the divisor, which must not be put in rax or rdx.
@@ -358,7 +409,8 @@ TEST_CASE("regalloc: stack-passed arguments, incoming and outgoing", "[regalloc]
     b.op(MOp::Add, V(acc), V(x));
   }
   b.ret(V(acc));
-  std::vector<InterpConfig> in = inputs({{1, 2, 3, 4, 5, 6, 7, 8, 9}, {-1, -2, -3, -4, -5, -6, 70, 80, 90}});
+  std::vector<InterpConfig> in =
+      inputs({{1, 2, 3, 4, 5, 6, 7, 8, 9}, {-1, -2, -3, -4, -5, -6, 70, 80, 90}});
   for (InterpConfig& cfg : in) {
     cfg.callees["many"].stackArgs = 3;
     cfg.callees["many"].fn = [](const std::vector<int64_t>& a) {
