@@ -303,14 +303,14 @@ std::string print(const MFunction& f) {
   s += "\n";
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     const MBlock& blk = f.blocks[b];
-    std::string head = "b" + std::to_string(b) + ":";
-    if (blk.loopDepth) head += "  (loop depth " + std::to_string(blk.loopDepth) + ")";
-    if (blk.cold) head += "  cold";
+    std::string notes;
+    if (blk.loopDepth) notes += " (loop depth " + std::to_string(blk.loopDepth) + ")";
+    if (blk.cold) notes += " cold";
     if (!blk.succs.empty()) {
-      head += "  succs";
-      for (int t : blk.succs) head += " b" + std::to_string(t);
+      notes += " succs";
+      for (int t : blk.succs) notes += " b" + std::to_string(t);
     }
-    s += head + "\n";
+    s += "b" + std::to_string(b) + ":" + (notes.empty() ? "" : " " + notes) + "\n";
     for (const MInst& mi : blk.insts) s += "  " + instText(mi) + "\n";
   }
   return s;

@@ -194,10 +194,10 @@ TEST_CASE("mir: printer is deterministic and readable", "[mir]") {
       "b0:  succs b1\n"
       "  mov v0, rdi\n"
       "  mov v1, 0\n"
-      "b1:  (loop depth 1)  succs b3 b2\n"
+      "b1:  (loop depth 1) succs b3 b2\n"
       "  cmp v0, 0\n"
       "  jle b3\n"
-      "b2:  (loop depth 1)  succs b1\n"
+      "b2:  (loop depth 1) succs b1\n"
       "  add v1, v0\n"
       "  sub v0, 1\n"
       "  jmp b1\n"
@@ -227,7 +227,9 @@ TEST_CASE("mir: printer shows calls, slots and parallel moves", "[mir]") {
   b.call("h", {V(x)}, y);
   b.parmove({{V(x), V(y)}, {V(y), V(x)}});
   b.emit(MOp::Call, {Opnd::symbol("rt_panic")}).noReturn = true;
+  b.f.blocks[0].cold = true;
   std::string text = print(b.finish());
+  CHECK(text.find("\nb0:  cold\n") != std::string::npos);
   CHECK(text.find("  mov v0, inarg0\n  mov slot2, v0\n  mov rdi, v0\n  call h (rdi)\n"
                   "  mov v1, rax\n  parmove v0 <- v1, v1 <- v0\n  call rt_panic noreturn\n") !=
         std::string::npos);

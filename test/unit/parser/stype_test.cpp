@@ -1,0 +1,63 @@
+// Tests for static types (parser/stype.h): printing, structural equality of
+// function types, assignability (int and bool interchange, errors absorb),
+// the common type of two arms, and the lattice type of each static type.
+#include <catch2/catch.hpp>
+
+#include "parser/stype.h"
+
+using namespace simplec;
+
+TEST_CASE("parser/stype: str()", "[parser][stype]") {
+  CHECK(SType::intT().str() == "int");
+  CHECK(SType::boolT().str() == "bool");
+  CHECK(SType::voidT().str() == "void");
+  CHECK(SType::strT().str() == "u8[~]");
+  CHECK(SType::error().str() == "<error>");
+  CHECK(SType::fun({SType::intT(), SType::boolT()}, SType::intT()).str() == "{ int bool -> int }");
+  CHECK(SType::fun({}, SType::voidT()).str() == "{ -> void }");
+  CHECK(SType::fun({SType::fun({SType::intT()}, SType::intT())}, SType::boolT()).str() ==
+        "{ { int -> int } -> bool }");
+}
+
+TEST_CASE("parser/stype: sameType compares function types structurally", "[parser][stype]") {
+  SType f1 = SType::fun({SType::intT()}, SType::intT());
+  SType f2 = SType::fun({SType::intT()}, SType::intT());
+  CHECK(sameType(f1, f2));
+  CHECK_FALSE(sameType(f1, SType::fun({SType::boolT()}, SType::intT())));
+  CHECK_FALSE(sameType(f1, SType::fun({SType::intT()}, SType::boolT())));
+  CHECK_FALSE(sameType(f1, SType::fun({SType::intT(), SType::intT()}, SType::intT())));
+  CHECK_FALSE(sameType(f1, SType::intT()));
+  CHECK(sameType(SType::intT(), SType::intT()));
+  CHECK_FALSE(sameType(SType::intT(), SType::boolT()));
+}
+
+TEST_CASE("parser/stype: assignable and commonType", "[parser][stype]") {
+  SType f = SType::fun({SType::intT()}, SType::intT());
+  CHECK(assignable(SType::intT(), SType::boolT()));  // bool keeps the low bit
+  CHECK(assignable(SType::boolT(), SType::intT()));
+  CHECK(assignable(f, SType::fun({SType::intT()}, SType::intT())));
+  CHECK_FALSE(assignable(f, SType::intT()));
+  CHECK_FALSE(assignable(SType::intT(), f));
+  CHECK_FALSE(assignable(SType::strT(), SType::intT()));
+  CHECK(assignable(SType::error(), f));  // already reported
+  CHECK(assignable(f, SType::error()));
+
+  CHECK(commonType(SType::intT(), SType::boolT()).kind == SType::Int);
+  CHECK(commonType(SType::boolT(), SType::boolT()).kind == SType::Bool);
+  CHECK(commonType(SType::error(), SType::boolT()).kind == SType::Bool);
+  CHECK(commonType(f, SType::intT()).isError());
+  CHECK(sameType(commonType(f, SType::fun({SType::intT()}, SType::intT())), f));
+}
+
+TEST_CASE("parser/stype: lattice types", "[parser][stype]") {
+  CHECK(SType::intT().lattice() == Type::intBot());
+  CHECK(SType::boolT().lattice() == Type::boolType());
+  CHECK(SType::fun({}, SType::intT()).lattice() == Type::funAny());
+  CHECK(SType::strT().lattice() == Type::dataPtr(Type::kFunAny));
+  CHECK(SType::error().lattice() == Type::bottom());
+  CHECK(SType::intT().isIntegral());
+  CHECK(SType::boolT().isIntegral());
+  CHECK_FALSE(SType::strT().isIntegral());
+  CHECK_FALSE(SType::voidT().hasValue());
+  CHECK(SType::error().hasValue());
+}
