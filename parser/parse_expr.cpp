@@ -147,9 +147,8 @@ Val Parser::mergeValues(Scope* a, Val va, Scope* b, Val vb, SType t) {
 }
 
 Val Parser::parseExpr() {
-  enterNesting();
+  Nesting nest(*this);
   Val v = parseAssign();
-  leaveNesting();
   return v;
 }
 
@@ -162,9 +161,8 @@ Val Parser::parseAssign() {
     if (op.kind != Tok::Assign) return compoundAssign(name, op.kind, op.pos);
     int idx = scope()->find(name.text);
     SrcPos rhsPos = tok().pos;
-    enterNesting();
+    Nesting nest(*this);
     Val v = parseAssign();
-    leaveNesting();
     if (idx < 0) {
       if (name.text == "sys" || topFuns_.count(name.text))
         error(op.pos, "cannot assign to '" + name.text + "'");
@@ -191,9 +189,8 @@ void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
 Val Parser::compoundAssign(const Token& name, Tok op, SrcPos opPos) {
   int idx = scope()->find(name.text);
   Val old = readName(name);
-  enterNesting();
+  Nesting nest(*this);
   Val rhs = parseAssign();
-  leaveNesting();
   std::string opText = tokSpelling(op);
   opText.pop_back();  // "+=" -> "+"
   Val v = arith(binaryOpFor(op), old, rhs, opPos, opText.c_str());
@@ -228,7 +225,7 @@ Val Parser::parseTernary() {
   pos_++;
   c = condition(c, cpos);
   Scope* fScope = branch(c.n, qpos);
-  enterNesting();
+  Nesting nest(*this);
   Val a = parseTernary();
   Scope* tScope = scope();
   fn_->scope = fScope;
@@ -241,7 +238,6 @@ Val Parser::parseTernary() {
     error(qpos, "'?' without ':' needs an integer value, found '" + a.t.str() + "'");
     b = a;
   }
-  leaveNesting();
   fScope = scope();
   SType t = commonType(a.t, b.t);
   bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError();
@@ -274,10 +270,9 @@ Val Parser::parseLogical() {
       other->setCtrl(t);
       t->keep--;
     }
-    enterNesting();
+    Nesting nest(*this);
     SrcPos bpos = tok().pos;
     Val b = condition(parseBitwise(), bpos);
-    leaveNesting();
     bool same = sameType(a.t, b.t) || (a.t.isError() || b.t.isError());
     Val onB = same ? b : toBool(b);
     Val onSkip = same ? a : Val{con(isAnd ? 0 : 1), SType::boolT()};
@@ -328,11 +323,10 @@ Val Parser::chainRest(Val sofar, Val mid, bool less) {
   if (less2 != less) error(op.pos, "comparison chain mixes '<' and '>' directions");
   pos_++;
   Scope* skip = branch(sofar.n, op.pos);
-  enterNesting();
+  Nesting nest(*this);
   Val right = parseShift();
   Val c = compare(op.kind, mid, right, op.pos);
   if (isRelOp(tok().kind)) c = chainRest(c, right, less);
-  leaveNesting();
   return mergeValues(scope(), c, skip, Val{con(0), SType::boolT()}, SType::boolT());
 }
 
@@ -370,11 +364,7 @@ Val Parser::parseMultiplicative() {
 }
 
 Val Parser::parseUnary() {
-  enterNesting();
-  struct Leave {
-    Parser* p;
-    ~Leave() { p->leaveNesting(); }
-  } leave{this};
+  Nesting nest(*this);
   Token op = tok();
   switch (op.kind) {
     case Tok::Minus: {

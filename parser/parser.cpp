@@ -2,26 +2,17 @@
 //   program   = statement* EOF
 //   statement = block | if | while | for | break | continue | return
 //             | declaration | expr ';' | ';'
+// Loops are in parse_loop.cpp, declarations and types in parse_decl.cpp.
 #include "parser/parser.h"
 
 #include <algorithm>
 
 #include "lexer/lexer.h"
+#include "parser/on_exit.h"
 #include "parser/parser_impl.h"
 #include "son/verify.h"
 
 namespace simplec {
-
-namespace {
-// Runs a cleanup when the enclosing block is left, normally or by exception.
-template <class F>
-struct OnExit {
-  F f;
-  ~OnExit() { f(); }
-};
-template <class F>
-OnExit(F) -> OnExit<F>;
-}  // namespace
 
 bool parseFile(const SourceFile& file, DiagEngine& diag, Graph& g) {
   // A recursive function's result type is needed at its recursive calls
@@ -241,8 +232,7 @@ bool Parser::parseFile() {
 // ---------------------------------------------------------------- statements
 
 void Parser::parseStatement() {
-  enterNesting();
-  OnExit leave{[this] { leaveNesting(); }};
+  Nesting nest(*this);
   bool isExpr = false;
   Val exprVal;
   try {
@@ -341,140 +331,6 @@ void Parser::parseIf() {
   scopes_.merge(tScope, fScope);
 }
 
-Parser::LoopSave Parser::beginLoopCtx(Scope* breakScope) {
-  LoopSave s{fn_->breakScope, fn_->continueScope, fn_->loopVars, fn_->loopBlocks, fn_->inLoop};
-  fn_->breakScope = breakScope;
-  fn_->continueScope = nullptr;
-  fn_->loopVars = breakScope->vars.size();
-  fn_->loopBlocks = breakScope->depth();
-  fn_->inLoop = true;
-  return s;
-}
-
-void Parser::endLoopCtx(const LoopSave& s) {
-  fn_->breakScope = s.br;
-  fn_->continueScope = s.co;
-  fn_->loopVars = s.vars;
-  fn_->loopBlocks = s.blocks;
-  fn_->inLoop = s.in;
-}
-
-//   while = 'while' '(' expr ')' statement
-void Parser::parseWhile() {
-  SrcPos wpos = tok().pos;
-  pos_++;
-  Node* loop = peep(mk(Op::Loop, {nullptr, ctrl(), nullptr}, Type::ctrl()));
-  setCtrl(loop);
-  Scope* head = scope();
-  head->node->keep++;
-  fn_->scope = scopes_.dup(head, true);
-  expect(Tok::LParen);
-  SrcPos cpos = tok().pos;
-  Val c = condition(parseExpr(), cpos);
-  expect(Tok::RParen);
-  Scope* exit = branch(c.n, wpos);
-  LoopSave save = beginLoopCtx(exit);
-  {
-    OnExit restore{[this, save] { endLoopCtx(save); }};
-    parseStatement();
-    if (fn_->continueScope) fn_->scope = jumpTo(fn_->continueScope);
-  }
-  closeLoop(head, exit);
-}
-
-void Parser::closeLoop(Scope* head, Scope* exit) {
-  Scope* back = scope();
-  back->truncate(head->vars.size(), head->depth());
-  bool endless = exit->ctrl()->type->kind() == TKind::XCtrl && back->ctrl()->type->kind() != TKind::XCtrl;
-  if (endless) {
-    // Nothing leaves this loop: give it an exit that is never taken, so the
-    // loop stays reachable from the function's Return (and from Stop).
-    Node* never = peep(mk(Op::Never, {back->ctrl()}, nullptr));
-    Node* out = peep(mk(Op::CProj, {never}, nullptr, 0));
-    Node* stay = peep(mk(Op::CProj, {never}, nullptr, 1));
-    addReturnPath(out, back->mem(), con(0));
-    back->setCtrl(stay);
-  }
-  scopes_.endLoop(head, back, exit);
-  head->node->keep--;
-  scopes_.kill(head);
-  fn_->scope = exit;
-}
-
-//   for = 'for' '(' [declaration | expr] ';' [expr] ';' [expr] ')' statement
-void Parser::parseFor() {
-  SrcPos fpos = tok().pos;
-  pos_++;
-  expect(Tok::LParen);
-  size_t outerVars = scope()->vars.size(), outerDepth = scope()->depth();
-  scope()->pushBlock();
-  if (atDeclaration()) {
-    parseDeclaration();
-  } else {
-    if (!at(Tok::Semi)) parseExpr();
-    expect(Tok::Semi);
-  }
-  Node* loop = peep(mk(Op::Loop, {nullptr, ctrl(), nullptr}, Type::ctrl()));
-  setCtrl(loop);
-  Scope* head = scope();
-  head->node->keep++;
-  fn_->scope = scopes_.dup(head, true);
-  SrcPos cpos = tok().pos;
-  Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(parseExpr(), cpos);
-  expect(Tok::Semi);
-  // The step is parsed after the body, where it runs; remember where it is.
-  size_t stepPos = pos_;
-  int parens = 0;
-  while (!at(Tok::Eof) && !(parens == 0 && at(Tok::RParen))) {
-    if (at(Tok::LParen)) parens++;
-    if (at(Tok::RParen)) parens--;
-    pos_++;
-  }
-  expect(Tok::RParen);
-  Scope* exit = branch(c.n, fpos);
-  LoopSave save = beginLoopCtx(exit);
-  {
-    OnExit restore{[this, save] { endLoopCtx(save); }};
-    parseStatement();
-    if (fn_->continueScope) fn_->scope = jumpTo(fn_->continueScope);
-  }
-  size_t bodyEnd = pos_;
-  pos_ = stepPos;
-  try {
-    if (!at(Tok::RParen)) parseExpr();
-    if (!at(Tok::RParen)) syntaxError(tok().pos, "expected ')'");
-  } catch (SyntaxError&) {
-  }
-  pos_ = bodyEnd;
-  closeLoop(head, exit);
-  exit->truncate(outerVars, outerDepth);
-}
-
-// A copy of the current scope, cut back to the loop's shape, merged into
-// `target` (or becoming it when it does not exist yet). Control here dies.
-Scope* Parser::jumpTo(Scope* target) {
-  Scope* cur = scopes_.dup(scope(), false);
-  setCtrl(scopes_.deadCtrl());
-  cur->truncate(fn_->loopVars, fn_->loopBlocks);
-  if (!target) return cur;
-  scopes_.merge(target, cur);
-  return target;
-}
-
-//   break = 'break' ';'      continue = 'continue' ';'
-void Parser::parseBreakContinue(bool isBreak) {
-  SrcPos p = tok().pos;
-  pos_++;
-  if (!fn_->inLoop) {
-    error(p, std::string("'") + (isBreak ? "break" : "continue") + "' outside of a loop");
-  } else if (isBreak) {
-    jumpTo(fn_->breakScope);
-  } else {
-    fn_->continueScope = jumpTo(fn_->continueScope);
-  }
-  expect(Tok::Semi);
-}
-
 //   return = 'return' [expr] ';'
 void Parser::parseReturn() {
   SrcPos p = tok().pos;
@@ -486,156 +342,6 @@ void Parser::parseReturn() {
   }
   if (!at(Tok::RBrace)) expect(Tok::Semi);
   addReturn(v, p);
-}
-
-// ---------------------------------------------------------------- declarations
-
-size_t Parser::skipType(size_t p, int depth) const {
-  // Returns the index past a type starting at p, or 0 if there is none.
-  if (p >= toks_.size() || depth > 64) return 0;
-  if (toks_[p].kind == Tok::TypeName) {
-    p++;
-  } else if (toks_[p].kind == Tok::LBrace) {
-    // { type* -> [type] }
-    size_t q = p + 1;
-    while (q < toks_.size() && toks_[q].kind != Tok::Arrow) {
-      size_t r = skipType(q, depth + 1);
-      if (!r) return 0;
-      q = r;
-      if (q < toks_.size() && toks_[q].kind == Tok::Comma) q++;
-    }
-    if (q >= toks_.size()) return 0;
-    q++;  // ->
-    if (q < toks_.size() && toks_[q].kind != Tok::RBrace) {
-      size_t r = skipType(q, depth + 1);
-      if (!r) return 0;
-      q = r;
-    }
-    if (q >= toks_.size() || toks_[q].kind != Tok::RBrace) return 0;
-    p = q + 1;
-  } else {
-    return 0;
-  }
-  while (p < toks_.size() && toks_[p].kind == Tok::Question) p++;
-  return p;
-}
-
-bool Parser::isFunTypeAt(size_t p) const {
-  if (p >= toks_.size() || toks_[p].kind != Tok::LBrace) return false;
-  size_t q = skipType(p);
-  return q && q < toks_.size() && toks_[q].kind == Tok::Ident;
-}
-
-bool Parser::atDeclaration() {
-  switch (tok().kind) {
-    case Tok::KwVar:
-    case Tok::KwVal: return true;
-    case Tok::TypeName: return peekTok().kind != Tok::LParen;  // int(x) is a conversion
-    case Tok::LBrace: return isFunTypeAt(pos_);
-    default: return false;
-  }
-}
-
-//   type = typename | '{' type* '->' [type] '}'
-SType Parser::parseType() {
-  enterNesting();
-  OnExit leave{[this] { leaveNesting(); }};
-  SType t;
-  if (at(Tok::TypeName)) {
-    const std::string& n = tok().text;
-    if (n == "int" || n == "i64") {
-      t = SType::intT();
-    } else if (n == "bool" || n == "u1") {
-      t = SType::boolT();
-    } else {
-      error(tok().pos, "type '" + n + "' is not supported yet");
-      t = SType::intT();
-    }
-    pos_++;
-  } else if (at(Tok::LBrace)) {
-    pos_++;
-    std::vector<SType> params;
-    while (!at(Tok::Arrow) && !at(Tok::Eof)) {
-      params.push_back(parseType());
-      accept(Tok::Comma);
-    }
-    expect(Tok::Arrow);
-    SType ret = at(Tok::RBrace) ? SType::voidT() : parseType();
-    expect(Tok::RBrace);
-    t = SType::fun(std::move(params), ret);
-  } else {
-    syntaxError(tok().pos, "expected a type");
-  }
-  if (at(Tok::Question)) {
-    error(tok().pos, "nullable types are not supported yet");
-    pos_++;
-  }
-  return t;
-}
-
-//   declaration = ('var' | 'val' | type) name ['=' expr] {',' name ['=' expr]} ';'
-void Parser::parseDeclaration() {
-  bool isVar = at(Tok::KwVar), isVal = at(Tok::KwVal);
-  SType declared;
-  if (isVar || isVal) {
-    pos_++;
-  } else {
-    declared = parseType();
-  }
-  for (;;) {
-    if (at(Tok::TypeName) || (at(Tok::Ident) == false && tok().kind >= Tok::KwIf && tok().kind <= Tok::KwVal)) {
-      syntaxError(tok().pos, "'" + tok().text + "' cannot be used as a name");
-    }
-    if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name");
-    Token name = tok();
-    if (name.text == "sys") error(name.pos, "'sys' cannot be redefined");
-    pos_++;
-    Val v;
-    SrcPos initPos = tok().pos;
-    if (accept(Tok::Assign)) {
-      initPos = tok().pos;
-      // A top-level `val main = {...}` is the function-form entry.
-      bool isMain = topLevel_ && isVal && name.text == "main" && at(Tok::LBrace) && fn_ == mainCtx_;
-      try {
-        v = parseExpr();
-      } catch (SyntaxError&) {
-        // Define the name anyway, so later uses do not pile up errors.
-        if (!scope()->definedInInnermost(name.text))
-          scope()->define({name.text, SType::error(), false, nullptr, name.pos}, con(0));
-        throw;
-      }
-      if (isMain && v.t.kind == SType::Fun && v.n->isConst()) {
-        if (valMainFun_ >= 0) error(name.pos, "redefinition of 'main'");
-        valMainFun_ = v.n->type->fun();
-        valMainPos_ = name.pos;
-      }
-      if (!v.t.hasValue()) {
-        error(initPos, "expression has no value");
-        v = {con(0), SType::error()};
-      }
-    } else if (isVar || isVal) {
-      error(name.endPos, std::string("'") + (isVar ? "var" : "val") + "' needs an initializer");
-      v = {con(0), SType::error()};
-    } else if (declared.kind == SType::Fun) {
-      error(name.pos, "function reference '" + name.text + "' needs an initializer");
-      v = {con(0), SType::error()};
-    } else {
-      v = {con(0), declared};
-    }
-    SType t = declared;
-    if (isVar || isVal) {
-      // Inference never picks a narrow type: a bool initializer makes an int.
-      t = v.t.kind == SType::Bool ? SType::intT() : v.t;
-      if (t.kind == SType::Str) error(initPos, "string values are not supported yet");
-    } else {
-      v = coerce(v, declared, initPos);
-    }
-    VarInfo info{name.text, t, isVal, nullptr, name.pos};
-    if (isVal && v.n->isConst()) info.constValue = v.n;
-    if (scope()->define(info, v.n) < 0) error(name.pos, "redefinition of '" + name.text + "'");
-    if (!accept(Tok::Comma)) break;
-  }
-  expect(Tok::Semi);
 }
 
 }  // namespace simplec

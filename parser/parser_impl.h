@@ -110,7 +110,12 @@ class Parser {
   bool isFunTypeAt(size_t p) const;
   size_t skipType(size_t p, int depth = 0) const;  // token index past a type at p, or 0
   void enterNesting();
-  void leaveNesting() { depth_--; }
+  // One level of statement/expression nesting, left however the scope ends.
+  struct Nesting {
+    Parser& p;
+    explicit Nesting(Parser& parser) : p(parser) { p.enterNesting(); }
+    ~Nesting() { p.depth_--; }
+  };
   // Loop plumbing.
   struct LoopSave { Scope* br; Scope* co; size_t vars, blocks; bool in; };
   LoopSave beginLoopCtx(Scope* breakScope);

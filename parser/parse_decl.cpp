@@ -1,0 +1,156 @@
+// Declarations and type syntax.
+//   declaration = ('var' | 'val' | type) name ['=' expr] {',' name ['=' expr]} ';'
+//   type        = typename | '{' type* '->' [type] '}'
+#include "parser/on_exit.h"
+#include "parser/parser_impl.h"
+
+namespace simplec {
+
+size_t Parser::skipType(size_t p, int depth) const {
+  // Returns the index past a type starting at p, or 0 if there is none.
+  if (p >= toks_.size() || depth > 64) return 0;
+  if (toks_[p].kind == Tok::TypeName) {
+    p++;
+  } else if (toks_[p].kind == Tok::LBrace) {
+    // { type* -> [type] }
+    size_t q = p + 1;
+    while (q < toks_.size() && toks_[q].kind != Tok::Arrow) {
+      size_t r = skipType(q, depth + 1);
+      if (!r) return 0;
+      q = r;
+      if (q < toks_.size() && toks_[q].kind == Tok::Comma) q++;
+    }
+    if (q >= toks_.size()) return 0;
+    q++;  // ->
+    if (q < toks_.size() && toks_[q].kind != Tok::RBrace) {
+      size_t r = skipType(q, depth + 1);
+      if (!r) return 0;
+      q = r;
+    }
+    if (q >= toks_.size() || toks_[q].kind != Tok::RBrace) return 0;
+    p = q + 1;
+  } else {
+    return 0;
+  }
+  while (p < toks_.size() && toks_[p].kind == Tok::Question) p++;
+  return p;
+}
+
+bool Parser::isFunTypeAt(size_t p) const {
+  if (p >= toks_.size() || toks_[p].kind != Tok::LBrace) return false;
+  size_t q = skipType(p);
+  return q && q < toks_.size() && toks_[q].kind == Tok::Ident;
+}
+
+bool Parser::atDeclaration() {
+  switch (tok().kind) {
+    case Tok::KwVar:
+    case Tok::KwVal: return true;
+    case Tok::TypeName: return peekTok().kind != Tok::LParen;  // int(x) is a conversion
+    case Tok::LBrace: return isFunTypeAt(pos_);
+    default: return false;
+  }
+}
+
+//   type = typename | '{' type* '->' [type] '}'
+SType Parser::parseType() {
+  Nesting nest(*this);
+  SType t;
+  if (at(Tok::TypeName)) {
+    const std::string& n = tok().text;
+    if (n == "int" || n == "i64") {
+      t = SType::intT();
+    } else if (n == "bool" || n == "u1") {
+      t = SType::boolT();
+    } else {
+      error(tok().pos, "type '" + n + "' is not supported yet");
+      t = SType::intT();
+    }
+    pos_++;
+  } else if (at(Tok::LBrace)) {
+    pos_++;
+    std::vector<SType> params;
+    while (!at(Tok::Arrow) && !at(Tok::Eof)) {
+      params.push_back(parseType());
+      accept(Tok::Comma);
+    }
+    expect(Tok::Arrow);
+    SType ret = at(Tok::RBrace) ? SType::voidT() : parseType();
+    expect(Tok::RBrace);
+    t = SType::fun(std::move(params), ret);
+  } else {
+    syntaxError(tok().pos, "expected a type");
+  }
+  if (at(Tok::Question)) {
+    error(tok().pos, "nullable types are not supported yet");
+    pos_++;
+  }
+  return t;
+}
+
+//   declaration = ('var' | 'val' | type) name ['=' expr] {',' name ['=' expr]} ';'
+void Parser::parseDeclaration() {
+  bool isVar = at(Tok::KwVar), isVal = at(Tok::KwVal);
+  SType declared;
+  if (isVar || isVal) {
+    pos_++;
+  } else {
+    declared = parseType();
+  }
+  for (;;) {
+    if (at(Tok::TypeName) || (at(Tok::Ident) == false && tok().kind >= Tok::KwIf && tok().kind <= Tok::KwVal)) {
+      syntaxError(tok().pos, "'" + tok().text + "' cannot be used as a name");
+    }
+    if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name");
+    Token name = tok();
+    if (name.text == "sys") error(name.pos, "'sys' cannot be redefined");
+    pos_++;
+    Val v;
+    SrcPos initPos = tok().pos;
+    if (accept(Tok::Assign)) {
+      initPos = tok().pos;
+      // A top-level `val main = {...}` is the function-form entry.
+      bool isMain = topLevel_ && isVal && name.text == "main" && at(Tok::LBrace) && fn_ == mainCtx_;
+      try {
+        v = parseExpr();
+      } catch (SyntaxError&) {
+        // Define the name anyway, so later uses do not pile up errors.
+        if (!scope()->definedInInnermost(name.text))
+          scope()->define({name.text, SType::error(), false, nullptr, name.pos}, con(0));
+        throw;
+      }
+      if (isMain && v.t.kind == SType::Fun && v.n->isConst()) {
+        if (valMainFun_ >= 0) error(name.pos, "redefinition of 'main'");
+        valMainFun_ = v.n->type->fun();
+        valMainPos_ = name.pos;
+      }
+      if (!v.t.hasValue()) {
+        error(initPos, "expression has no value");
+        v = {con(0), SType::error()};
+      }
+    } else if (isVar || isVal) {
+      error(name.endPos, std::string("'") + (isVar ? "var" : "val") + "' needs an initializer");
+      v = {con(0), SType::error()};
+    } else if (declared.kind == SType::Fun) {
+      error(name.pos, "function reference '" + name.text + "' needs an initializer");
+      v = {con(0), SType::error()};
+    } else {
+      v = {con(0), declared};
+    }
+    SType t = declared;
+    if (isVar || isVal) {
+      // Inference never picks a narrow type: a bool initializer makes an int.
+      t = v.t.kind == SType::Bool ? SType::intT() : v.t;
+      if (t.kind == SType::Str) error(initPos, "string values are not supported yet");
+    } else {
+      v = coerce(v, declared, initPos);
+    }
+    VarInfo info{name.text, t, isVal, nullptr, name.pos};
+    if (isVal && v.n->isConst()) info.constValue = v.n;
+    if (scope()->define(info, v.n) < 0) error(name.pos, "redefinition of '" + name.text + "'");
+    if (!accept(Tok::Comma)) break;
+  }
+  expect(Tok::Semi);
+}
+
+}  // namespace simplec

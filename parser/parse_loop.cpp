@@ -1,0 +1,144 @@
+// Loops: while and for, with break/continue scopes and lazily created loop
+// Phis (see scope.h); a loop nothing leaves gets a Never exit.
+//   while = 'while' '(' expr ')' statement
+//   for   = 'for' '(' [declaration | expr] ';' [expr] ';' [expr] ')' statement
+#include "parser/on_exit.h"
+#include "parser/parser_impl.h"
+
+namespace simplec {
+
+Parser::LoopSave Parser::beginLoopCtx(Scope* breakScope) {
+  LoopSave s{fn_->breakScope, fn_->continueScope, fn_->loopVars, fn_->loopBlocks, fn_->inLoop};
+  fn_->breakScope = breakScope;
+  fn_->continueScope = nullptr;
+  fn_->loopVars = breakScope->vars.size();
+  fn_->loopBlocks = breakScope->depth();
+  fn_->inLoop = true;
+  return s;
+}
+
+void Parser::endLoopCtx(const LoopSave& s) {
+  fn_->breakScope = s.br;
+  fn_->continueScope = s.co;
+  fn_->loopVars = s.vars;
+  fn_->loopBlocks = s.blocks;
+  fn_->inLoop = s.in;
+}
+
+//   while = 'while' '(' expr ')' statement
+void Parser::parseWhile() {
+  SrcPos wpos = tok().pos;
+  pos_++;
+  Node* loop = peep(mk(Op::Loop, {nullptr, ctrl(), nullptr}, Type::ctrl()));
+  setCtrl(loop);
+  Scope* head = scope();
+  head->node->keep++;
+  fn_->scope = scopes_.dup(head, true);
+  expect(Tok::LParen);
+  SrcPos cpos = tok().pos;
+  Val c = condition(parseExpr(), cpos);
+  expect(Tok::RParen);
+  Scope* exit = branch(c.n, wpos);
+  LoopSave save = beginLoopCtx(exit);
+  {
+    OnExit restore{[this, save] { endLoopCtx(save); }};
+    parseStatement();
+    if (fn_->continueScope) fn_->scope = jumpTo(fn_->continueScope);
+  }
+  closeLoop(head, exit);
+}
+
+void Parser::closeLoop(Scope* head, Scope* exit) {
+  Scope* back = scope();
+  back->truncate(head->vars.size(), head->depth());
+  bool endless = exit->ctrl()->type->kind() == TKind::XCtrl && back->ctrl()->type->kind() != TKind::XCtrl;
+  if (endless) {
+    // Nothing leaves this loop: give it an exit that is never taken, so the
+    // loop stays reachable from the function's Return (and from Stop).
+    Node* never = peep(mk(Op::Never, {back->ctrl()}, nullptr));
+    Node* out = peep(mk(Op::CProj, {never}, nullptr, 0));
+    Node* stay = peep(mk(Op::CProj, {never}, nullptr, 1));
+    addReturnPath(out, back->mem(), con(0));
+    back->setCtrl(stay);
+  }
+  scopes_.endLoop(head, back, exit);
+  head->node->keep--;
+  scopes_.kill(head);
+  fn_->scope = exit;
+}
+
+//   for = 'for' '(' [declaration | expr] ';' [expr] ';' [expr] ')' statement
+void Parser::parseFor() {
+  SrcPos fpos = tok().pos;
+  pos_++;
+  expect(Tok::LParen);
+  size_t outerVars = scope()->vars.size(), outerDepth = scope()->depth();
+  scope()->pushBlock();
+  if (atDeclaration()) {
+    parseDeclaration();
+  } else {
+    if (!at(Tok::Semi)) parseExpr();
+    expect(Tok::Semi);
+  }
+  Node* loop = peep(mk(Op::Loop, {nullptr, ctrl(), nullptr}, Type::ctrl()));
+  setCtrl(loop);
+  Scope* head = scope();
+  head->node->keep++;
+  fn_->scope = scopes_.dup(head, true);
+  SrcPos cpos = tok().pos;
+  Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(parseExpr(), cpos);
+  expect(Tok::Semi);
+  // The step is parsed after the body, where it runs; remember where it is.
+  size_t stepPos = pos_;
+  int parens = 0;
+  while (!at(Tok::Eof) && !(parens == 0 && at(Tok::RParen))) {
+    if (at(Tok::LParen)) parens++;
+    if (at(Tok::RParen)) parens--;
+    pos_++;
+  }
+  expect(Tok::RParen);
+  Scope* exit = branch(c.n, fpos);
+  LoopSave save = beginLoopCtx(exit);
+  {
+    OnExit restore{[this, save] { endLoopCtx(save); }};
+    parseStatement();
+    if (fn_->continueScope) fn_->scope = jumpTo(fn_->continueScope);
+  }
+  size_t bodyEnd = pos_;
+  pos_ = stepPos;
+  try {
+    if (!at(Tok::RParen)) parseExpr();
+    if (!at(Tok::RParen)) syntaxError(tok().pos, "expected ')'");
+  } catch (SyntaxError&) {
+  }
+  pos_ = bodyEnd;
+  closeLoop(head, exit);
+  exit->truncate(outerVars, outerDepth);
+}
+
+// A copy of the current scope, cut back to the loop's shape, merged into
+// `target` (or becoming it when it does not exist yet). Control here dies.
+Scope* Parser::jumpTo(Scope* target) {
+  Scope* cur = scopes_.dup(scope(), false);
+  setCtrl(scopes_.deadCtrl());
+  cur->truncate(fn_->loopVars, fn_->loopBlocks);
+  if (!target) return cur;
+  scopes_.merge(target, cur);
+  return target;
+}
+
+//   break = 'break' ';'      continue = 'continue' ';'
+void Parser::parseBreakContinue(bool isBreak) {
+  SrcPos p = tok().pos;
+  pos_++;
+  if (!fn_->inLoop) {
+    error(p, std::string("'") + (isBreak ? "break" : "continue") + "' outside of a loop");
+  } else if (isBreak) {
+    jumpTo(fn_->breakScope);
+  } else {
+    fn_->continueScope = jumpTo(fn_->continueScope);
+  }
+  expect(Tok::Semi);
+}
+
+}  // namespace simplec
