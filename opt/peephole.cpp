@@ -29,8 +29,9 @@ Node* Peephole::run(Node* n) {
     if (!enabled) return n;
     if (!n->isCFG() && !n->isConst() && n->type->isConst() && n->op != Op::Parm) {
       Node* c = g_.con(n->type);
-      c->type = n->type;
-      return gvn_.findOrInsert(c);
+      Node* canon = gvn_.findOrInsert(c);
+      if (canon != c) g_.kill(c);  // an equal constant already exists
+      return canon;
     }
     Node* x = idealize(n);
     if (!x) break;

@@ -157,11 +157,15 @@ const Type* compute(const Node* n) {
     case Op::If: {
       if (isDeadCtrl(n->in[0])) return Type::tuple({Type::xctrl(), Type::xctrl()});
       const Type* p = n->in[1]->type;
-      if (p && p->isInt() && !p->isIntTop()) {
+      // A predicate with no value yet (optimistic TOP) takes neither arm.
+      if (!p || p->kind() == TKind::Top || p->isIntTop() ||
+          (p->kind() == TKind::FunPtr && p->fun() == Type::kFunTop))
+        return Type::tuple({Type::xctrl(), Type::xctrl()});
+      if (p->isInt()) {
         if (p->lo() > 0 || p->hi() < 0) return Type::tuple({Type::ctrl(), Type::xctrl()});
         if (p->isConst()) return Type::tuple({Type::xctrl(), Type::ctrl()});
       }
-      if (p && p->kind() == TKind::FunPtr && p->fun() != Type::kFunTop)
+      if (p->kind() == TKind::FunPtr)
         return Type::tuple({Type::ctrl(), Type::xctrl()});
       return Type::tuple({Type::ctrl(), Type::ctrl()});
     }

@@ -244,6 +244,19 @@ TEST_CASE("parser: every parsed graph verifies before and after -O2", "[parser]"
       "return arg < 0 ? -arg : arg;",
       "bool b = arg > 3; return !b + !!b;",
       "while (arg) return 0; return 1;",
+      "int x = 1; while (x < 5) { int x = 10; x++; } return x;",  // endless: the inner x shadows
+      "for (;;) {} return 0;",
+      "int i = 0; int s = 0;\n"
+      "while (i < 10) { int j = 0; while (j < 10) { if (j == i) break; if (j > 5) { j++; continue; } s += j; j++; }\n"
+      "  if (s > 100) return s; i++; }\n"
+      "return s;",
+      "int d = arg; int i = 0; int s = 0; while (i < 10) { s = s + 100 / d; d = d + 1; i++; } return s;",
+      "val a = { int x -> x + 1; }; val b = { int x -> x * 2; }; val f = arg ? a : b; return f(3);",
+      "int x = 0; if (arg) { if (arg > 5) return 1; x = 2; } else { while (x < arg) x++; } return x;",
+      "int x = arg; while (x > 0) { x = x - 1; if (x == 7) { while (1) { x = x + 1; if (x > 20) break; } } }\n"
+      "return x;",
+      "int k = 5; while (arg < 3) { if (k == 5) { arg++; } else { k = 6; } } return k;",
+      "bool b = false; int i = 0; while (i < arg) { b = !b; i++; } return b;",
   };
   for (const char* src : programs) {
     INFO(src);

@@ -339,3 +339,25 @@ TEST_CASE("son/compute: If, projections, regions and Phis", "[son][compute]") {
     CHECK(compute(b.fun) == Type::ctrl());
   }
 }
+
+// compute.h promises monotonicity for every node kind: a predicate that is
+// higher in the lattice (more precise, up to "no value yet") never gives a
+// lower If type. Regression: an If on a predicate with no value yet (top,
+// int-top, fun-top) used to say both arms were live.
+TEST_CASE("son/compute: If is monotone in its predicate", "[son][compute]") {
+  Graph g;
+  SonBuilder b(g, "f", 0);
+  const Type* preds[] = {Type::top(),        Type::intTop(),   Type::intConst(0), Type::intConst(1),
+                         Type::intConst(-4), Type::intRange(1, 9), Type::boolType(), Type::intBot(),
+                         Type::funPtr(0),    Type::funAny(),   Type::funPtr(Type::kFunTop), Type::bottom()};
+  for (const Type* p1 : preds)
+    for (const Type* p2 : preds) {
+      if (!p1->isa(p2)) continue;
+      INFO(p1->str() << " isa " << p2->str());
+      const Type* t1 = compute(g.make(Op::If, {b.fun, g.make(Op::Parm, {b.fun}, p1, 0)}));
+      const Type* t2 = compute(g.make(Op::If, {b.fun, g.make(Op::Parm, {b.fun}, p2, 0)}));
+      INFO(t1->str() << " vs " << t2->str());
+      CHECK(t1->isa(t2));
+    }
+}
+
