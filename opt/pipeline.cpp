@@ -5,6 +5,7 @@
 
 #include "lexer/diag.h"
 #include "opt/iterate.h"
+#include "opt/sccp.h"
 #include "son/printer.h"
 #include "son/verify.h"
 
@@ -13,6 +14,7 @@ namespace simplec {
 namespace {
 
 void runPeepholes(Graph& g, const PassOptions& o) { iterPeeps(g, o.seed, o.checkFixedPoint); }
+void runSccp(Graph& g, const PassOptions&) { sccp(g); }
 
 void verifyOrThrow(const Graph& g, const std::string& pass) {
   std::vector<std::string> errs = verify(g);
@@ -34,7 +36,9 @@ void maybeDump(const Graph& g, const PassOptions& o, const std::string& pass) {
 
 const std::vector<Pass>& passTable() {
   static const std::vector<Pass> table = {
-      {"peephole", runPeepholes, 1, {}},
+      // The analysis only lowers types; the peepholes then rewrite by them.
+      {"sccp", runSccp, 2, {}},
+      {"peephole", runPeepholes, 1, {"sccp"}},
   };
   return table;
 }

@@ -8,7 +8,10 @@ namespace simplec {
 
 namespace {
 
-bool isDeadCtrl(const Node* c) { return !c || !c->type || c->type->kind() == TKind::XCtrl; }
+// Unreachable control, or (in an optimistic analysis) not yet known to be reached.
+bool isDeadCtrl(const Node* c) {
+  return !c || !c->type || c->type->kind() == TKind::XCtrl || c->type->kind() == TKind::Top;
+}
 
 const Type* rangeOrBot(__int128 lo, __int128 hi) {
   if (lo < INT64_MIN || hi > INT64_MAX) return Type::intBot();
@@ -182,12 +185,13 @@ const Type* compute(const Node* n) {
       const Type* t = n->in[0]->type;
       if (t && t->kind() == TKind::Tuple && size_t(n->aux) < t->elems().size())
         return t->elems()[size_t(n->aux)];
+      if (t && t->kind() == TKind::Top) return n->op == Op::CProj ? Type::xctrl() : Type::top();
       return n->op == Op::CProj ? Type::ctrl() : Type::bottom();
     }
     case Op::Phi: {
       Node* r = n->in[0];
       if (r->op == Op::Loop && (r->in.size() < 3 || !r->in[2])) return n->type;  // loop being parsed
-      if (r->type && r->type->kind() == TKind::XCtrl) return n->type ? n->type->dualTop() : Type::top();
+      if (isDeadCtrl(r)) return n->type ? n->type->dualTop() : Type::top();
       const Type* t = Type::top();
       for (size_t i = 1; i < n->in.size() && i < r->in.size(); i++)
         if (!isDeadCtrl(r->in[i]) && n->in[i]) t = t->meet(n->in[i]->type);

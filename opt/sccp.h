@@ -1,0 +1,19 @@
+// sccp: the optimistic combined analysis of Click & Cooper ("Combining
+// Analyses, Combining Optimizations"): constant propagation over the integer
+// range lattice and reachability, solved together in one sparse pass.
+// Every value starts at TOP and every control edge unreached; a node is
+// lowered only when its inputs force it, so cycles of Phis that only ever
+// see one constant stay that constant, and branches never taken never
+// contribute. Loop Phis whose range keeps growing are widened to the full
+// integer range, so the pass terminates.
+// Pre: a verified graph. Post: every node's type is the analysis's fixed
+// point (sound, and a fixed point of compute()); the rewrite (constants for
+// nodes, dropping dead control) is left to the peephole pass that follows.
+#pragma once
+#include "son/graph.h"
+
+namespace simplec {
+
+void sccp(Graph& g);
+
+}  // namespace simplec
