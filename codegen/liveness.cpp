@@ -4,40 +4,38 @@
 #include "codegen/liveness.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace simplec {
 
 using namespace mir;
 
-bool BitSet::unionWith(const BitSet& o) {
-  bool changed = false;
-  size_t n = std::min(words_.size(), o.words_.size());
-  for (size_t i = 0; i < n; ++i) {
-    uint64_t w = words_[i] | o.words_[i];
-    if (w != words_[i]) {
-      words_[i] = w;
-      changed = true;
-    }
-  }
-  return changed;
+void RegSet::set(int i) {
+  auto it = std::lower_bound(v_.begin(), v_.end(), i);
+  if (it == v_.end() || *it != i) v_.insert(it, i);
 }
 
-void BitSet::subtract(const BitSet& o) {
-  size_t n = std::min(words_.size(), o.words_.size());
-  for (size_t i = 0; i < n; ++i) words_[i] &= ~o.words_[i];
+void RegSet::reset(int i) {
+  auto it = std::lower_bound(v_.begin(), v_.end(), i);
+  if (it != v_.end() && *it == i) v_.erase(it);
 }
 
-std::vector<int> BitSet::elements() const {
-  std::vector<int> out;
-  for (size_t w = 0; w < words_.size(); ++w) {
-    uint64_t bits = words_[w];
-    while (bits) {
-      int bit = __builtin_ctzll(bits);
-      out.push_back(int(w * 64) + bit);
-      bits &= bits - 1;
-    }
-  }
-  return out;
+bool RegSet::unionWith(const RegSet& o) {
+  if (o.v_.empty()) return false;
+  std::vector<int> merged;
+  merged.reserve(v_.size() + o.v_.size());
+  std::set_union(v_.begin(), v_.end(), o.v_.begin(), o.v_.end(), std::back_inserter(merged));
+  if (merged.size() == v_.size()) return false;
+  v_ = std::move(merged);
+  return true;
+}
+
+void RegSet::subtract(const RegSet& o) {
+  if (o.v_.empty() || v_.empty()) return;
+  std::vector<int> left;
+  left.reserve(v_.size());
+  std::set_difference(v_.begin(), v_.end(), o.v_.begin(), o.v_.end(), std::back_inserter(left));
+  v_ = std::move(left);
 }
 
 std::vector<std::vector<int>> blockSuccessors(const MFunction& f) {
@@ -115,11 +113,11 @@ Liveness computeLiveness(const MFunction& f) {
     for (int s : lv.succs[size_t(b)]) lv.preds[size_t(s)].push_back(b);
 
   // gen = upward-exposed uses, kill = registers written in the block.
-  std::vector<BitSet> gen(static_cast<size_t>(n), BitSet(sz));
-  std::vector<BitSet> kill(static_cast<size_t>(n), BitSet(sz));
+  std::vector<RegSet> gen(static_cast<size_t>(n), RegSet(sz));
+  std::vector<RegSet> kill(static_cast<size_t>(n), RegSet(sz));
   for (int b = 0; b < n; ++b) {
-    BitSet& g = gen[size_t(b)];
-    BitSet& k = kill[size_t(b)];
+    RegSet& g = gen[size_t(b)];
+    RegSet& k = kill[size_t(b)];
     for (const MInst& mi : f.blocks[size_t(b)].insts) {
       DefUse du = defUses(mi);
       for (const Opnd& u : du.uses) {
@@ -137,22 +135,22 @@ Liveness computeLiveness(const MFunction& f) {
     }
   }
 
-  lv.liveIn.assign(size_t(n), BitSet(sz));
-  lv.liveOut.assign(size_t(n), BitSet(sz));
+  lv.liveIn.assign(size_t(n), RegSet(sz));
+  lv.liveOut.assign(size_t(n), RegSet(sz));
   // Sweeps in postorder of a depth-first walk from the entry (successors
   // before predecessors, so one sweep settles acyclic code), each sweep
   // visiting only the blocks whose successors' live-in sets grew since
   // their last visit. Sets only grow, so this reaches the least fixed point.
   std::vector<int> order = postorder(lv.succs, n);
   std::vector<bool> dirty(size_t(n), true);
-  BitSet in(sz);
+  RegSet in(sz);
   bool changed = true;
   while (changed) {
     changed = false;
     for (int b : order) {
       if (!dirty[size_t(b)]) continue;
       dirty[size_t(b)] = false;
-      BitSet& out = lv.liveOut[size_t(b)];
+      RegSet& out = lv.liveOut[size_t(b)];
       for (int s : lv.succs[size_t(b)]) out.unionWith(lv.liveIn[size_t(s)]);
       in = out;
       in.subtract(kill[size_t(b)]);

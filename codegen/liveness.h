@@ -3,6 +3,7 @@
 // Invariant: liveIn[b] = uses[b] | (liveOut[b] - defs[b]),
 //            liveOut[b] = union of liveIn[s] over the successors s of b.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -10,25 +11,28 @@
 
 namespace simplec {
 
-// A fixed-size set of small non-negative integers.
-class BitSet {
+// A set of small non-negative integers below a bound, kept as a sorted
+// vector: live sets are small, while a function may have tens of thousands
+// of blocks and registers, so dense bit sets per block would take memory
+// quadratic in the function's size.
+class RegSet {
  public:
-  BitSet() = default;
-  explicit BitSet(int n) : n_(n), words_((size_t(n) + 63) / 64, 0) {}
-  int size() const { return n_; }
-  bool test(int i) const { return (words_[size_t(i) >> 6] >> (i & 63)) & 1; }
-  void set(int i) { words_[size_t(i) >> 6] |= uint64_t(1) << (i & 63); }
-  void reset(int i) { words_[size_t(i) >> 6] &= ~(uint64_t(1) << (i & 63)); }
+  RegSet() = default;
+  explicit RegSet(int bound) : n_(bound) {}
+  int size() const { return n_; }  // the bound, not the number of elements
+  bool test(int i) const { return std::binary_search(v_.begin(), v_.end(), i); }
+  void set(int i);
+  void reset(int i);
   // this |= o; returns true if this changed.
-  bool unionWith(const BitSet& o);
-  void subtract(const BitSet& o);  // this &= ~o
+  bool unionWith(const RegSet& o);
+  void subtract(const RegSet& o);  // this &= ~o
   // Elements in increasing order.
-  std::vector<int> elements() const;
-  bool operator==(const BitSet& o) const { return n_ == o.n_ && words_ == o.words_; }
+  const std::vector<int>& elements() const { return v_; }
+  bool operator==(const RegSet& o) const { return n_ == o.n_ && v_ == o.v_; }
 
  private:
   int n_ = 0;
-  std::vector<uint64_t> words_;
+  std::vector<int> v_;
 };
 
 // The sets cover the virtual registers 0..numVRegs-1 and, after them, the 32
@@ -42,7 +46,7 @@ struct Liveness {
   // no-return call. A superset of the real edges only makes liveness larger,
   // which stays correct.
   std::vector<std::vector<int>> succs, preds;
-  std::vector<BitSet> liveIn, liveOut;
+  std::vector<RegSet> liveIn, liveOut;
 
   int size() const { return numVRegs + 32; }
   static int pregIndex(int numVRegs, int r) { return numVRegs + r; }

@@ -1,5 +1,5 @@
 // Tests for codegen/liveness.cpp: live-in/live-out sets on hand-built loops
-// and diamonds, effective successors, and the BitSet they are stored in.
+// and diamonds, effective successors, and the RegSet they are stored in.
 #include <catch2/catch.hpp>
 
 #include "codegen/liveness.h"
@@ -15,7 +15,7 @@ using simplec::test::V;
 namespace {
 
 // Live vregs only (physical registers are the indices after them).
-std::vector<int> vregsIn(const BitSet& s, int numVRegs) {
+std::vector<int> vregsIn(const RegSet& s, int numVRegs) {
   std::vector<int> out;
   for (int i : s.elements())
     if (i < numVRegs) out.push_back(i);
@@ -25,7 +25,7 @@ std::vector<int> vregsIn(const BitSet& s, int numVRegs) {
 }  // namespace
 
 TEST_CASE("liveness: bitset", "[liveness]") {
-  BitSet a(130), b(130);
+  RegSet a(130), b(130);
   a.set(0);
   a.set(64);
   a.set(129);
@@ -94,7 +94,7 @@ TEST_CASE("liveness: loop summing 1..n", "[liveness]") {
 
   // The fixed point satisfies the dataflow equations.
   for (int bb = 0; bb < 4; ++bb) {
-    BitSet out(lv.size());
+    RegSet out(lv.size());
     for (int sc : lv.succs[size_t(bb)]) out.unionWith(lv.liveIn[size_t(sc)]);
     CHECK(out == lv.liveOut[size_t(bb)]);
   }

@@ -1,0 +1,358 @@
+// Lays out one function for the graph evaluator: control nodes are found
+// forward from the Fun node (successors through use lists), data nodes
+// backward from what control nodes and Phis read. All walks use explicit
+// worklists, so graph size never turns into C++ recursion depth.
+#include "son/eval_code.h"
+
+#include <array>
+#include <string>
+#include <unordered_map>
+
+#include "lexer/diag.h"
+
+namespace simplec {
+
+namespace {
+
+bool isMemType(const Node* n) { return n->type && n->type->kind() == TKind::Mem; }
+
+bool isArith(Op op) {
+  switch (op) {
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod:
+    case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Sar: case Op::Shr:
+    case Op::EQ: case Op::NE: case Op::LT: case Op::LE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string ref(const Node* n) { return "node " + std::to_string(n->id) + " (" + n->label() + ")"; }
+
+[[noreturn]] void malformed(const std::string& msg) { internalError("evaluate", msg); }
+
+// A control successor found in the graph: the node and, for a Region, the
+// index of the edge.
+struct Succ {
+  const Node* node = nullptr;
+  int32_t pred = 0;
+  bool ambiguous = false;
+};
+
+class Builder {
+ public:
+  Builder(const Graph& g, int funIndex, const std::vector<char>& live)
+      : g_(g), funIndex_(funIndex), live_(live) {}
+
+  EvalCode build() {
+    if (funIndex_ < 0 || size_t(funIndex_) >= g_.funs.size()) malformed("no function #" + std::to_string(funIndex_));
+    const FunInfo& info = g_.funs[size_t(funIndex_)];
+    if (info.isExtern || !info.fun) malformed("function '" + info.name + "' has no body to evaluate");
+    fun_ = info.fun;
+    discover();
+    return layout();
+  }
+
+ private:
+  bool isLive(const Node* n) const { return n && !n->dead && n->id < live_.size() && live_[n->id]; }
+
+  void add(const Node* n) {
+    if (found_.count(n)) return;
+    found_.emplace(n, int32_t(order_.size()));
+    order_.push_back(n);
+    work_.push_back(n);
+  }
+
+  // The one live control node that takes `c` as its control input (for a
+  // Region: as one of its predecessors).
+  Succ uniqueCtrlUser(const Node* c) const {
+    Succ s;
+    for (const Node* u : c->out) {
+      if (!isLive(u) || !u->isCFG() || u->op == Op::Stop || u == s.node) continue;
+      int32_t pred = -1;
+      if (u->isRegion()) {
+        for (size_t k = 1; k < u->in.size() && pred < 0; k++)
+          if (u->in[k] == c) pred = int32_t(k);
+      } else if (!u->in.empty() && u->in[0] == c) {
+        pred = 0;
+      }
+      if (pred < 0) continue;
+      if (s.node) {
+        s.ambiguous = true;
+        return s;
+      }
+      s.node = u;
+      s.pred = pred;
+    }
+    return s;
+  }
+
+  // Users of `c` of kind `op` that take it as input 0, by their aux (0 or 1).
+  void armsOf(const Node* c, Op op, Succ arms[2]) const {
+    for (const Node* u : c->out) {
+      if (!isLive(u) || u->op != op || u->in.empty() || u->in[0] != c) continue;
+      if (u->aux < 0 || u->aux > 1) continue;
+      Succ& s = arms[u->aux];
+      if (s.node && s.node != u) s.ambiguous = true;
+      s.node = u;
+    }
+  }
+
+  void data(const Node* n) {
+    if (!n) return;
+    if (n->isCFG() && n->op != Op::CallEnd) malformed(ref(n) + " is a control node used as a value");
+    add(n);
+  }
+
+  void discover() {
+    add(fun_);
+    while (!work_.empty()) {
+      const Node* n = work_.back();
+      work_.pop_back();
+      if (n->dead) malformed(ref(n) + " is dead but still used");
+      if (n->isCFG()) {
+        visitControl(n);
+      } else {
+        visitData(n);
+      }
+    }
+  }
+
+  void visitControl(const Node* c) {
+    Succ arms[2];
+    switch (c->op) {
+      case Op::Fun:
+        if (c != fun_) malformed(ref(c) + " is the entry of another function");
+        arms[0] = uniqueCtrlUser(c);
+        break;
+      case Op::Region: case Op::Loop: case Op::CProj: case Op::ZeroCheck:
+        arms[0] = uniqueCtrlUser(c);
+        break;
+      case Op::If: case Op::Never: armsOf(c, Op::CProj, arms); break;
+      case Op::CallEnd: {
+        Succ both[2];
+        armsOf(c, Op::CProj, both);
+        arms[0] = both[0];
+        break;
+      }
+      case Op::Call:
+        for (const Node* u : c->out)
+          if (isLive(u) && u->op == Op::CallEnd && !u->in.empty() && u->in[0] == c) {
+            if (arms[0].node && arms[0].node != u) arms[0].ambiguous = true;
+            arms[0].node = u;
+          }
+        break;
+      case Op::Return: break;
+      default: malformed(ref(c) + " cannot appear in a function's control flow");
+    }
+    for (int i = 0; i < 2; i++) {
+      succ_[c][i] = arms[i];
+      if (arms[i].node && !arms[i].ambiguous) add(arms[i].node);
+    }
+    // What the control node reads.
+    switch (c->op) {
+      case Op::If: case Op::ZeroCheck:
+        if (c->in.size() < 2 || !c->in[1]) malformed(ref(c) + " has no value to test");
+        data(c->in[1]);
+        break;
+      case Op::Call:
+        if (c->in.size() < 3 || !c->in[2]) malformed(ref(c) + " has no function to call");
+        for (size_t i = 2; i < c->in.size(); i++) {
+          if (!c->in[i]) malformed(ref(c) + " has a missing argument");
+          data(c->in[i]);
+        }
+        break;
+      case Op::Return:
+        if (c->in.size() > 2 && c->in[2]) data(c->in[2]);
+        break;
+      case Op::Region: case Op::Loop:
+        for (const Node* u : c->out)
+          if (isLive(u) && u->op == Op::Phi && !u->in.empty() && u->in[0] == c) add(u);
+        break;
+      default: break;
+    }
+  }
+
+  void visitData(const Node* n) {
+    switch (n->op) {
+      case Op::Con: return;
+      case Op::Parm:
+        if (n->in.empty() || n->in[0] != fun_) malformed(ref(n) + " is a parameter of another function");
+        return;
+      case Op::Phi:
+        if (n->in.empty() || !n->in[0] || !n->in[0]->isRegion()) malformed(ref(n) + " has no region");
+        if (isMemType(n)) return;
+        for (size_t i = 1; i < n->in.size(); i++) data(n->in[i]);
+        return;
+      case Op::Proj:
+        if (n->in.empty() || !n->in[0] || n->in[0]->op != Op::CallEnd)
+          malformed(ref(n) + " does not project a call's result");
+        add(n->in[0]);
+        return;
+      case Op::Neg: case Op::Not:
+        if (n->in.size() < 2 || !n->in[1]) malformed(ref(n) + " has a missing operand");
+        data(n->in[1]);
+        return;
+      default:
+        if (!isArith(n->op)) malformed(ref(n) + " cannot be evaluated");
+        if (n->in.size() < 3 || !n->in[1] || !n->in[2]) malformed(ref(n) + " has a missing operand");
+        data(n->in[1]);
+        data(n->in[2]);
+        return;
+    }
+  }
+
+  static SlotClass classOf(const Node* n) {
+    switch (n->op) {
+      case Op::Parm: case Op::Phi: case Op::CallEnd: return SlotClass::Assigned;
+      case Op::Con: return SlotClass::Const;
+      default: return n->isCFG() ? SlotClass::Control : SlotClass::Computed;
+    }
+  }
+
+  void setConst(EvalNode& e) const {
+    const Type* t = e.node->type;
+    if (t && t->isInt() && t->isConst()) {
+      e.kind = EvalKind::Int;
+      e.imm = t->value();
+    } else if (t && t->kind() == TKind::FunPtr && t->isConst() && t->fun() >= 0) {
+      e.kind = EvalKind::Fun;
+      e.imm = t->fun();
+    } else if (t && t->isPtr() && t->fun() >= 0) {
+      e.kind = EvalKind::Str;
+      e.imm = t->fun();
+    } else if (t && (t->kind() == TKind::Mem || t->isCtrlLike())) {
+      e.kind = EvalKind::None;
+    } else {
+      malformed(ref(e.node) + " is not a constant value");
+    }
+  }
+
+  EvalCode layout() {
+    EvalCode code;
+    code.funIndex = funIndex_;
+    // Stored slots first, in discovery order, then the rest.
+    std::vector<const Node*> bySlot;
+    for (const Node* n : order_)
+      if (classOf(n) == SlotClass::Assigned || classOf(n) == SlotClass::Computed) bySlot.push_back(n);
+    code.numStored = int32_t(bySlot.size());
+    for (const Node* n : order_)
+      if (classOf(n) == SlotClass::Const || classOf(n) == SlotClass::Control) bySlot.push_back(n);
+    std::unordered_map<const Node*, int32_t> slot;
+    for (size_t i = 0; i < bySlot.size(); i++) slot.emplace(bySlot[i], int32_t(i));
+    auto slotOf = [&](const Node* n) -> int32_t {
+      auto it = n ? slot.find(n) : slot.end();
+      return it == slot.end() ? -1 : it->second;
+    };
+    code.nodes.resize(bySlot.size());
+    for (size_t i = 0; i < bySlot.size(); i++) {
+      const Node* n = bySlot[i];
+      EvalNode& e = code.nodes[i];
+      e.node = n;
+      e.op = n->op;
+      e.cls = classOf(n);
+      e.memory = (n->op == Op::Phi || n->op == Op::Parm || n->op == Op::Proj) && isMemType(n);
+      if (n->op == Op::Parm && n->aux < 0) e.memory = true;
+      if (n->op == Op::Proj && n->aux != 2) e.memory = true;
+      e.imm = n->aux;
+      e.ins.reserve(n->in.size());
+      for (const Node* d : n->in) e.ins.push_back(slotOf(d));
+      if (e.cls == SlotClass::Const) setConst(e);
+      if (n->op == Op::Proj) e.a = e.ins[0];
+      if (n->op == Op::Neg || n->op == Op::Not || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
+      if (isArith(n->op)) {
+        e.a = e.ins[1];
+        e.b = e.ins[2];
+      }
+      if (n->op == Op::Parm) code.parms.push_back(int32_t(i));
+      if (n == fun_) code.entry = int32_t(i);
+      auto s = succ_.find(n);
+      if (s != succ_.end())
+        for (int k = 0; k < 2; k++) {
+          const Succ& sc = s->second[k];
+          e.next[k] = sc.ambiguous ? EvalNode::kAmbiguous : sc.node ? slotOf(sc.node) : EvalNode::kNoSucc;
+          e.nextPred[k] = sc.pred;
+        }
+    }
+    for (size_t i = 0; i < bySlot.size(); i++) {
+      const Node* n = bySlot[i];
+      if (n->op == Op::Phi && n->in[0]) {
+        int32_t r = slotOf(n->in[0]);
+        if (r >= 0) code.nodes[size_t(r)].phis.push_back(int32_t(i));
+      }
+    }
+    computeStale(code);
+    return code;
+  }
+
+  // For each Region and CallEnd: the Computed slots reachable forward from
+  // the values it assigns, not going through other assigned slots.
+  static void computeStale(EvalCode& code) {
+    size_t n = size_t(code.numStored);
+    std::vector<int32_t> start(n + 1, 0), users;
+    for (size_t s = 0; s < n; s++) {
+      const EvalNode& e = code.nodes[s];
+      if (e.cls != SlotClass::Computed || e.memory) continue;
+      for (int32_t d : {e.a, e.b})
+        if (d >= 0 && size_t(d) < n) start[size_t(d) + 1]++;
+    }
+    for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
+    users.resize(size_t(start[n]));
+    std::vector<int32_t> fill(start.begin(), start.end() - 1);
+    for (size_t s = 0; s < n; s++) {
+      const EvalNode& e = code.nodes[s];
+      if (e.cls != SlotClass::Computed || e.memory) continue;
+      for (int32_t d : {e.a, e.b})
+        if (d >= 0 && size_t(d) < n) users[size_t(fill[size_t(d)]++)] = int32_t(s);
+    }
+    std::vector<uint32_t> seen(n, 0);
+    uint32_t mark = 0;
+    std::vector<int32_t> work;
+    for (EvalNode& e : code.nodes) {
+      std::vector<int32_t> sources;
+      if (e.op == Op::Region || e.op == Op::Loop) {
+        for (int32_t p : e.phis)
+          if (!code.nodes[size_t(p)].memory) sources.push_back(p);
+      } else if (e.op == Op::CallEnd && size_t(&e - code.nodes.data()) < n) {
+        sources.push_back(int32_t(&e - code.nodes.data()));
+      }
+      if (sources.empty()) continue;
+      mark++;
+      work = sources;
+      for (int32_t s : sources) seen[size_t(s)] = mark;
+      while (!work.empty() && !e.staleAll) {
+        int32_t s = work.back();
+        work.pop_back();
+        for (int32_t i = start[size_t(s)]; i < start[size_t(s) + 1]; i++) {
+          int32_t u = users[size_t(i)];
+          if (seen[size_t(u)] == mark) continue;
+          seen[size_t(u)] = mark;
+          e.stale.push_back(u);
+          work.push_back(u);
+        }
+        if (e.stale.size() > kMaxStaleList) {
+          e.staleAll = true;
+          e.stale.clear();
+          e.stale.shrink_to_fit();
+        }
+      }
+    }
+  }
+
+  const Graph& g_;
+  int funIndex_;
+  const std::vector<char>& live_;
+  const Node* fun_ = nullptr;
+  std::unordered_map<const Node*, int32_t> found_;
+  std::vector<const Node*> order_;
+  std::vector<const Node*> work_;
+  std::unordered_map<const Node*, std::array<Succ, 2>> succ_;
+};
+
+}  // namespace
+
+EvalCode buildEvalCode(const Graph& g, int funIndex, const std::vector<char>& live) {
+  return Builder(g, funIndex, live).build();
+}
+
+}  // namespace simplec

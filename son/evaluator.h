@@ -1,0 +1,78 @@
+// The graph evaluator: runs a function of the Sea of Nodes by its meaning,
+// not by a schedule (Demange et al., "Semantic Reasoning about the Sea of
+// Nodes", CC'18), as an oracle for the native code. Control moves from control
+// node to control node; entering a Region through predecessor k gives all its
+// Phis their input k at once; data nodes are evaluated on demand and cached
+// until a Phi or call result they depend on changes. Output of sys.io.p is
+// captured; runtime errors read exactly as the compiled program prints them.
+// Invariant: no C++ recursion grows with the program or its execution (data
+// evaluation and calls use heap stacks), so any graph is safe to evaluate.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "son/graph.h"
+
+namespace simplec {
+
+struct EvalOptions {
+  // Runtime error positions print as FILE:LINE:COL, FILE being this (the
+  // source path as given to simplec, like the compiled program's messages).
+  std::string fileName = "program";
+  // A stack overflow has no position: it prints "PROGRAM: runtime error:
+  // stack overflow", PROGRAM being this (the native program prints its argv[0];
+  // simplec --interpret passes the source path).
+  std::string programName = "program";
+  // Node evaluations (data nodes computed plus control steps) before the run
+  // is stopped with stepLimitExceeded.
+  uint64_t maxSteps = 100'000'000;
+  // Nested calls allowed before "stack overflow". A native program with an
+  // 8 MiB stack and 16-byte frames overflows near 524k, so a program that
+  // fits the native stack fits here.
+  uint64_t maxCallDepth = 600'000;
+  // Frame storage (all active calls together), also reported as a stack
+  // overflow when exceeded.
+  uint64_t maxStackBytes = uint64_t(1) << 29;
+  // Captured output beyond this stops the run with outputLimitExceeded.
+  uint64_t maxOutputBytes = uint64_t(1) << 28;
+};
+
+struct EvalResult {
+  std::string out;          // everything sys.io.p printed, in order
+  int64_t returnValue = 0;  // the function's result (0 when it has none)
+  // What the native process's exit status would be: returnValue & 255 after
+  // a normal return, 101 after a runtime error.
+  int exitStatus = 0;
+  // The runtime error line without its newline, e.g.
+  // "t.smp:3:12: runtime error: division by zero"; empty when there was none.
+  std::string error;
+  // The run was cut short; `out` holds what was printed until then.
+  bool stepLimitExceeded = false;
+  bool outputLimitExceeded = false;
+  // The program did something the evaluator cannot do (call a C function);
+  // this says what. The run stopped there.
+  std::string unsupported;
+  uint64_t steps = 0;        // node evaluations done
+
+  // Returned or stopped at a runtime error: the result is the program's
+  // whole behaviour, comparable with any other run.
+  bool complete() const { return !stepLimitExceeded && !outputLimitExceeded && unsupported.empty(); }
+};
+
+// Evaluates function `funIndex` of `g` with integer arguments `args` (one
+// per parameter). Throws InternalError (pass "evaluate") when the graph is
+// malformed: a data cycle not broken by a Phi, a value used where it is not
+// defined, arithmetic on a non-integer, a division by zero not guarded by a
+// ZeroCheck, a control node with no or several successors.
+EvalResult evaluate(const Graph& g, int funIndex, std::vector<int64_t> args, const EvalOptions& opts);
+
+// The program's entry (FunInfo::isEntry), or -1.
+int entryFunction(const Graph& g);
+
+// Runs the entry function as the native program would be run with `argc`
+// (1 + the number of command-line arguments): main gets argc when it takes a
+// parameter. Without an entry function the result's `unsupported` says so.
+EvalResult evaluateProgram(const Graph& g, int64_t argc, const EvalOptions& opts);
+
+}  // namespace simplec
