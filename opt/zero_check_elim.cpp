@@ -1,0 +1,81 @@
+// Dominator-based ZeroCheck elimination.
+#include "opt/zero_check_elim.h"
+
+#include <unordered_map>
+
+#include "opt/cfg_dominators.h"
+
+namespace simplec {
+
+namespace {
+
+bool isZero(const Node* n) { return n->isConst() && n->type->isInt() && n->type->isConst() && n->type->value() == 0; }
+
+// The value a branch arm proves non-zero, or null.
+Node* provenNonZero(Node* proj) {
+  if (proj->op != Op::CProj || proj->in[0]->op != Op::If) return nullptr;
+  Node* p = proj->in[0]->in[1];
+  bool trueArm = proj->aux == 0;
+  if (trueArm && p->op == Op::NE) {
+    if (isZero(p->in[2])) return p->in[1];
+    if (isZero(p->in[1])) return p->in[2];
+  }
+  if (!trueArm && p->op == Op::EQ) {
+    if (isZero(p->in[2])) return p->in[1];
+    if (isZero(p->in[1])) return p->in[2];
+  }
+  if (!trueArm && p->op == Op::Not) return nullptr;
+  return trueArm ? p : nullptr;
+}
+
+int eliminateIn(Graph& g, Node* fun) {
+  CfgDominators dom(g, fun);
+  std::unordered_map<Node*, int> known;  // value -> how many dominating facts
+  std::vector<Node*> dead;
+  // Explicit-stack DFS of the dominator tree; each frame undoes its fact.
+  struct Frame {
+    Node* n;
+    Node* fact;
+    size_t next;
+  };
+  std::vector<Frame> stack;
+  auto enter = [&](Node* n) {
+    Node* fact = nullptr;
+    if (n->op == Op::ZeroCheck) {
+      Node* v = n->in[1];
+      if (known[v] > 0) dead.push_back(n);
+      else fact = v;
+    } else {
+      fact = provenNonZero(n);
+    }
+    if (fact) known[fact]++;
+    stack.push_back({n, fact, 0});
+  };
+  if (!dom.reached(fun)) return 0;
+  enter(fun);
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    const auto& kids = dom.children(f.n);
+    if (f.next < kids.size()) {
+      Node* k = kids[f.next++];
+      enter(k);
+      continue;
+    }
+    if (f.fact) known[f.fact]--;
+    stack.pop_back();
+  }
+  for (Node* zc : dead)
+    if (!zc->dead) g.subsume(zc, zc->in[0]);
+  return int(dead.size());
+}
+
+}  // namespace
+
+int zeroCheckElim(Graph& g) {
+  int removed = 0;
+  for (const FunInfo& f : g.funs)
+    if (f.fun && f.ret && !f.fun->dead) removed += eliminateIn(g, f.fun);
+  return removed;
+}
+
+}  // namespace simplec

@@ -1,0 +1,62 @@
+// Tests for opt/zero_check_elim.h: checks already made on a dominating path
+// go, checks on other paths stay, and the result verifies.
+#include <catch2/catch.hpp>
+
+#include "lexer/diag.h"
+#include "opt/iterate.h"
+#include "opt/zero_check_elim.h"
+#include "parser/parser.h"
+#include "test/unit/son/graph_builder.h"
+
+using namespace simplec;
+
+namespace {
+
+struct Result {
+  int removed;
+  int left;
+};
+
+Result run(const std::string& src) {
+  Graph g;
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+  int removed = zeroCheckElim(g);
+  iterPeeps(g, 0, true);
+  CHECK(sontest::verifyText(g) == "");
+  int left = 0;
+  for (Node* n : liveNodes(g)) left += n->op == Op::ZeroCheck;
+  return {removed, left};
+}
+
+}  // namespace
+
+TEST_CASE("opt/zero_check_elim: two divisions by the same value leave one check", "[opt][zerocheck]") {
+  Result r = run("int d = arg - 1; int a = 100 / d; int b = 7 % d; return a + b;");
+  CHECK(r.removed == 1);
+  CHECK(r.left == 1);
+}
+
+TEST_CASE("opt/zero_check_elim: a dominating test makes the check redundant", "[opt][zerocheck]") {
+  CHECK(run("int d = arg - 1; int x = 0; if (d != 0) x = 10 / d; return x;").left == 0);
+  CHECK(run("int d = arg - 1; int x = 0; if (d) x = 10 / d; return x;").left == 0);
+  CHECK(run("int d = arg - 1; int x = 0; if (d == 0) x = 1; else x = 10 / d; return x;").left == 0);
+}
+
+TEST_CASE("opt/zero_check_elim: checks on paths that do not dominate stay", "[opt][zerocheck]") {
+  // The first division happens only on one arm: the second still needs its check.
+  Result r = run("int d = arg - 1; int x = 0; if (arg > 3) x = 10 / d; return x + 20 / d;");
+  CHECK(r.removed == 0);
+  CHECK(r.left == 2);
+  // The wrong arm of a test proves nothing.
+  CHECK(run("int d = arg - 1; int x = 0; if (d == 0) x = 10 / d; return x;").left == 1);
+}
+
+TEST_CASE("opt/zero_check_elim: a check in a loop is covered by one before it", "[opt][zerocheck]") {
+  Result r = run(
+      "int d = arg - 1; int s = 100 / d;\n"
+      "for (int i = 0; i < arg; i++) s += i / d;\n"
+      "return s;");
+  CHECK(r.left == 1);
+}
