@@ -155,13 +155,21 @@ Node* Peephole::idealizeArith(Node* n) {
 // with one predecessor is that predecessor.
 Node* Peephole::idealizeRegion(Node* n) {
   if (loopInProgress(n)) return nullptr;
+  // The region's Phis: kept alive while edges move, since one Phi may be the
+  // only user of another (a loop Phi feeding a Phi through the back edge).
+  std::vector<Node*> phis;
+  for (Node* u : n->out)
+    if (u->op == Op::Phi && u->in[0] == n) phis.push_back(u);
+  auto release = [&] {
+    for (Node* p : phis)
+      if (!p->dead) p->keep--;  // subsume() already cleared the dead ones
+    for (Node* p : phis) g_.killIfUnused(p);
+  };
   for (size_t i = 1; i < n->in.size(); i++) {
     if (!isDead(n->in[i]) && n->in[i]) continue;
     if (n->op == Op::Loop && i == 1) return nullptr;  // dead entry: whole loop dead, left to DCE
     // Remove slot i from the region and every Phi on it.
-    std::vector<Node*> phis;
-    for (Node* u : n->out)
-      if (u->op == Op::Phi && u->in[0] == n) phis.push_back(u);
+    for (Node* p : phis) p->keep++;
     for (Node* p : phis) g_.delDef(p, i);
     g_.delDef(n, i);
     if (n->op == Op::Loop) {
@@ -169,17 +177,19 @@ Node* Peephole::idealizeRegion(Node* n) {
       Node* r = g_.make(Op::Region, {nullptr, n->in[1]}, Type::ctrl());
       for (Node* p : phis) g_.setDef(p, 0, r);
       g_.subsume(n, r);
+      release();
       return r;
     }
+    release();
     return n;
   }
   if (n->in.size() == 2 && n->op == Op::Region) {
     // Phis of a single-entry region become their only input.
-    std::vector<Node*> phis;
-    for (Node* u : n->out)
-      if (u->op == Op::Phi && u->in[0] == n) phis.push_back(u);
     Node* pred = n->in[1];
-    for (Node* p : phis) g_.subsume(p, p->in[1]);
+    for (Node* p : phis) p->keep++;
+    for (Node* p : phis)
+      if (!p->dead) g_.subsume(p, p->in[1]);
+    release();
     return pred;
   }
   return nullptr;
