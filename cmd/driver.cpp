@@ -20,6 +20,7 @@
 #include "lexer/lexer.h"
 #include "opt/pipeline.h"
 #include "parser/parser.h"
+#include "son/evaluator.h"
 #include "son/printer.h"
 
 extern char** environ;
@@ -98,6 +99,7 @@ class Driver {
   explicit Driver(const DriverOptions& o) : o_(o) { diag_.setColor(o.color); }
 
   int run() {
+    if (o_.interpret) return interpret();
     std::vector<std::string> sources, objects;
     for (const auto& in : o_.inputs) {
       if (endsWith(in, ".o") || endsWith(in, ".a") || endsWith(in, ".so"))
@@ -197,6 +199,56 @@ class Driver {
     return true;
   }
 
+  PassOptions passOptions(const std::string& path) const {
+    PassOptions po;
+    po.optLevel = o_.optLevel;
+    po.verifyEach = o_.verifyEach;
+    po.dumpAfter = o_.dumpAfter;
+    po.seed = o_.seed;
+    po.checkPasses = o_.checkPasses;
+    po.checkArgc = 1 + int64_t(o_.run || o_.interpret ? o_.runArgs.size() : 0);
+    po.checkFile = path;
+    return po;
+  }
+
+  // --interpret: parse and optimize one source, then run main in the graph
+  // evaluator with the program's stdout, runtime error and exit status.
+  // A run the evaluator cannot finish (step or output limit, a C function)
+  // is an error: status 1. The step limit is about 20 s of evaluation, so
+  // that only a program that never ends meets it in practice.
+  int interpret() {
+    if (o_.inputs.size() != 1 || endsWith(o_.inputs[0], ".o") || endsWith(o_.inputs[0], ".a") ||
+        endsWith(o_.inputs[0], ".so")) {
+      std::cerr << "simplec: error: --interpret needs exactly one source file\n";
+      return 2;
+    }
+    const std::string& path = o_.inputs[0];
+    std::string text;
+    if (!readSource(path, &text)) return 1;
+    SourceFile file(path, std::move(text));
+    Graph g;
+    if (!parseFile(file, diag_, g)) return 1;
+    PassOptions po = passOptions(path);
+    afterParse(g, po);
+    runPipeline(g, po);
+    EvalOptions eo;
+    eo.fileName = eo.programName = path;
+    eo.maxSteps = 2'000'000'000;
+    EvalResult r = evaluateProgram(g, 1 + int64_t(o_.runArgs.size()), eo);
+    std::cout << r.out << std::flush;
+    if (!r.error.empty()) std::cerr << r.error << "\n";
+    if (!r.unsupported.empty()) {
+      std::cerr << "simplec: error: cannot interpret '" << path << "': " << r.unsupported << "\n";
+      return 1;
+    }
+    if (r.stepLimitExceeded || r.outputLimitExceeded) {
+      std::cerr << "simplec: error: interpreting '" << path << "' stopped after "
+                << (r.stepLimitExceeded ? std::to_string(eo.maxSteps) + " steps" : "too much output") << "\n";
+      return 1;
+    }
+    return r.exitStatus;
+  }
+
   // Compiles one source; with objPath writes the object there (for linking).
   int compileOne(const std::string& path, const std::string* objPath) {
     std::string text;
@@ -210,11 +262,7 @@ class Driver {
     }
     Graph g;
     if (!parseFile(file, diag_, g)) return 1;
-    PassOptions po;
-    po.optLevel = o_.optLevel;
-    po.verifyEach = o_.verifyEach;
-    po.dumpAfter = o_.dumpAfter;
-    po.seed = o_.seed;
+    PassOptions po = passOptions(path);
     afterParse(g, po);
     runPipeline(g, po);
     if (o_.emit == EmitKind::Ir) {

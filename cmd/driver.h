@@ -1,7 +1,7 @@
 // The simplec driver: what one invocation does with its inputs. main.cpp
 // turns the command line into DriverOptions; run() does the work and returns
 // the process exit status (0 ok, 1 input errors, 2 bad usage, 70 internal
-// error, or the program's own status with --run).
+// error, or the program's own status with --run and --interpret).
 #pragma once
 #include <string>
 #include <vector>
@@ -16,6 +16,8 @@ struct DriverOptions {
   bool compileOnly = false;   // -c
   bool assembly = false;      // -S
   bool run = false;           // --run
+  bool interpret = false;     // --interpret: run the graph evaluator instead of compiling
+  bool checkPasses = false;   // --check-passes
   std::vector<std::string> runArgs;
   int optLevel = 2;
   EmitKind emit = EmitKind::None;

@@ -82,10 +82,16 @@ int main(int argc, char** argv) {
   app.add_flag("-S", o.assembly, "write assembly text");
   app.add_option("-O", o.optLevel, "optimization level (-O0, -O1, -O2)")->check(CLI::Range(0, 2));
   app.add_flag("--run", o.run, "compile to a temporary executable and run it ([-- ARGS])");
+  app.add_flag("--interpret", o.interpret,
+               "run the optimized graph in the graph evaluator instead of compiling ([-- ARGS]); "
+               "prints and exits as the compiled program would (stops after 2e9 steps)");
   app.add_option("--emit", emit, "print a form instead of compiling: tokens|ir|dot|sched|mir|asm")
       ->check(CLI::IsMember({"tokens", "ir", "dot", "sched", "mir", "asm"}));
   app.add_option("--dump-after", o.dumpAfter, "print the graph after PASS (repeatable)");
   app.add_flag("--verify-each", o.verifyEach, "verify the graph after every pass");
+  app.add_flag("--check-passes", o.checkPasses,
+               "evaluate main (with the --run/--interpret ARGS) after parsing and after every pass; "
+               "a pass that changes its output, exit status or runtime error is an internal error (exit 70)");
   app.add_flag("--MD", o.depFile, "write a Make dependency file");
   app.add_option("--MF", o.depFilePath, "name of the dependency file");
   app.add_option("--MT", o.depTarget, "target named in the dependency file");

@@ -2,10 +2,12 @@
 #include "opt/pipeline.h"
 
 #include <cstring>
+#include <optional>
 
 #include "lexer/diag.h"
 #include "opt/iterate.h"
 #include "opt/sccp.h"
+#include "son/evaluator.h"
 #include "son/printer.h"
 #include "son/verify.h"
 
@@ -30,6 +32,24 @@ void maybeDump(const Graph& g, const PassOptions& o, const std::string& pass) {
       std::string text = printGraph(g);
       std::fprintf(o.dumpOut, "// after %s\n%s", pass.c_str(), text.c_str());
     }
+}
+
+// The entry function's behaviour on this graph (--check-passes). A graph the
+// evaluator rejects is the fault of the pass that produced it.
+EvalResult evaluateAfter(const Graph& g, const PassOptions& o, const std::string& pass) {
+  EvalOptions eo;
+  eo.fileName = eo.programName = o.checkFile;
+  try {
+    return evaluateProgram(g, o.checkArgc, eo);
+  } catch (InternalError& e) {
+    internalError(pass, "--check-passes: evaluating the graph after '" + pass + "' failed: " + e.what());
+  }
+}
+
+void checkBehaviour(const EvalResult& before, const EvalResult& after, const std::string& pass) {
+  std::string diff = evalDifference(before, after);
+  if (!diff.empty())
+    internalError(pass, "--check-passes: pass '" + pass + "' changed the program's behaviour: " + diff);
 }
 
 }  // namespace
@@ -66,6 +86,8 @@ void afterParse(Graph& g, const PassOptions& opts) {
 }
 
 void runPipeline(Graph& g, const PassOptions& opts) {
+  std::optional<EvalResult> reference;
+  if (opts.checkPasses) reference = evaluateAfter(g, opts, "parse");
   for (const Pass& p : passTable()) {
     if (opts.optLevel < p.minLevel) continue;
     try {
@@ -76,6 +98,7 @@ void runPipeline(Graph& g, const PassOptions& opts) {
     }
     if (opts.verifyEach) verifyOrThrow(g, p.name);
     maybeDump(g, opts, p.name);
+    if (reference) checkBehaviour(*reference, evaluateAfter(g, opts, p.name), p.name);
   }
 }
 

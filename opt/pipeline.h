@@ -1,7 +1,9 @@
 // The optimizer's pass table and driver. A pass is a free function over the
 // graph; the table gives its name, the lowest -O level that runs it, and the
 // passes that must run before it (checked once at start-up). The driver runs
-// them in table order, optionally verifying and dumping after each.
+// them in table order, optionally verifying and dumping after each, and
+// optionally checking that no pass changes what the program does (the graph
+// evaluator runs the entry function after parsing and after every pass).
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -19,6 +21,13 @@ struct PassOptions {
   std::vector<std::string> dumpAfter;       // pass names ("parse" = the parser's graph)
   FILE* dumpOut = stdout;
   uint64_t seed = 0;                        // worklist order
+  // --check-passes: evaluate main(checkArgc) on the graph after parsing and
+  // after every pass; a pass after which stdout, exit status or runtime error
+  // differ is an InternalError naming it. checkFile names the source in
+  // runtime error messages.
+  bool checkPasses = false;
+  int64_t checkArgc = 1;
+  std::string checkFile = "program";
 };
 
 struct Pass {
@@ -33,7 +42,8 @@ const std::vector<Pass>& passTable();
 void checkPassOrder();
 bool isPassName(const std::string& name);
 
-// Runs the pipeline. A verifier failure throws InternalError naming the pass.
+// Runs the pipeline. A verifier failure, or with checkPasses a change in the
+// program's behaviour, throws InternalError naming the pass.
 void runPipeline(Graph& g, const PassOptions& opts);
 // The graph after parsing, under the same dump/verify options.
 void afterParse(Graph& g, const PassOptions& opts);

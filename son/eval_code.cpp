@@ -100,7 +100,7 @@ class Builder {
 
   void data(const Node* n) {
     if (!n) return;
-    if (n->isCFG() && n->op != Op::CallEnd) malformed(ref(n) + " is a control node used as a value");
+    if (n->isCFG()) malformed(ref(n) + " is a control node used as a value");
     add(n);
   }
 
@@ -286,7 +286,9 @@ class Builder {
   }
 
   // For each Region and CallEnd: the Computed slots reachable forward from
-  // the values it assigns, not going through other assigned slots.
+  // the values it assigns, not going through other assigned slots. The work
+  // (and memory) for all lists together stays linear in the function's size:
+  // once a budget is spent, the remaining ones are all staleAll.
   static void computeStale(EvalCode& code) {
     size_t n = size_t(code.numStored);
     std::vector<int32_t> start(n + 1, 0), users;
@@ -308,6 +310,7 @@ class Builder {
     std::vector<uint32_t> seen(n, 0);
     uint32_t mark = 0;
     std::vector<int32_t> work;
+    size_t budget = 16 * n + 4 * kMaxStaleList;
     for (EvalNode& e : code.nodes) {
       std::vector<int32_t> sources;
       if (e.op == Op::Region || e.op == Op::Loop) {
@@ -320,21 +323,28 @@ class Builder {
       mark++;
       work = sources;
       for (int32_t s : sources) seen[size_t(s)] = mark;
+      // Each edge looked at costs one unit of budget; the walk stops when
+      // the list is too long or the budget is gone.
       while (!work.empty() && !e.staleAll) {
         int32_t s = work.back();
         work.pop_back();
         for (int32_t i = start[size_t(s)]; i < start[size_t(s) + 1]; i++) {
+          if (budget == 0 || e.stale.size() > kMaxStaleList) {
+            e.staleAll = true;
+            break;
+          }
+          budget--;
           int32_t u = users[size_t(i)];
           if (seen[size_t(u)] == mark) continue;
           seen[size_t(u)] = mark;
           e.stale.push_back(u);
           work.push_back(u);
         }
-        if (e.stale.size() > kMaxStaleList) {
-          e.staleAll = true;
-          e.stale.clear();
-          e.stale.shrink_to_fit();
-        }
+        if (e.stale.size() > kMaxStaleList) e.staleAll = true;
+      }
+      if (e.staleAll) {
+        e.stale.clear();
+        e.stale.shrink_to_fit();
       }
     }
   }

@@ -1,12 +1,9 @@
-// EvalCode: one function's Sea of Nodes laid out for the graph evaluator
-// (son/evaluator.h): every node the function can reach gets a dense slot,
-// control nodes know their successors, regions their Phis, and every node
-// whose value is assigned by control flow (Phi, CallEnd) knows which cached
-// values become stale when it changes. Nothing here is a schedule: data
-// nodes keep only their data inputs.
-// Invariant: slots [0, numStored) are the nodes that hold a value in a frame
-// (Parm, Phi, CallEnd and computed data nodes); constants and control nodes
-// come after them and need no storage.
+// EvalCode: one function's Sea of Nodes laid out for the graph evaluator: a
+// dense slot per node, control successors, each Region's Phis, and for each
+// assigned value (Phi, CallEnd) the cached values it makes stale. Not a
+// schedule: data nodes keep only their data inputs.
+// Invariant: slots [0, numStored) hold a value in a frame (Parm, Phi, CallEnd,
+// computed data); constants and control nodes come after and need no storage.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -1,12 +1,9 @@
-// The graph evaluator: runs a function of the Sea of Nodes by its meaning,
-// not by a schedule (Demange et al., "Semantic Reasoning about the Sea of
-// Nodes", CC'18), as an oracle for the native code. Control moves from control
-// node to control node; entering a Region through predecessor k gives all its
-// Phis their input k at once; data nodes are evaluated on demand and cached
-// until a Phi or call result they depend on changes. Output of sys.io.p is
-// captured; runtime errors read exactly as the compiled program prints them.
-// Invariant: no C++ recursion grows with the program or its execution (data
-// evaluation and calls use heap stacks), so any graph is safe to evaluate.
+// The graph evaluator: runs a function of the Sea of Nodes by its meaning, not
+// by a schedule (Demange et al., CC'18), as an oracle for the native code:
+// control moves between control nodes, entering a Region assigns all its Phis
+// at once, data nodes are evaluated on demand and cached until a Phi or call
+// result they read changes; sys.io.p output and runtime errors as compiled.
+// Invariant: no C++ recursion grows with the program or its run (heap stacks).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -74,5 +71,12 @@ int entryFunction(const Graph& g);
 // (1 + the number of command-line arguments): main gets argc when it takes a
 // parameter. Without an entry function the result's `unsupported` says so.
 EvalResult evaluateProgram(const Graph& g, int64_t argc, const EvalOptions& opts);
+
+// "" when two runs of one program behave the same: equal stdout, exit status
+// and runtime error when both are complete; when one was cut short by a
+// limit, the shorter stdout a prefix of the other. Otherwise a description
+// of the first difference. A run that met something unsupported compares
+// equal to anything.
+std::string evalDifference(const EvalResult& before, const EvalResult& after);
 
 }  // namespace simplec

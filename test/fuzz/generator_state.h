@@ -31,10 +31,12 @@ struct Var {
 
 struct FuncInfo {
   std::string name;
+  size_t order = 0;           // index in Generator::funcs_ (generation order)
   std::vector<Ty> params;
   bool recursive = false;     // params[0] is the depth, passed as 0..kMaxDepth
   bool returnsValue = true;   // false: a procedure whose body ends in sys.io.p
   uint64_t cost = 1;          // statement executions of one call, callees included
+  bool called = false;        // some later function calls it (or may, through a reference)
 };
 
 // Per function being generated.
@@ -46,8 +48,9 @@ struct FnCtx {
   uint64_t mult = 1;          // product of the trip bounds of the enclosing loops
   int loopDepth = 0;
   int selfCallsLeft = 0;      // recursive self-calls still allowed (only at mult 1)
+  bool procedure = false;     // no value: never `return`s
   std::string depthParam;
-  std::string name;
+  FuncInfo info;              // the function itself (for recursive self-calls)
 };
 
 class Generator {
@@ -65,36 +68,42 @@ class Generator {
   bool block(int n, int depth);
   bool statement(int depth);
   void declaration();
-  void assignment();
+  std::string assignmentText();  // one assignment statement, with its `;`
   void printStatement();
   bool ifStatement(int depth);
   void loopStatement(int depth);
-  void loopBody(uint64_t trips, int depth);
-  bool jumpStatement();
+  void loopBody(int depth);
+  bool jumpStatement(int depth);
   void callStatement();
   void nestedBlock(int depth);
+  void guardedDivisionStatement();
   void line(const std::string& text);
   void openScope();
   void closeScope();
   void declare(Var v);
   std::string freshName(const char* prefix);
+  bool hasFnCandidate(Ty sig, size_t maxOrder) const;
+  void markCalled(const std::string& name);
+  static bool matches(const FuncInfo& f, Ty sig);  // f can be held by a `sig` reference
   bool canAfford(uint64_t units) const;
   void charge(uint64_t units);
   uint64_t room() const;  // units still affordable at the current multiplier
 
   // --- expression_generator.cpp ---
- public:
   std::string expr(Ty want, int depth);
- private:
   std::string intExpr(int depth);
+  std::string intTypedExpr(int depth);
   std::string condExpr(int depth);
   std::string leaf(bool preferCounter);
   std::string literal();
   std::string constant(int64_t v);
   std::string divisor(int depth);
   std::string division(int depth);
+  std::string zeroProneDivisor();
+  std::string guardedDivision(int depth);
   std::string shiftExpr(int depth);
   std::string compareExpr(int depth);
+  std::string rangeCompare(int depth);
   std::string logicExpr(int depth);
   std::string sideEffectExpr(int depth);
   std::string callExpr(int depth);

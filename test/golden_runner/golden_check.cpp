@@ -1,7 +1,8 @@
 // One golden test at one optimization level: `SIMPLEC OPT FILE -o TMP/exe`,
-// then `TMP/exe ARGS < STDIN`, and a comparison of exit status, stdout and
-// the runtime error line; or, for EXPECT-ERROR tests, of the set of
-// "FILE:LINE:COL: error: text" lines the compiler printed.
+// then `TMP/exe ARGS < STDIN` (in interpret mode both replaced by
+// `SIMPLEC OPT --interpret FILE -- ARGS < STDIN`), and a comparison of exit
+// status, stdout and the runtime error line; or, for EXPECT-ERROR tests, of
+// the set of "FILE:LINE:COL: error: text" lines the compiler printed.
 #include "test/golden_runner/golden_check.h"
 
 #include <cstdlib>
@@ -108,6 +109,18 @@ ProcessResult runProgram(const RunConfig& cfg, const TempDir& dir, const TestSpe
                     kOutputCap, {"TMPDIR=" + dir.path()});
 }
 
+// Interpret mode: simplec runs the program itself, so this one process
+// stands for both the compile and the run.
+ProcessResult interpretProgram(const RunConfig& cfg, const TempDir& dir, const std::string& path,
+                               const TestSpec& spec, const std::string& opt) {
+  std::vector<std::string> argv{cfg.simplec, opt};
+  argv.insert(argv.end(), cfg.compilerArgs.begin(), cfg.compilerArgs.end());
+  argv.insert(argv.end(), {"--interpret", path, "--"});
+  argv.insert(argv.end(), spec.args.begin(), spec.args.end());
+  return runProcess(argv, spec.stdinData ? &*spec.stdinData : nullptr, cfg.timeoutSeconds, kOutputCap,
+                    {"TMPDIR=" + dir.path()});
+}
+
 std::string section(std::string_view title, std::string_view text) {
   if (text.empty()) return "  " + std::string(title) + ": (empty)\n";
   return "  " + std::string(title) + ":\n" + indentLines(text, "    ", 20);
@@ -148,15 +161,15 @@ CheckResult checkTest(const RunConfig& cfg, const std::string& path, const TestS
     res.report = "  cannot create a temporary directory\n";
     return res;
   }
-  ProcessResult cp = compile(cfg, dir, path, opt);
+  ProcessResult cp = cfg.interpret ? interpretProgram(cfg, dir, path, spec, opt) : compile(cfg, dir, path, opt);
   if (spec.compileOnly()) return checkCompileErrors(cfg, path, spec, cp);
-  if (!cp.exitedWith(0)) {
+  if (!cfg.interpret && !cp.exitedWith(0)) {
     res.report = "  compile failed: " + cp.describeStatus(cfg.timeoutSeconds) + "\n";
     if (cp.started) res.report += section("compiler stderr", cp.err);
     return res;
   }
 
-  ProcessResult rp = runProgram(cfg, dir, spec);
+  ProcessResult rp = cfg.interpret ? std::move(cp) : runProgram(cfg, dir, spec);
   std::string report;
   int wantExit = spec.expectedExit();
   if (!rp.exitedWith(wantExit)) {
@@ -195,7 +208,7 @@ std::optional<ActualOutcome> observeTest(const RunConfig& cfg, const std::string
     why = "cannot create a temporary directory";
     return std::nullopt;
   }
-  ProcessResult cp = compile(cfg, dir, path, opt);
+  ProcessResult cp = cfg.interpret ? interpretProgram(cfg, dir, path, spec, opt) : compile(cfg, dir, path, opt);
   ActualOutcome out;
   if (cp.exitedWith(1)) {
     for (auto l : lines(cp.err)) {
@@ -205,17 +218,17 @@ std::optional<ActualOutcome> observeTest(const RunConfig& cfg, const std::string
       if (!loc) continue;
       out.errors.push_back({loc->first, loc->second, std::string(l.substr(tag + kErrorTag.size()))});
     }
-    if (out.errors.empty()) {
+    if (!out.errors.empty()) return out;
+    if (!cfg.interpret) {  // interpreted, status 1 may be the program's own
       why = "compiler exited with status 1 without a '" + path + ":LINE:COL: error:' line";
       return std::nullopt;
     }
-    return out;
   }
-  if (!cp.exitedWith(0)) {
+  if (cfg.interpret ? cp.exitedWith(70) : !cp.exitedWith(0)) {
     why = "compiler: " + cp.describeStatus(cfg.timeoutSeconds) + "\n" + section("compiler stderr", cp.err);
     return std::nullopt;
   }
-  ProcessResult rp = runProgram(cfg, dir, spec);
+  ProcessResult rp = cfg.interpret ? std::move(cp) : runProgram(cfg, dir, spec);
   if (!rp.started || rp.timedOut || rp.signaled || rp.truncated) {
     why = "program: " + (rp.truncated ? std::string("output too large") : rp.describeStatus(cfg.timeoutSeconds));
     return std::nullopt;

@@ -1,6 +1,7 @@
 // checkTest: compile one golden test at one optimization level, run it, and
 // compare with its TestSpec; observeTest: the same steps, returning what
-// happened in the form --bless writes back.
+// happened in the form --bless writes back. In interpret mode the program is
+// not compiled but run by `simplec OPT --interpret FILE -- ARGS`.
 // Invariant: each call works in its own fresh temporary directory, removed
 // before returning, so any number of calls may run in parallel.
 #pragma once
@@ -16,6 +17,7 @@ struct RunConfig {
   std::string simplec;          // compiler to run
   double timeoutSeconds = 10;   // per compile and per run
   std::vector<std::string> compilerArgs;  // extra flags for every compile (e.g. --verify-each)
+  bool interpret = false;       // run with simplec --interpret instead of compiling
 };
 
 struct CheckResult {

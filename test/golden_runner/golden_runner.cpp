@@ -2,7 +2,8 @@
 // `// EXPECT-...` comments, TOOL.md) at each optimization level in parallel,
 // prints a report for each failing (test, level) pair in a fixed order, then
 // "N passed, N failed"; exit status 0 iff nothing failed (2: bad usage).
-// With --bless it first rewrites each test's EXPECT lines from its -O0 run.
+// With --bless it first rewrites each test's EXPECT lines from its -O0 run;
+// with --interpret, simplec's graph evaluator runs the programs instead.
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -31,8 +32,10 @@ constexpr int kExitUsage = 2;
 const char kUsage[] =
     "usage: golden_runner --simplec PATH [--bless] [--jobs N] [--opt -O0,-O2]\n"
     "                     [--timeout SECONDS] [--verbose] [--simplec-arg ARG]...\n"
-    "                     FILE_OR_DIR...\n"
-    "Runs golden tests (directories are searched recursively for *.smp).\n";
+    "                     [--interpret] FILE_OR_DIR...\n"
+    "Runs golden tests (directories are searched recursively for *.smp).\n"
+    "--interpret runs each test with `simplec OPT --interpret FILE -- ARGS`\n"
+    "(the graph evaluator) instead of compiling and running it.\n";
 
 struct Options {
   RunConfig cfg;
@@ -77,6 +80,8 @@ Options parseOptions(int argc, char** argv) {
       haveSimplec = true;
     } else if (is("--simplec-arg")) {
       o.cfg.compilerArgs.push_back(value("--simplec-arg"));
+    } else if (a == "--interpret") {
+      o.cfg.interpret = true;
     } else if (a == "--bless") {
       o.bless = true;
     } else if (a == "--verbose" || a == "-v") {

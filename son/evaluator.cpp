@@ -1,0 +1,442 @@
+// The graph evaluator's machine: a stack of frames (one per active call) with
+// storage in three arenas, a control loop moving each frame's program counter
+// between control nodes, and on-demand data evaluation on an explicit stack.
+// Invariant: a Computed slot holds a value exactly when its stamp equals its
+// frame's generation; every change to a Phi or a call result clears the
+// stamps of the slots computed from it (or bumps the generation).
+#include "son/evaluator.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "lexer/diag.h"
+#include "son/compute.h"
+#include "son/eval_code.h"
+
+namespace simplec {
+
+namespace {
+
+constexpr int kRuntimeErrorStatus = 101;
+// Bytes of arena per stored slot: value, stamp, kind.
+constexpr uint64_t kBytesPerSlot = sizeof(int64_t) + sizeof(uint32_t) + sizeof(EvalKind);
+
+struct Val {
+  int64_t v = 0;
+  EvalKind k = EvalKind::None;
+};
+
+// Ends the run early; the result already says why.
+struct StopRun {};
+
+// Up to 40 bytes of `s` from `at`, quoted, with control bytes escaped.
+std::string excerpt(const std::string& s, size_t at) {
+  std::string r = "\"";
+  for (size_t i = at; i < s.size() && i < at + 40; i++) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\n') {
+      r += "\\n";
+    } else if (c == '"' || c == '\\') {
+      r += '\\';
+      r += char(c);
+    } else if (c < 32 || c >= 127) {
+      const char* hex = "0123456789abcdef";
+      r += "\\x";
+      r += hex[c >> 4];
+      r += hex[c & 15];
+    } else {
+      r += char(c);
+    }
+  }
+  return r + (s.size() > at + 40 ? "...\"" : "\"");
+}
+
+std::string ref(const Node* n) { return "node " + std::to_string(n->id) + " (" + n->label() + ")"; }
+
+class Evaluator {
+ public:
+  Evaluator(const Graph& g, const EvalOptions& o) : g_(g), o_(o) {
+    live_.assign(g.size(), 0);
+    for (Node* n : liveNodes(g)) live_[n->id] = 1;
+    codes_.resize(g.funs.size());
+  }
+
+  EvalResult run(int funIndex, const std::vector<Val>& args) {
+    try {
+      pushFrame(funIndex, args);
+      loop();
+    } catch (StopRun&) {
+    }
+    res_.steps = steps_;
+    return std::move(res_);
+  }
+
+ private:
+  struct Frame {
+    const EvalCode* code;
+    size_t base;   // first slot of this frame in the arenas
+    uint32_t gen;  // Computed slots are valid when their stamp equals this
+    int32_t pc;    // the control node to execute next
+  };
+
+  // ------------------------------------------------------------ errors
+
+  [[noreturn]] void fail(const Frame& f, const EvalNode& n, const std::string& msg) const {
+    internalError("evaluate", "function '" + g_.funs[size_t(f.code->funIndex)].name + "': " + ref(n.node) + " " + msg);
+  }
+
+  [[noreturn]] void runtimeError(SrcPos pos, const std::string& what) {
+    res_.error = o_.fileName + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
+                 ": runtime error: " + what;
+    res_.exitStatus = kRuntimeErrorStatus;
+    throw StopRun{};
+  }
+
+  [[noreturn]] void stackOverflow() {
+    res_.error = o_.programName + ": runtime error: stack overflow";
+    res_.exitStatus = kRuntimeErrorStatus;
+    throw StopRun{};
+  }
+
+  void tick() {
+    if (++steps_ > o_.maxSteps) {
+      res_.stepLimitExceeded = true;
+      throw StopRun{};
+    }
+  }
+
+  void emit(const std::string& text) {
+    if (res_.out.size() + text.size() > o_.maxOutputBytes) {
+      res_.outputLimitExceeded = true;
+      throw StopRun{};
+    }
+    res_.out += text;
+  }
+
+  // ------------------------------------------------------------ frames
+
+  const EvalCode& codeOf(int funIndex) {
+    std::unique_ptr<EvalCode>& c = codes_[size_t(funIndex)];
+    if (!c) c = std::make_unique<EvalCode>(buildEvalCode(g_, funIndex, live_));
+    return *c;
+  }
+
+  void pushFrame(int funIndex, const std::vector<Val>& args) {
+    const EvalCode& code = codeOf(funIndex);
+    if (code.entry < 0) internalError("evaluate", "function '" + g_.funs[size_t(funIndex)].name + "' has no entry");
+    size_t base = val_.size();
+    if ((base + size_t(code.numStored)) * kBytesPerSlot > o_.maxStackBytes) stackOverflow();
+    val_.resize(base + size_t(code.numStored));
+    stamp_.resize(val_.size());
+    kind_.resize(val_.size());
+    frames_.push_back(Frame{&code, base, 1, code.entry});
+    Frame& f = frames_.back();
+    for (int32_t s : code.parms) {
+      const EvalNode& p = code.nodes[size_t(s)];
+      if (p.memory) {
+        set(f, s, Val{});
+        continue;
+      }
+      if (p.imm < 0 || uint64_t(p.imm) >= args.size()) fail(f, p, "gets no argument");
+      set(f, s, args[size_t(p.imm)]);
+    }
+  }
+
+  void popFrame() {
+    val_.resize(frames_.back().base);
+    stamp_.resize(val_.size());
+    kind_.resize(val_.size());
+    frames_.pop_back();
+  }
+
+  // ------------------------------------------------------------ slots
+
+  bool ready(const Frame& f, int32_t s) const {
+    const EvalNode& n = f.code->nodes[size_t(s)];
+    switch (n.cls) {
+      case SlotClass::Const: return true;
+      case SlotClass::Assigned: return stamp_[f.base + size_t(s)] != 0;
+      case SlotClass::Computed: return stamp_[f.base + size_t(s)] == f.gen;
+      default: return false;
+    }
+  }
+
+  Val read(const Frame& f, int32_t s) const {
+    const EvalNode& n = f.code->nodes[size_t(s)];
+    if (n.cls == SlotClass::Const) return Val{n.imm, n.kind};
+    return Val{val_[f.base + size_t(s)], kind_[f.base + size_t(s)]};
+  }
+
+  // Stores a value; Assigned slots stay valid until overwritten, Computed
+  // ones until invalidated.
+  void set(const Frame& f, int32_t s, Val v) {
+    size_t i = f.base + size_t(s);
+    val_[i] = v.v;
+    kind_[i] = v.k;
+    stamp_[i] = f.code->nodes[size_t(s)].cls == SlotClass::Assigned ? 1 : f.gen;
+  }
+
+  // The values computed from what `n` (a Region's Phis, a CallEnd) assigns
+  // are stale now.
+  void invalidate(Frame& f, const EvalNode& n) {
+    if (n.staleAll) {
+      if (++f.gen == 0) {
+        // Wrapped around: old stamps could match again, so clear them all.
+        for (int32_t s = 0; s < f.code->numStored; s++)
+          if (f.code->nodes[size_t(s)].cls == SlotClass::Computed) stamp_[f.base + size_t(s)] = 0;
+        f.gen = 1;
+      }
+      return;
+    }
+    for (int32_t s : n.stale) stamp_[f.base + size_t(s)] = 0;
+  }
+
+  // ------------------------------------------------------------ data
+
+  bool truthy(const Frame& f, const EvalNode& user, Val v) const {
+    switch (v.k) {
+      case EvalKind::Int: return v.v != 0;
+      case EvalKind::Fun: case EvalKind::Str: return true;  // never null
+      default: fail(f, user, "tests a value that is not an integer");
+    }
+  }
+
+  int64_t intOf(const Frame& f, const EvalNode& user, Val v) const {
+    if (v.k != EvalKind::Int) fail(f, user, "does arithmetic on a value that is not an integer");
+    return v.v;
+  }
+
+  [[noreturn]] void undefined(const Frame& f, const EvalNode& user, int32_t s) const {
+    if (s < 0) fail(f, user, "reads a value that is not in the function");
+    const EvalNode& d = f.code->nodes[size_t(s)];
+    if (d.cls == SlotClass::Control) fail(f, user, "reads control " + ref(d.node) + " as a value");
+    fail(f, user, "reads " + ref(d.node) + " where it has no value (its region or call was not reached)");
+  }
+
+  Val compute(const Frame& f, const EvalNode& n) const {
+    if (n.memory) return Val{};
+    Val a = read(f, n.a);
+    if (n.op == Op::Proj) return a;
+    if (n.op == Op::Neg) return Val{int64_t(0 - uint64_t(intOf(f, n, a))), EvalKind::Int};
+    if (n.op == Op::Not) return Val{truthy(f, n, a) ? 0 : 1, EvalKind::Int};
+    Val b = read(f, n.b);
+    if ((n.op == Op::EQ || n.op == Op::NE) && (a.k != EvalKind::Int || b.k != EvalKind::Int)) {
+      bool same = a.k == b.k && a.v == b.v;
+      return Val{(n.op == Op::EQ) == same ? 1 : 0, EvalKind::Int};
+    }
+    int64_t x = intOf(f, n, a), y = intOf(f, n, b);
+    if ((n.op == Op::Div || n.op == Op::Mod) && y == 0) fail(f, n, "divides by zero without a ZeroCheck");
+    return Val{foldBinary(n.op, x, y), EvalKind::Int};
+  }
+
+  // The value of slot `slot`, evaluating what it needs first.
+  Val eval(Frame& f, const EvalNode& user, int32_t slot) {
+    if (slot >= 0 && ready(f, slot)) return read(f, slot);
+    if (slot < 0 || f.code->nodes[size_t(slot)].cls != SlotClass::Computed) undefined(f, user, slot);
+    const std::vector<EvalNode>& nodes = f.code->nodes;
+    work_.clear();
+    work_.push_back(slot);
+    while (!work_.empty()) {
+      int32_t s = work_.back();
+      if (ready(f, s)) {
+        work_.pop_back();
+        continue;
+      }
+      const EvalNode& n = nodes[size_t(s)];
+      int32_t missing = -1;
+      if (!n.memory) {
+        int32_t operands[2] = {n.a, n.b};
+        int count = n.op == Op::Proj || n.op == Op::Neg || n.op == Op::Not ? 1 : 2;
+        for (int i = 0; i < count && missing < 0; i++) {
+          int32_t d = operands[i];
+          if (d >= 0 && ready(f, d)) continue;
+          if (d < 0 || nodes[size_t(d)].cls != SlotClass::Computed) undefined(f, n, d);
+          missing = d;
+        }
+      }
+      if (missing >= 0) {
+        // Without cycles the stack is a path of distinct slots.
+        if (work_.size() > nodes.size()) fail(f, n, "depends on itself through data edges alone");
+        work_.push_back(missing);
+        continue;
+      }
+      tick();
+      set(f, s, compute(f, n));
+      work_.pop_back();
+    }
+    return read(f, slot);
+  }
+
+  // ------------------------------------------------------------ control
+
+  // Control leaves `c` by way `arm`; entering a Region assigns its Phis.
+  void jump(Frame& f, const EvalNode& c, int arm) {
+    int32_t t = c.next[arm];
+    if (t == EvalNode::kAmbiguous) fail(f, c, "has several successors");
+    if (t < 0) fail(f, c, arm == 1 ? "has no false/second successor" : "has no successor");
+    const EvalNode& r = f.code->nodes[size_t(t)];
+    if (r.op == Op::Region || r.op == Op::Loop) enterRegion(f, r, c.nextPred[arm]);
+    f.pc = t;
+  }
+
+  // All Phis of `r` take their input `k` at once: read every input first.
+  void enterRegion(Frame& f, const EvalNode& r, int32_t k) {
+    std::vector<Val>& vals = phiVals_;
+    vals.clear();
+    for (int32_t p : r.phis) {
+      const EvalNode& phi = f.code->nodes[size_t(p)];
+      if (phi.memory) {
+        vals.push_back(Val{});
+        continue;
+      }
+      if (k <= 0 || size_t(k) >= phi.ins.size() || phi.ins[size_t(k)] < 0)
+        fail(f, phi, "has no value for the region's input " + std::to_string(k));
+      vals.push_back(eval(f, phi, phi.ins[size_t(k)]));
+    }
+    for (size_t i = 0; i < r.phis.size(); i++) set(f, r.phis[i], vals[i]);
+    invalidate(f, r);
+  }
+
+  Val callExtern(const Frame& f, const EvalNode& c, const FunInfo& fi, const std::vector<Val>& args) {
+    auto arg = [&](size_t i, EvalKind k) {
+      if (i >= args.size() || args[i].k != k) fail(f, c, "passes a wrong argument to '" + fi.symbol + "'");
+      return args[i].v;
+    };
+    if (fi.symbol == "__simplec_print_i64") {
+      emit(std::to_string(arg(0, EvalKind::Int)));
+    } else if (fi.symbol == "__simplec_print_bool") {
+      emit(arg(0, EvalKind::Int) != 0 ? "true" : "false");
+    } else if (fi.symbol == "__simplec_print_str") {
+      int64_t idx = arg(0, EvalKind::Str), len = arg(1, EvalKind::Int);
+      if (idx < 0 || size_t(idx) >= g_.strings.size()) fail(f, c, "prints a string that does not exist");
+      const std::string& s = g_.strings[size_t(idx)];
+      if (len > 0 && uint64_t(len) > s.size()) fail(f, c, "prints past the end of a string");
+      if (len > 0) emit(s.substr(0, size_t(len)));
+    } else {
+      res_.unsupported = "the program calls the external function '" + fi.name + "'";
+      throw StopRun{};
+    }
+    return Val{0, EvalKind::Int};
+  }
+
+  void call(Frame& f, const EvalNode& c) {
+    Val fp = eval(f, c, c.ins[2]);
+    if (fp.k != EvalKind::Fun || fp.v < 0 || uint64_t(fp.v) >= g_.funs.size())
+      fail(f, c, "calls a value that is not a function");
+    std::vector<Val> args;
+    for (size_t i = 3; i < c.ins.size(); i++) args.push_back(eval(f, c, c.ins[i]));
+    int32_t end = c.next[0];
+    if (end < 0) fail(f, c, "has no CallEnd");
+    const FunInfo& fi = g_.funs[size_t(fp.v)];
+    if (fi.isExtern) {
+      returnTo(f, end, callExtern(f, c, fi, args));
+      return;
+    }
+    if (frames_.size() >= o_.maxCallDepth) stackOverflow();
+    pushFrame(int(fp.v), args);  // `f` is not to be used after this
+  }
+
+  // The call whose CallEnd is `end` gave `v`.
+  void returnTo(Frame& f, int32_t end, Val v) {
+    set(f, end, v);
+    invalidate(f, f.code->nodes[size_t(end)]);
+    f.pc = end;
+  }
+
+  void loop() {
+    for (;;) {
+      Frame& f = frames_.back();
+      const EvalNode& c = f.code->nodes[size_t(f.pc)];
+      tick();
+      switch (c.op) {
+        case Op::Fun: case Op::Region: case Op::Loop: case Op::CProj: case Op::CallEnd:
+          jump(f, c, 0);
+          break;
+        case Op::If: jump(f, c, truthy(f, c, eval(f, c, c.a)) ? 0 : 1); break;
+        case Op::Never: jump(f, c, 1); break;
+        case Op::ZeroCheck:
+          if (intOf(f, c, eval(f, c, c.a)) == 0) runtimeError(c.node->pos, "division by zero");
+          jump(f, c, 0);
+          break;
+        case Op::Call: call(f, c); break;
+        case Op::Return: {
+          const FunInfo& fi = g_.funs[size_t(f.code->funIndex)];
+          Val v{0, EvalKind::Int};
+          if (c.ins.size() > 2 && c.node->in[2]) v = eval(f, c, c.ins[2]);
+          if (!fi.retType) v = Val{0, EvalKind::Int};  // a void function leaves 0, as compiled code does
+          popFrame();
+          if (frames_.empty()) {
+            res_.returnValue = v.k == EvalKind::Int ? v.v : 0;
+            res_.exitStatus = int(uint64_t(res_.returnValue) & 255);
+            return;
+          }
+          Frame& caller = frames_.back();
+          returnTo(caller, caller.code->nodes[size_t(caller.pc)].next[0], v);
+          break;
+        }
+        default: fail(f, c, "is not a control node the evaluator can execute");
+      }
+    }
+  }
+
+  const Graph& g_;
+  const EvalOptions& o_;
+  std::vector<char> live_;
+  std::vector<std::unique_ptr<EvalCode>> codes_;
+  std::vector<Frame> frames_;
+  std::vector<int64_t> val_;
+  std::vector<uint32_t> stamp_;
+  std::vector<EvalKind> kind_;
+  std::vector<int32_t> work_;
+  std::vector<Val> phiVals_;
+  uint64_t steps_ = 0;
+  EvalResult res_;
+};
+
+}  // namespace
+
+EvalResult evaluate(const Graph& g, int funIndex, std::vector<int64_t> args, const EvalOptions& opts) {
+  if (funIndex < 0 || size_t(funIndex) >= g.funs.size())
+    internalError("evaluate", "no function #" + std::to_string(funIndex));
+  std::vector<Val> vals;
+  for (int64_t a : args) vals.push_back(Val{a, EvalKind::Int});
+  return Evaluator(g, opts).run(funIndex, vals);
+}
+
+int entryFunction(const Graph& g) {
+  for (size_t i = 0; i < g.funs.size(); i++)
+    if (g.funs[i].isEntry && !g.funs[i].isExtern && g.funs[i].fun) return int(i);
+  return -1;
+}
+
+std::string evalDifference(const EvalResult& a, const EvalResult& b) {
+  if (!a.unsupported.empty() || !b.unsupported.empty()) return "";
+  size_t n = std::min(a.out.size(), b.out.size());
+  size_t i = size_t(std::mismatch(a.out.begin(), a.out.begin() + ptrdiff_t(n), b.out.begin()).first - a.out.begin());
+  bool both = a.complete() && b.complete();
+  if (i < n || (both && a.out.size() != b.out.size()))
+    return "stdout differs at byte " + std::to_string(i) + ": before " + excerpt(a.out, i) + ", after " +
+           excerpt(b.out, i);
+  if (!both) return "";
+  auto err = [](const std::string& e) { return e.empty() ? std::string("none") : "'" + e + "'"; };
+  if (a.error != b.error) return "runtime error before " + err(a.error) + ", after " + err(b.error);
+  if (a.exitStatus != b.exitStatus)
+    return "exit status before " + std::to_string(a.exitStatus) + ", after " + std::to_string(b.exitStatus);
+  return "";
+}
+
+EvalResult evaluateProgram(const Graph& g, int64_t argc, const EvalOptions& opts) {
+  int main = entryFunction(g);
+  if (main < 0) {
+    EvalResult r;
+    r.unsupported = "the program has no main function";
+    return r;
+  }
+  // Compiled main is called by the C runtime as main(argc, argv).
+  std::vector<int64_t> args;
+  if (!g.funs[size_t(main)].paramTypes.empty()) args.push_back(argc);
+  while (args.size() < g.funs[size_t(main)].paramTypes.size()) args.push_back(0);
+  return evaluate(g, main, std::move(args), opts);
+}
+
+}  // namespace simplec
