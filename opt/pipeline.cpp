@@ -7,6 +7,7 @@
 #include "lexer/diag.h"
 #include "opt/iterate.h"
 #include "opt/sccp.h"
+#include "opt/zero_check_elim.h"
 #include "son/evaluator.h"
 #include "son/printer.h"
 #include "son/verify.h"
@@ -17,6 +18,7 @@ namespace {
 
 void runPeepholes(Graph& g, const PassOptions& o) { iterPeeps(g, o.seed, o.checkFixedPoint); }
 void runSccp(Graph& g, const PassOptions&) { sccp(g); }
+void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 
 void verifyOrThrow(const Graph& g, const std::string& pass) {
   std::vector<std::string> errs = verify(g);
@@ -59,6 +61,8 @@ const std::vector<Pass>& passTable() {
       // The analysis only lowers types; the peepholes then rewrite by them.
       {"sccp", runSccp, 2, {}},
       {"peephole", runPeepholes, 1, {"sccp"}},
+      // After the peepholes, so that equal divisors are one node.
+      {"zerocheck", runZeroCheckElim, 2, {"peephole"}},
   };
   return table;
 }
