@@ -25,6 +25,18 @@ void Parser::endLoopCtx(const LoopSave& s) {
   fn_->inLoop = s.in;
 }
 
+// The body of a loop whose test just branched (`exit` holds the false arm):
+// break/continue target this loop while it is parsed; continues merge at the
+// end of the body.
+void Parser::parseLoopBody(Scope* exit) {
+  LoopSave save = beginLoopCtx(exit);
+  {
+    OnExit restore{[this, save] { endLoopCtx(save); }};
+    parseStatement();
+    if (fn_->continueScope) fn_->scope = jumpTo(fn_->continueScope);
+  }
+}
+
 //   while = 'while' '(' expr ')' statement
 void Parser::parseWhile() {
   SrcPos wpos = tok().pos;
@@ -39,12 +51,7 @@ void Parser::parseWhile() {
   Val c = condition(parseExpr(), cpos);
   expect(Tok::RParen);
   Scope* exit = branch(c.n, wpos);
-  LoopSave save = beginLoopCtx(exit);
-  {
-    OnExit restore{[this, save] { endLoopCtx(save); }};
-    parseStatement();
-    if (fn_->continueScope) fn_->scope = jumpTo(fn_->continueScope);
-  }
+  parseLoopBody(exit);
   closeLoop(head, exit);
 }
 
@@ -98,12 +105,7 @@ void Parser::parseFor() {
   }
   expect(Tok::RParen);
   Scope* exit = branch(c.n, fpos);
-  LoopSave save = beginLoopCtx(exit);
-  {
-    OnExit restore{[this, save] { endLoopCtx(save); }};
-    parseStatement();
-    if (fn_->continueScope) fn_->scope = jumpTo(fn_->continueScope);
-  }
+  parseLoopBody(exit);
   size_t bodyEnd = pos_;
   pos_ = stepPos;
   try {

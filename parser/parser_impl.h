@@ -123,6 +123,7 @@ class Parser {
   Scope* jumpTo(Scope* target);
   // Closes a loop; an endless one gets a Never exit to the function's return.
   void closeLoop(Scope* head, Scope* exit);
+  void parseLoopBody(Scope* exit);
   // Merge two arms that each leave a value: the result Phi (or value).
   // Merges scope b into a where a's path computed va and b's computed vb;
   // a becomes the current scope and the result is the merged value.
