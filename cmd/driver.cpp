@@ -136,6 +136,13 @@ class Driver {
       objects.push_back(obj);
     }
     if (status) return status;
+    // Only sources were given and none has an entry: say so, rather than
+    // letting the linker complain about an undefined `main`.
+    if (!sawEntry_ && objects.size() == sources.size()) {
+      std::cerr << "simplec: error: no entry point: " << (sources.size() == 1 ? "'" + sources[0] + "' is" : "the sources are")
+                << " a library (no top-level statements and no 'val main'); use -c to compile it\n";
+      return 1;
+    }
     std::string exe = o_.output.empty() ? "a.out" : o_.output;
     if (o_.run) {
       exe = makeTemp(".exe");
@@ -277,6 +284,7 @@ class Driver {
       std::cout << printSchedules(g);
       return 0;
     }
+    for (const FunInfo& f : g.funs) sawEntry_ |= f.isEntry;
     mir::MModule m = lowerUnit(g, path);
     std::string err;
     if (o_.emit == EmitKind::Mir) {
@@ -339,6 +347,7 @@ class Driver {
 
   const DriverOptions& o_;
   DiagEngine diag_;
+  bool sawEntry_ = false;  // some compiled source defines `main`
 };
 
 }  // namespace

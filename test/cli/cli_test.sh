@@ -33,6 +33,10 @@ cc -c prog.s -o prog_s.o; check "assemble -S output" 0 $?
 "$SIMPLEC" prog_s.o -o prog_s; check "link assembled object" 0 $?
 ./prog_s x >/dev/null; check "run assembled program" 2 $?
 
+# A library alone has nothing to run: a diagnostic, not a linker error.
+"$SIMPLEC" "$HERE/lib_math.smp" -o nolink 2>err.txt; check "library alone status" 1 $?
+grep -q "no entry point" err.txt; check "library alone message" 0 $?
+
 # Deterministic output.
 "$SIMPLEC" -c "$HERE/lib_seq.smp" -o again.o
 cmp -s lib_seq.o again.o; check "byte-identical objects" 0 $?
