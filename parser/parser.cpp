@@ -190,7 +190,7 @@ bool Parser::parseFile() {
     topLevel_ = false;
     // Script form: the top level returns, or at least does something
     // (calls, control flow); then falling off its end returns 0.
-    bool script = ctx.numReturns() != 0 || ctx.scope->ctrl() != fun || ctx.scope->mem() != mem;
+    bool script = ctx.numReturns() != 0 || topLevelCode_ || ctx.scope->ctrl() != fun || ctx.scope->mem() != mem;
     FunInfo& mainInfo = g_.funs[size_t(mainFun_)];
     if (script && valMainFun_ >= 0) {
       error(valMainPos_, "a program cannot have both top-level statements and 'val main'");
@@ -235,6 +235,9 @@ void Parser::parseStatement() {
   Nesting nest(*this);
   bool isExpr = false;
   Val exprVal;
+  // Top-level code other than declarations makes the file a script, even
+  // when it folds away entirely (`if (5 == 5) a = 3;`).
+  if (topLevel_ && fn_ == mainCtx_ && !at(Tok::Semi) && !atDeclaration()) topLevelCode_ = true;
   try {
     switch (tok().kind) {
       case Tok::LBrace:

@@ -199,6 +199,7 @@ class Parser {
   int valMainFun_ = -1;         // a `val main = {...}` function
   SrcPos valMainPos_;
   bool topLevel_ = false;       // parsing statements of the script body
+  bool topLevelCode_ = false;   // the top level has statements besides declarations
   static constexpr int kMaxDepth = 3000;  // statements + expressions; the driver's stack is 1 GiB
 };
 
