@@ -381,7 +381,9 @@ void Generator::declaration() {
       std::vector<const Var*> outer;
       for (size_t s = 1; s + 1 < scopes_.size(); s++)
         for (const Var& o : scopes_[s])
-          if (o.ty == Ty::Int && !o.counter && o.name != "arg") outer.push_back(&o);
+          // Never a fixed variable: a shadowed recursion depth or loop limit
+          // would no longer bound the recursion or the loop.
+          if (o.ty == Ty::Int && !o.counter && o.assignable && o.name != "arg") outer.push_back(&o);
       bool inCurrent = false;
       const Var* o = outer.empty() ? nullptr : outer[rng_.below(outer.size())];
       if (o)
