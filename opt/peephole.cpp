@@ -115,6 +115,10 @@ Node* Peephole::idealizeArith(Node* n) {
       break;
     case Op::And:
       if (isConVal(b, -1) || a == b) return a;
+      // Truncation to an unsigned width the value already fits in.
+      if (isCon(b) && b->type->value() >= 0 && a->type->isInt() && a->type->lo() >= 0 &&
+          a->type->hi() <= b->type->value() && ((b->type->value() + 1) & b->type->value()) == 0)
+        return a;
       break;
     case Op::Or:
       if (isConVal(b, 0) || a == b) return a;
@@ -124,9 +128,18 @@ Node* Peephole::idealizeArith(Node* n) {
       if (a == b) return con(0);
       break;
     case Op::Shl:
-    case Op::Sar:
     case Op::Shr:
       if (isCon(b) && (b->type->value() & 63) == 0) return a;
+      break;
+    case Op::Sar:
+      if (isCon(b) && (b->type->value() & 63) == 0) return a;
+      // (x << c) >> c sign-extends the low 64-c bits: nothing to do when x fits.
+      if (isCon(b) && a->op == Op::Shl && isCon(a->in[2]) && a->in[2]->type->value() == b->type->value()) {
+        int c = int(b->type->value() & 63);
+        const Type* x = a->in[1]->type;
+        int64_t half = int64_t(1) << (63 - c);
+        if (x->isInt() && !x->isIntTop() && x->lo() >= -half && x->hi() <= half - 1) return a->in[1];
+      }
       break;
     case Op::Neg:
       if (a->op == Op::Neg) return a->in[1];

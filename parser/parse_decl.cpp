@@ -58,11 +58,8 @@ SType Parser::parseType() {
   SType t;
   if (at(Tok::TypeName)) {
     const std::string& n = tok().text;
-    if (n == "int" || n == "i64") {
-      t = SType::intT();
-    } else if (n == "bool" || n == "u1") {
-      t = SType::boolT();
-    } else {
+    t = intTypeNamed(n);
+    if (t.isError()) {
       error(tok().pos, "type '" + n + "' is not supported yet");
       t = SType::intT();
     }
@@ -139,8 +136,8 @@ void Parser::parseDeclaration() {
     }
     SType t = declared;
     if (isVar || isVal) {
-      // Inference never picks a narrow type: a bool initializer makes an int.
-      t = v.t.kind == SType::Bool ? SType::intT() : v.t;
+      // Inference never picks a narrow type: a bool or u8 initializer makes an int.
+      t = v.t.isNarrow() ? SType::intT() : v.t;
       if (t.kind == SType::Str) error(initPos, "string values are not supported yet");
     } else {
       v = coerce(v, declared, initPos);

@@ -76,9 +76,21 @@ Val Parser::coerce(Val v, const SType& to, SrcPos pos) {
     error(pos, "type mismatch: expected '" + to.str() + "', found '" + v.t.str() + "'");
     return {con(0), to};
   }
-  // bool keeps the low bit, like every narrow type.
-  if (to.kind == SType::Bool && v.t.kind == SType::Int) return {dataOp(Op::And, v.n, con(1)), to};
+  if (to.isNarrow()) return narrowTo(v, to);
   return {v.n, to.isError() ? v.t : to};
+}
+
+Val Parser::narrowTo(Val v, const SType& to) {
+  if (!to.isNarrow() || v.t.isError() || !v.t.isIntegral()) return {v.n, to};
+  // A value of a type that fits (u8 into i16, bool into anything) stays.
+  const Type* fits = to.lattice();
+  const Type* has = v.t.lattice();
+  if (has->lo() >= fits->lo() && has->hi() <= fits->hi()) return {v.n, to};
+  // bool keeps the low bit, like every narrow type.
+  if (to.kind == SType::Bool) return {dataOp(Op::And, v.n, con(1)), to};
+  if (to.isUnsigned) return {dataOp(Op::And, v.n, con(fits->hi())), to};
+  int shift = 64 - to.bits;
+  return {dataOp(Op::Sar, dataOp(Op::Shl, v.n, con(shift)), con(shift)), to};
 }
 
 Val Parser::arith(Op op, Val a, Val b, SrcPos opPos, const char* opText) {

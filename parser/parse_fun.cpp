@@ -195,8 +195,11 @@ Val Parser::parseFunLiteral(const std::string& name) {
     if (u->op == Op::Parm && u->aux < 0) mem = u;
   ctx.scope = scopes_.fresh(fun, mem);
   for (size_t i = 0; i < params.size(); i++) {
-    Node* parm = mk(Op::Parm, {fun}, params[i].t.lattice(), int64_t(i));
-    if (ctx.scope->define({params[i].name.text, params[i].t, false, nullptr, params[i].name.pos}, parm) < 0)
+    // A narrow parameter is truncated again on entry: a C caller leaves the
+    // upper bits of the register undefined.
+    Node* parm = mk(Op::Parm, {fun}, params[i].t.isNarrow() ? Type::intBot() : params[i].t.lattice(), int64_t(i));
+    Node* value = params[i].t.isNarrow() ? narrowTo({parm, SType::intT()}, params[i].t).n : parm;
+    if (ctx.scope->define({params[i].name.text, params[i].t, false, nullptr, params[i].name.pos}, value) < 0)
       error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
   }
   FunCtx* savedFn = fn_;

@@ -151,6 +151,8 @@ class Parser {
   Val requireInt(Val v, SrcPos pos, const char* what);
   Val toBool(Val v);
   Val coerce(Val v, const SType& to, SrcPos pos);
+  // Truncates an integer to a narrow integer type (keeps it when it fits).
+  Val narrowTo(Val v, const SType& to);
   // Variables.
   struct VarRef { int idx = -1; Scope* scope = nullptr; };
   Val readName(const Token& name);

@@ -3,18 +3,39 @@
 
 namespace simplec {
 
+SType SType::intN(int bits, bool isUnsigned) {
+  SType t = of(Int);
+  t.bits = uint8_t(bits);
+  t.isUnsigned = isUnsigned && bits < 64;
+  return t;
+}
+
+SType intTypeNamed(const std::string& n) {
+  if (n == "int" || n == "i64") return SType::intT();
+  if (n == "bool" || n == "u1") return SType::boolT();
+  if (n == "i32") return SType::intN(32, false);
+  if (n == "i16") return SType::intN(16, false);
+  if (n == "i8") return SType::intN(8, false);
+  if (n == "u32") return SType::intN(32, true);
+  if (n == "u16") return SType::intN(16, true);
+  if (n == "u8" || n == "byte") return SType::intN(8, true);
+  return SType::error();
+}
+
 SType SType::fun(std::vector<SType> params, SType ret) {
   auto s = std::make_shared<FunSig>();
   s->params = std::move(params);
   s->ret = std::move(ret);
-  return {Fun, std::move(s)};
+  SType t = of(Fun);
+  t.sig = std::move(s);
+  return t;
 }
 
 std::string SType::str() const {
   switch (kind) {
     case Error: return "<error>";
     case Void: return "void";
-    case Int: return "int";
+    case Int: return bits == 64 ? "int" : (isUnsigned ? "u" : "i") + std::to_string(bits);
     case Bool: return "bool";
     case Str: return "u8[~]";
     case Fun: {
@@ -29,7 +50,10 @@ std::string SType::str() const {
 
 const Type* SType::lattice() const {
   switch (kind) {
-    case Int: return Type::intBot();
+    case Int:
+      if (bits == 64) return Type::intBot();
+      if (isUnsigned) return Type::intRange(0, int64_t((uint64_t(1) << bits) - 1));
+      return Type::intRange(-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1);
     case Bool: return Type::boolType();
     case Fun: return Type::funAny();
     case Str: return Type::dataPtr(Type::kFunAny);
@@ -39,6 +63,7 @@ const Type* SType::lattice() const {
 
 bool sameType(const SType& a, const SType& b) {
   if (a.kind != b.kind) return false;
+  if (a.kind == SType::Int) return a.bits == b.bits && a.isUnsigned == b.isUnsigned;
   if (a.kind != SType::Fun) return true;
   if (a.sig->params.size() != b.sig->params.size()) return false;
   for (size_t i = 0; i < a.sig->params.size(); i++)

@@ -16,17 +16,28 @@ struct FunSig;
 struct SType {
   enum Kind : uint8_t { Error, Void, Int, Bool, Str, Fun };
   Kind kind = Error;
+  uint8_t bits = 64;        // Int: 8, 16, 32 or 64
+  bool isUnsigned = false;  // Int: u8 u16 u32
   std::shared_ptr<const FunSig> sig;  // Fun
 
-  static SType error() { return {Error, nullptr}; }
-  static SType voidT() { return {Void, nullptr}; }
-  static SType intT() { return {Int, nullptr}; }
-  static SType boolT() { return {Bool, nullptr}; }
-  static SType strT() { return {Str, nullptr}; }
+  static SType of(Kind k) {
+    SType t;
+    t.kind = k;
+    return t;
+  }
+  static SType error() { return of(Error); }
+  static SType voidT() { return of(Void); }
+  static SType intT() { return of(Int); }
+  // A narrow integer: i8 i16 i32 (signed) or u8 u16 u32; 64 bits is `int`.
+  static SType intN(int bits, bool isUnsigned);
+  static SType boolT() { return of(Bool); }
+  static SType strT() { return of(Str); }
   static SType fun(std::vector<SType> params, SType ret);
 
   bool isError() const { return kind == Error; }
   bool isIntegral() const { return kind == Int || kind == Bool; }
+  // Values of this type are stored truncated (bool keeps the low bit).
+  bool isNarrow() const { return kind == Bool || (kind == Int && bits < 64); }
   bool hasValue() const { return kind != Void; }
   std::string str() const;
   const Type* lattice() const;
@@ -36,6 +47,9 @@ struct FunSig {
   std::vector<SType> params;
   SType ret;
 };
+
+// The integer type a primitive type name denotes (`byte` is `u8`), or Error.
+SType intTypeNamed(const std::string& name);
 
 bool sameType(const SType& a, const SType& b);
 // Can a value of type `from` be stored where `to` is expected?

@@ -396,3 +396,43 @@ TEST_CASE("opt/peephole: disabled, only types are computed", "[opt][peephole]") 
   CHECK(n->type == Type::intConst(5));
   CHECK(n->in[1]->type == Type::intConst(2));  // not canonicalized either
 }
+
+TEST_CASE("opt/peephole: truncations of values that already fit go", "[opt][peephole]") {
+  Fixture f;
+  SECTION("(x & 255) & 255 is x & 255") {
+    Node* m = f.b.op(Op::And, f.x(), f.b.con(255));
+    CHECK(f.rewriteReturned(f.b.op(Op::And, m, f.b.con(255))) == m);
+  }
+  SECTION("(x & 15) & 255 is x & 15") {
+    Node* m = f.b.op(Op::And, f.x(), f.b.con(15));
+    CHECK(f.rewriteReturned(f.b.op(Op::And, m, f.b.con(255))) == m);
+  }
+  SECTION("(x & 255) & 15 stays: the mask cuts bits") {
+    Node* m = f.b.op(Op::And, f.x(), f.b.con(255));
+    Node* n = f.b.op(Op::And, m, f.b.con(15));
+    CHECK(f.rewriteReturned(n) == n);
+  }
+  SECTION("(x & 200) & 255 is x & 200 (the range [0, 200] fits)") {
+    Node* m = f.b.op(Op::And, f.x(), f.b.con(200));
+    CHECK(f.rewriteReturned(f.b.op(Op::And, m, f.b.con(255))) == m);
+  }
+  SECTION("sign extension of an i8 value to i16 goes") {
+    Node* i8 = f.b.op(Op::Sar, f.b.op(Op::Shl, f.x(), f.b.con(56)), f.b.con(56));
+    Node* i16 = f.b.op(Op::Sar, f.b.op(Op::Shl, i8, f.b.con(48)), f.b.con(48));
+    CHECK(f.rewriteReturned(i16) == i8);
+  }
+  SECTION("sign extension of an i16 value to i8 stays") {
+    Node* i16 = f.b.op(Op::Sar, f.b.op(Op::Shl, f.x(), f.b.con(48)), f.b.con(48));
+    Node* i8 = f.b.op(Op::Sar, f.b.op(Op::Shl, i16, f.b.con(56)), f.b.con(56));
+    CHECK(f.rewriteReturned(i8) == i8);
+  }
+  SECTION("sign extension of a u8 value to i16 goes; to i8 stays") {
+    Node* u8 = f.b.op(Op::And, f.x(), f.b.con(255));
+    Node* i16 = f.b.op(Op::Sar, f.b.op(Op::Shl, u8, f.b.con(48)), f.b.con(48));
+    CHECK(f.rewriteReturned(i16) == u8);
+  }
+  SECTION("shifts by different amounts stay") {
+    Node* n = f.b.op(Op::Sar, f.b.op(Op::Shl, f.b.op(Op::And, f.x(), f.b.con(1)), f.b.con(48)), f.b.con(56));
+    CHECK(f.rewriteReturned(n) == n);
+  }
+}

@@ -61,3 +61,24 @@ TEST_CASE("parser/stype: lattice types", "[parser][stype]") {
   CHECK_FALSE(SType::voidT().hasValue());
   CHECK(SType::error().hasValue());
 }
+
+TEST_CASE("parser/stype: narrow integers", "[parser][stype]") {
+  CHECK(intTypeNamed("i8").str() == "i8");
+  CHECK(intTypeNamed("u16").str() == "u16");
+  CHECK(intTypeNamed("byte").str() == "u8");
+  CHECK(intTypeNamed("i64").str() == "int");
+  CHECK(intTypeNamed("u1").kind == SType::Bool);
+  CHECK(intTypeNamed("flt").isError());
+  CHECK(intTypeNamed("i32").lattice() == Type::intRange(INT32_MIN, INT32_MAX));
+  CHECK(intTypeNamed("u32").lattice() == Type::intRange(0, UINT32_MAX));
+  CHECK(intTypeNamed("i8").lattice() == Type::intRange(-128, 127));
+  CHECK(sameType(intTypeNamed("byte"), intTypeNamed("u8")));
+  CHECK_FALSE(sameType(intTypeNamed("u8"), intTypeNamed("i8")));
+  CHECK_FALSE(sameType(intTypeNamed("u8"), SType::intT()));
+  CHECK(intTypeNamed("u8").isNarrow());
+  CHECK(SType::boolT().isNarrow());
+  CHECK_FALSE(SType::intT().isNarrow());
+  CHECK(assignable(SType::intT(), intTypeNamed("i16")));
+  CHECK(commonType(intTypeNamed("u8"), intTypeNamed("i8")).str() == "int");
+  CHECK(commonType(intTypeNamed("u8"), intTypeNamed("u8")).str() == "u8");
+}
