@@ -58,7 +58,7 @@ SType Parser::parseType() {
   SType t;
   if (at(Tok::TypeName)) {
     const std::string& n = tok().text;
-    t = intTypeNamed(n);
+    t = primitiveTypeNamed(n);
     if (t.isError()) {
       error(tok().pos, "type '" + n + "' is not supported yet");
       t = SType::intT();
@@ -132,12 +132,13 @@ void Parser::parseDeclaration() {
       error(name.pos, "function reference '" + name.text + "' needs an initializer");
       v = {con(0), SType::error()};
     } else {
-      v = {con(0), declared};
+      v = zeroOf(declared);
     }
     SType t = declared;
     if (isVar || isVal) {
       // Inference never picks a narrow type: a bool or u8 initializer makes an int.
-      t = v.t.isNarrow() ? SType::intT() : v.t;
+      // Likewise an f32 initializer makes a flt.
+      t = v.t.isNarrow() ? SType::intT() : v.t.isFloat() ? SType::floatT(64) : v.t;
       if (t.kind == SType::Str) error(initPos, "string values are not supported yet");
     } else {
       v = coerce(v, declared, initPos);

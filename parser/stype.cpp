@@ -10,6 +10,18 @@ SType SType::intN(int bits, bool isUnsigned) {
   return t;
 }
 
+SType SType::floatT(int bits) {
+  SType t = of(Float);
+  t.bits = uint8_t(bits == 32 ? 32 : 64);
+  return t;
+}
+
+SType primitiveTypeNamed(const std::string& n) {
+  if (n == "flt" || n == "f64") return SType::floatT(64);
+  if (n == "f32") return SType::floatT(32);
+  return intTypeNamed(n);
+}
+
 SType intTypeNamed(const std::string& n) {
   if (n == "int" || n == "i64") return SType::intT();
   if (n == "bool" || n == "u1") return SType::boolT();
@@ -37,6 +49,7 @@ std::string SType::str() const {
     case Void: return "void";
     case Int: return bits == 64 ? "int" : (isUnsigned ? "u" : "i") + std::to_string(bits);
     case Bool: return "bool";
+    case Float: return bits == 32 ? "f32" : "flt";
     case Str: return "u8[~]";
     case Fun: {
       std::string s = "{";
@@ -55,6 +68,7 @@ const Type* SType::lattice() const {
       if (isUnsigned) return Type::intRange(0, int64_t((uint64_t(1) << bits) - 1));
       return Type::intRange(-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1);
     case Bool: return Type::boolType();
+    case Float: return Type::fltBot();
     case Fun: return Type::funAny();
     case Str: return Type::dataPtr(Type::kFunAny);
     default: return Type::bottom();
@@ -64,6 +78,7 @@ const Type* SType::lattice() const {
 bool sameType(const SType& a, const SType& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == SType::Int) return a.bits == b.bits && a.isUnsigned == b.isUnsigned;
+  if (a.kind == SType::Float) return a.bits == b.bits;
   if (a.kind != SType::Fun) return true;
   if (a.sig->params.size() != b.sig->params.size()) return false;
   for (size_t i = 0; i < a.sig->params.size(); i++)
@@ -74,6 +89,8 @@ bool sameType(const SType& a, const SType& b) {
 bool assignable(const SType& from, const SType& to) {
   if (from.isError() || to.isError()) return true;  // already reported
   if (from.isIntegral() && to.isIntegral()) return true;
+  // Integers widen to floats; f64 rounds into f32. Never float to integer.
+  if (from.isNumeric() && to.isFloat()) return true;
   return sameType(from, to);
 }
 
@@ -82,6 +99,7 @@ SType commonType(const SType& a, const SType& b) {
   if (b.isError()) return a;
   if (sameType(a, b)) return a;
   if (a.isIntegral() && b.isIntegral()) return SType::intT();
+  if (a.isNumeric() && b.isNumeric()) return SType::floatT(64);
   return SType::error();
 }
 

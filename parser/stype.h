@@ -14,9 +14,9 @@ namespace simplec {
 struct FunSig;
 
 struct SType {
-  enum Kind : uint8_t { Error, Void, Int, Bool, Str, Fun };
+  enum Kind : uint8_t { Error, Void, Int, Bool, Float, Str, Fun };
   Kind kind = Error;
-  uint8_t bits = 64;        // Int: 8, 16, 32 or 64
+  uint8_t bits = 64;        // Int: 8, 16, 32 or 64; Float: 32 or 64
   bool isUnsigned = false;  // Int: u8 u16 u32
   std::shared_ptr<const FunSig> sig;  // Fun
 
@@ -31,11 +31,15 @@ struct SType {
   // A narrow integer: i8 i16 i32 (signed) or u8 u16 u32; 64 bits is `int`.
   static SType intN(int bits, bool isUnsigned);
   static SType boolT() { return of(Bool); }
+  // flt/f64 (64 bits) or f32: an f32 is a double rounded to single on store.
+  static SType floatT(int bits = 64);
   static SType strT() { return of(Str); }
   static SType fun(std::vector<SType> params, SType ret);
 
   bool isError() const { return kind == Error; }
   bool isIntegral() const { return kind == Int || kind == Bool; }
+  bool isFloat() const { return kind == Float; }
+  bool isNumeric() const { return isIntegral() || isFloat(); }
   // Values of this type are stored truncated (bool keeps the low bit).
   bool isNarrow() const { return kind == Bool || (kind == Int && bits < 64); }
   bool hasValue() const { return kind != Void; }
@@ -50,11 +54,14 @@ struct FunSig {
 
 // The integer type a primitive type name denotes (`byte` is `u8`), or Error.
 SType intTypeNamed(const std::string& name);
+// Any primitive type name: the integers, `flt`/`f64` and `f32`; or Error.
+SType primitiveTypeNamed(const std::string& name);
 
 bool sameType(const SType& a, const SType& b);
 // Can a value of type `from` be stored where `to` is expected?
 bool assignable(const SType& from, const SType& to);
-// The type of a value that may be either (int and bool give int); Error if none.
+// The type of a value that may be either (int and bool give int; an integer
+// and a float give flt); Error if none.
 SType commonType(const SType& a, const SType& b);
 
 }  // namespace simplec

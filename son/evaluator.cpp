@@ -12,6 +12,8 @@
 #include "lexer/diag.h"
 #include "son/compute.h"
 #include "son/eval_code.h"
+#include "son/float_fold.h"
+#include "son/float_text.h"
 
 namespace simplec {
 
@@ -219,6 +221,7 @@ class Evaluator {
     if (n.op == Op::Proj) return a;
     if (n.op == Op::Neg) return Val{int64_t(0 - uint64_t(intOf(f, n, a))), EvalKind::Int};
     if (n.op == Op::Not) return Val{truthy(f, n, a) ? 0 : 1, EvalKind::Int};
+    if (isFloatOp(n.op)) return computeFloat(f, n, a);
     Val b = read(f, n.b);
     if ((n.op == Op::EQ || n.op == Op::NE) && (a.k != EvalKind::Int || b.k != EvalKind::Int)) {
       bool same = a.k == b.k && a.v == b.v;
@@ -227,6 +230,24 @@ class Evaluator {
     int64_t x = intOf(f, n, a), y = intOf(f, n, b);
     if ((n.op == Op::Div || n.op == Op::Mod) && y == 0) fail(f, n, "divides by zero without a ZeroCheck");
     return Val{foldBinary(n.op, x, y), EvalKind::Int};
+  }
+
+  double fltOf(const Frame& f, const EvalNode& user, Val v) const {
+    if (v.k != EvalKind::Flt) fail(f, user, "does float arithmetic on a value that is not a float");
+    return bitsToDouble(v.v);
+  }
+
+  Val computeFloat(const Frame& f, const EvalNode& n, Val a) const {
+    auto flt = [](double d) { return Val{doubleToBits(d), EvalKind::Flt}; };
+    switch (n.op) {
+      case Op::IToF: return flt(intToFloat(intOf(f, n, a)));
+      case Op::FToI: return Val{floatToInt(fltOf(f, n, a)), EvalKind::Int};
+      case Op::FEQ: case Op::FNE: case Op::FLT: case Op::FLE:
+        return Val{foldFloatCompare(n.op, fltOf(f, n, a), fltOf(f, n, read(f, n.b))) ? 1 : 0, EvalKind::Int};
+      case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax:
+        return flt(foldFloatBinary(n.op, fltOf(f, n, a), fltOf(f, n, read(f, n.b))));
+      default: return flt(foldFloatUnary(n.op, fltOf(f, n, a)));
+    }
   }
 
   // The value of slot `slot`, evaluating what it needs first.
@@ -246,7 +267,7 @@ class Evaluator {
       int32_t missing = -1;
       if (!n.memory) {
         int32_t operands[2] = {n.a, n.b};
-        int count = n.op == Op::Proj || n.op == Op::Neg || n.op == Op::Not ? 1 : 2;
+        int count = n.unary ? 1 : 2;
         for (int i = 0; i < count && missing < 0; i++) {
           int32_t d = operands[i];
           if (d >= 0 && ready(f, d)) continue;
@@ -306,6 +327,8 @@ class Evaluator {
       emit(std::to_string(arg(0, EvalKind::Int)));
     } else if (fi.symbol == "__simplec_print_bool") {
       emit(arg(0, EvalKind::Int) != 0 ? "true" : "false");
+    } else if (fi.symbol == "__simplec_print_f64" || fi.symbol == "__simplec_print_f32d") {
+      emit(floatRepr(bitsToDouble(arg(0, EvalKind::Flt)), fi.symbol == "__simplec_print_f32d"));
     } else if (fi.symbol == "__simplec_print_str") {
       int64_t idx = arg(0, EvalKind::Str), len = arg(1, EvalKind::Int);
       if (idx < 0 || size_t(idx) >= g_.strings.size()) fail(f, c, "prints a string that does not exist");
