@@ -219,6 +219,28 @@ const std::vector<Case>& cases() {
      {0xf3, 0x0f, 0x10, 0x50, 0x04}},
     {"movss %xmm2, 4(%rax)", I(MOp::Mov, {M(RAX, 4), X(2)}, 4),
      {0xf3, 0x0f, 0x11, 0x50, 0x04}},
+    // SSE2 scalar doubles.
+    {"addsd %xmm1, %xmm0", I(MOp::FAdd, {X(0), X(1)}), {0xf2, 0x0f, 0x58, 0xc1}},
+    {"subsd %xmm9, %xmm2", I(MOp::FSub, {X(2), X(9)}), {0xf2, 0x41, 0x0f, 0x5c, 0xd1}},
+    {"mulsd %xmm3, %xmm12", I(MOp::FMul, {X(12), X(3)}), {0xf2, 0x44, 0x0f, 0x59, 0xe3}},
+    {"divsd %xmm15, %xmm14", I(MOp::FDiv, {X(14), X(15)}), {0xf2, 0x45, 0x0f, 0x5e, 0xf7}},
+    {"minsd %xmm1, %xmm0", I(MOp::FMin, {X(0), X(1)}), {0xf2, 0x0f, 0x5d, 0xc1}},
+    {"maxsd %xmm1, %xmm0", I(MOp::FMax, {X(0), X(1)}), {0xf2, 0x0f, 0x5f, 0xc1}},
+    {"addsd 8(%rax), %xmm3", I(MOp::FAdd, {X(3), M(RAX, 8)}), {0xf2, 0x0f, 0x58, 0x58, 0x08}},
+    {"andpd (%rcx), %xmm1", I(MOp::FAnd, {X(1), M(RCX, 0)}), {0x66, 0x0f, 0x54, 0x09}},
+    {"xorpd 16(%rdx), %xmm8", I(MOp::FXor, {X(8), M(RDX, 16)}), {0x66, 0x44, 0x0f, 0x57, 0x42, 0x10}},
+    {"sqrtsd %xmm1, %xmm0", I(MOp::FSqrt, {X(0), X(1)}), {0xf2, 0x0f, 0x51, 0xc1}},
+    {"ucomisd %xmm1, %xmm0", I(MOp::Ucomisd, {X(0), X(1)}), {0x66, 0x0f, 0x2e, 0xc1}},
+    {"ucomisd (%rax), %xmm9", I(MOp::Ucomisd, {X(9), M(RAX, 0)}), {0x66, 0x44, 0x0f, 0x2e, 0x08}},
+    {"cvtsi2sd %rdi, %xmm0", I(MOp::CvtSI2SD, {X(0), R(RDI)}), {0xf2, 0x48, 0x0f, 0x2a, 0xc7}},
+    {"cvtsi2sd %r10, %xmm11", I(MOp::CvtSI2SD, {X(11), R(R10)}), {0xf2, 0x4d, 0x0f, 0x2a, 0xda}},
+    {"cvttsd2si %xmm0, %rax", I(MOp::CvtTSD2SI, {R(RAX), X(0)}), {0xf2, 0x48, 0x0f, 0x2c, 0xc0}},
+    {"cvttsd2si %xmm13, %r9", I(MOp::CvtTSD2SI, {R(R9), X(13)}), {0xf2, 0x4d, 0x0f, 0x2c, 0xcd}},
+    {"cvtsd2ss %xmm5, %xmm5; cvtss2sd %xmm5, %xmm5", I(MOp::RoundF32, {X(5)}),
+     {0xf2, 0x0f, 0x5a, 0xed, 0xf3, 0x0f, 0x5a, 0xed}},
+    {"setp %al; movzbl %al, %eax", I(MOp::Setcc, {R(RAX)}, 8, Cond::P), {0x0f, 0x9a, 0xc0, 0x0f, 0xb6, 0xc0}},
+    {"setnp %cl; movzbl %cl, %ecx", I(MOp::Setcc, {R(RCX)}, 8, Cond::NP), {0x0f, 0x9b, 0xc1, 0x0f, 0xb6, 0xc9}},
+    {"cmovpq %rcx, %rax", I(MOp::Cmov, {R(RAX), R(RCX)}, 8, Cond::P), {0x48, 0x0f, 0x4a, 0xc1}},
   };
   return kCases;
 }

@@ -272,3 +272,17 @@ TEST_CASE("parser/expr: type and name errors", "[parser][expr]") {
     CHECK(p.errorLines()[0] == c.error);
   }
 }
+
+TEST_CASE("parser/expr: floats widen, round to f32 on store and convert explicitly", "[parser][expr][float]") {
+  std::string ir = parseIR("flt x = arg; f32 y = x * 2; return int(y + 1);");
+  CHECK(ir.find("IToF") != std::string::npos);   // arg widened
+  CHECK(ir.find("FMul") != std::string::npos);
+  CHECK(ir.find("FToF32") != std::string::npos); // stored into an f32
+  CHECK(ir.find("FAdd") != std::string::npos);
+  CHECK(ir.find("FToI") != std::string::npos);   // int(...)
+  // Constants fold, -0.0 included; x + 0.0 does not fold away.
+  CHECK(simplec::parsetest::optimizedIR("flt z = -0.0; return int(1 / (z + 0.0));").find("FAdd") == std::string::npos);
+  CHECK(simplec::parsetest::optimizedIR("flt x = arg; return int(1 / (x + 0.0));").find("FAdd") != std::string::npos);
+  // A float condition compares with 0.0; NaN is true.
+  CHECK(parseIR("flt x = arg; if (x) return 1; return 0;").find("FNE") != std::string::npos);
+}

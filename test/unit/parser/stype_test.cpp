@@ -82,3 +82,23 @@ TEST_CASE("parser/stype: narrow integers", "[parser][stype]") {
   CHECK(commonType(intTypeNamed("u8"), intTypeNamed("i8")).str() == "int");
   CHECK(commonType(intTypeNamed("u8"), intTypeNamed("u8")).str() == "u8");
 }
+
+TEST_CASE("parser/stype: floats", "[parser][stype][float]") {
+  CHECK(primitiveTypeNamed("flt").str() == "flt");
+  CHECK(primitiveTypeNamed("f64").str() == "flt");
+  CHECK(primitiveTypeNamed("f32").str() == "f32");
+  CHECK(primitiveTypeNamed("u8").str() == "u8");
+  CHECK(primitiveTypeNamed("f32").lattice() == Type::fltBot());
+  CHECK(sameType(primitiveTypeNamed("flt"), primitiveTypeNamed("f64")));
+  CHECK_FALSE(sameType(SType::floatT(32), SType::floatT(64)));
+  // Integers widen to floats, f64 rounds into f32, floats never become integers.
+  CHECK(assignable(SType::intT(), SType::floatT(64)));
+  CHECK(assignable(SType::boolT(), SType::floatT(32)));
+  CHECK(assignable(SType::floatT(64), SType::floatT(32)));
+  CHECK_FALSE(assignable(SType::floatT(64), SType::intT()));
+  CHECK_FALSE(assignable(SType::floatT(32), SType::boolT()));
+  CHECK(commonType(SType::intT(), SType::floatT(32)).str() == "flt");
+  CHECK(commonType(SType::floatT(32), SType::floatT(32)).str() == "f32");
+  CHECK(commonType(SType::floatT(32), SType::floatT(64)).str() == "flt");
+  CHECK(commonType(SType::floatT(64), SType::fun({}, SType::intT())).isError());
+}
