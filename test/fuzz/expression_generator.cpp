@@ -1,7 +1,8 @@
 // The expression half of the program generator: literals near the edges of
 // the int range, arithmetic that wraps, divisions (redundant ones, and ones
 // whose divisor may be zero), shifts by any count, chained comparisons,
-// value-returning && and ||, ternaries, side effects and calls.
+// value-returning && and ||, ternaries, side effects and calls, and
+// integers computed by way of float expressions.
 // Invariant: every compound expression is fully parenthesized, so the text
 // means what the generator built whatever the precedence rules; with
 // pureDepth_ > 0 the text has no side effects and no calls.
@@ -137,6 +138,7 @@ std::string Generator::intExpr(int depth) {
       impure ? 8 : 0,              // call
       impure ? 3 : 0,              // call through a function reference
       divPool_.empty() ? 0 : 6,    // a division seen before (redundant)
+      4,                           // by way of floats
   };
   switch (rng_.weighted(w)) {
     case 0: {
@@ -179,7 +181,62 @@ std::string Generator::intExpr(int depth) {
       std::string s = fnRefCall(depth);
       return s.empty() ? leaf(false) : s;
     }
-    default: return divPool_[rng_.below(divPool_.size())].second;
+    case 12: return divPool_[rng_.below(divPool_.size())].second;
+    default: return intThroughFloats(depth);
+  }
+}
+
+// Floats: every operation used is exactly specified (IEEE arithmetic and
+// sqrt, conversions that saturate, f32 rounding, minsd/maxsd, floor/ceil),
+// so every level and the evaluator must agree bit for bit.
+std::string Generator::floatLiteral() {
+  static const char* const kLits[] = {"0.0", "-0.0", "0.5", "1.5", "-2.25", "3.0", "0.1", "1e300", "-1e300",
+                                      "2.5e-320", "1e-5", "9007199254740993.0", "4503599627370495.5",
+                                      "9.2233720368547758e18", "1e19", "-9.3e18", "3.4e38", "1e39", "7e-46"};
+  std::string lit = kLits[rng_.below(sizeof kLits / sizeof kLits[0])];
+  return lit[0] == '-' ? "(" + lit + ")" : lit;  // so that `-` before it is no `--`
+}
+
+std::string Generator::floatExpr(int depth) {
+  if (depth <= 0 || rng_.chance(25)) {
+    if (rng_.chance(50)) return floatLiteral();
+    return "flt(" + leaf(ctx_.loopDepth > 0) + ")";
+  }
+  switch (rng_.weighted({30, 8, 8, 10, 6, 6, 6, 6})) {
+    case 0: {
+      static const char* const kOps[] = {"+", "-", "*", "/"};
+      return "(" + floatExpr(depth - 1) + " " + kOps[rng_.below(4)] + " " + floatExpr(depth - 1) + ")";
+    }
+    case 1: return "(" + floatExpr(depth - 1) + " * " + intExpr(depth - 1) + ")";  // mixed: widens
+    case 2: return "(-" + floatExpr(depth - 1) + ")";
+    case 3: {
+      static const char* const kFns[] = {"sqrt", "floor", "ceil", "abs"};
+      return "sys.math." + std::string(kFns[rng_.below(4)]) + "(" + floatExpr(depth - 1) + ")";
+    }
+    case 4: {
+      std::string a = floatExpr(depth - 1);
+      return "sys.math." + std::string(rng_.chance(50) ? "min" : "max") + "(" + a + ", " + floatExpr(depth - 1) + ")";
+    }
+    case 5: return "flt(f32(" + floatExpr(depth - 1) + "))";
+    case 6: {
+      std::string c = condExpr(depth - 1), a = floatExpr(depth - 1);
+      return "(" + c + " ? " + a + " : " + floatExpr(depth - 1) + ")";
+    }
+    default: return "flt(" + intExpr(depth - 1) + ")";
+  }
+}
+
+std::string Generator::intThroughFloats(int depth) {
+  std::string a = floatExpr(depth - 1);
+  switch (rng_.below(6)) {
+    case 0: {
+      static const char* const kOps[] = {"<", "<=", ">", ">=", "==", "!="};
+      return "(" + a + " " + kOps[rng_.below(6)] + " " + floatExpr(depth - 1) + ")";
+    }
+    case 1: return "i32(" + a + ")";
+    case 2: return "u8(" + a + ")";
+    case 3: return "(" + a + " ? 1 : 0)";  // a float condition: NaN is true
+    default: return "int(" + a + ")";
   }
 }
 

@@ -93,6 +93,9 @@ class Generator {
   std::string expr(Ty want, int depth);
   std::string intExpr(int depth);
   std::string intTypedExpr(int depth);
+  std::string floatExpr(int depth);       // a flt-valued expression
+  std::string floatLiteral();
+  std::string intThroughFloats(int depth);  // an int computed by way of floats
   std::string condExpr(int depth);
   std::string leaf(bool preferCounter);
   std::string literal();
