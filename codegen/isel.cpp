@@ -185,7 +185,12 @@ class Selector {
       case Op::Parm: case Op::CallEnd: case Op::Never:
         break;  // Never: its exit arm is never taken; selectBlock jumps to the other  // no code: heads, merges (moved at predecessors), parameters (at entry)
       case Op::Proj:
-        if (n->aux == 2) emit(MOp::Mov, {reg(n), Opnd::preg(isFloatValue(n) ? XMM0 : RAX)});
+        if (n->aux == 2) {
+          emit(MOp::Mov, {reg(n), Opnd::preg(isFloatValue(n) ? XMM0 : RAX)});
+          const Node* call = n->in[0]->in[0];
+          if (isFloatValue(n) && call && call->op == Op::Call && (call->aux >> kCallF32Result & 1))
+            emit(MOp::CvtSS2SD, {reg(n)});
+        }
         break;
       case Op::Con: selectCon(n); break;
       case Op::Add: selectAdd(n); break;
@@ -316,10 +321,11 @@ class Selector {
     for (Node* p : parms) {
       SIMPLEC_CHECK(size_t(p->aux) < places.size(), "isel", "parameter beyond the function's parameter list");
       const ArgPlace& a = places[size_t(p->aux)];
-      if (a.reg != NoReg)
-        emit(MOp::Mov, {reg(p), Opnd::preg(a.reg)});
-      else
-        emit(MOp::Mov, {reg(p), Opnd::inArg(a.stack)});
+      bool single = size_t(p->aux) < info.f32Params.size() && info.f32Params[size_t(p->aux)];
+      MInst mv(MOp::Mov, {reg(p), a.reg != NoReg ? Opnd::preg(a.reg) : Opnd::inArg(a.stack)});
+      if (single && a.reg == NoReg) mv.size = 4;
+      emit(std::move(mv));
+      if (single) emit(MOp::CvtSS2SD, {reg(p)});  // an f32 arrives as single precision
     }
   }
 
@@ -441,15 +447,26 @@ class Selector {
       if (a.stack >= 0) stackBytes += 8;
     f_.outArgBytes = std::max(f_.outArgBytes, (stackBytes + 15) & ~15);
     // Stack arguments first, then register arguments (so nothing clobbers them).
+    auto single = [&](size_t i) { return i < size_t(kCallF32Result) && (n->aux >> i & 1) && isFloat[i]; };
     for (size_t i = 0; i < nargs; i++) {
       if (places[i].stack < 0) continue;
-      MInst st(MOp::Mov, {Opnd::memP(RSP, int64_t(places[i].stack) * 8), use(n, 3 + i)});
+      Opnd v = use(n, 3 + i);
+      if (single(i)) {
+        // An f32 goes on the stack as 4 bytes of single precision.
+        int t = f_.newVReg(RegClass::Xmm);
+        emit(MOp::Mov, {Opnd::vreg(t), v});
+        emit(MOp::CvtSD2SS, {Opnd::vreg(t)});
+        v = Opnd::vreg(t);
+      }
+      MInst st(MOp::Mov, {Opnd::memP(RSP, int64_t(places[i].stack) * 8), v});
+      if (single(i)) st.size = 4;
       emit(std::move(st));
     }
     MInst call(MOp::Call);
     for (size_t i = 0; i < nargs; i++) {
       if (places[i].reg == NoReg) continue;
       emit(MOp::Mov, {Opnd::preg(places[i].reg), use(n, 3 + i)});
+      if (single(i)) emit(MOp::CvtSD2SS, {Opnd::preg(places[i].reg)});
       call.argRegs.push_back(places[i].reg);
     }
     Node* fp = n->in[2];
@@ -493,6 +510,7 @@ class Selector {
     bool isFloat = info.retType && info.retType->isFlt();
     if (info.retType) {
       emit(MOp::Mov, {Opnd::preg(isFloat ? XMM0 : RAX), use(n, 2)});
+      if (isFloat && info.f32Result) emit(MOp::CvtSD2SS, {Opnd::preg(XMM0)});
     } else {
       emit(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(0)});
     }

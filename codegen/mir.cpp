@@ -121,6 +121,8 @@ const char* mopName(MOp op) {
     case MOp::CvtSI2SD: return "cvtsi2sd";
     case MOp::CvtTSD2SI: return "cvttsd2si";
     case MOp::RoundF32: return "roundf32";
+    case MOp::CvtSD2SS: return "cvtsd2ss";
+    case MOp::CvtSS2SD: return "cvtss2sd";
   }
   return "?";
 }
@@ -177,6 +179,8 @@ OpndRole operandRole(const MInst& mi, size_t i) {
     case MOp::FAnd:
     case MOp::FXor:
     case MOp::RoundF32:
+    case MOp::CvtSD2SS:
+    case MOp::CvtSS2SD:
       return i == 0 ? OpndRole::UseDef : OpndRole::Use;
     case MOp::ParMove:
       return i % 2 == 0 ? OpndRole::Def : OpndRole::Use;

@@ -109,7 +109,8 @@ struct Opnd {
   X(Ucomisd)  /* U(xmm), U(xmm|mem) ; sets ZF PF CF, unordered sets all */ \
   X(CvtSI2SD) /* D(xmm), U(gpr) */                                         \
   X(CvtTSD2SI) /* D(gpr), U(xmm) ; out of range and NaN give INT64_MIN */  \
-  X(RoundF32) /* UD(xmm): cvtsd2ss + cvtss2sd, to the nearest f32 */
+  X(RoundF32) /* UD(xmm): cvtsd2ss + cvtss2sd, to the nearest f32 */    \
+  X(CvtSD2SS) X(CvtSS2SD) /* UD(xmm): to single / to double, in place (f32 ABI) */
 
 enum class MOp : uint8_t {
 #define X(n) n,

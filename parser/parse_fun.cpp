@@ -35,8 +35,12 @@ int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, 
   FunInfo f;
   f.name = f.symbol = symbol;
   f.isExtern = true;
-  for (auto& p : params) f.paramTypes.push_back(p.lattice());
+  for (auto& p : params) {
+    f.paramTypes.push_back(p.lattice());
+    f.f32Params.push_back(p.isFloat() && p.bits == 32);
+  }
   f.retType = ret.hasValue() ? ret.lattice() : nullptr;
+  f.f32Result = ret.isFloat() && ret.bits == 32;
   g_.funs.push_back(f);
   funTypes_.push_back(SType::fun(std::move(params), ret));
   externs_[symbol] = idx;
@@ -142,6 +146,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   ret->type = Type::ctrl();
   info.ret = ret;
   info.retType = ctx.retType.hasValue() ? ctx.retType.lattice() : nullptr;
+  info.f32Result = ctx.retType.isFloat() && ctx.retType.bits == 32;
   g_.addDef(g_.stop(), ret);
   scopes_.kill(ctx.scope);
   if (ctx.returns) {
@@ -182,6 +187,7 @@ Val Parser::parseFunLiteral(const std::string& name) {
   for (auto& p : params) {
     ptypes.push_back(p.t);
     info.paramTypes.push_back(p.t.lattice());
+    info.f32Params.push_back(p.t.isFloat() && p.t.bits == 32);
   }
   auto top = topFuns_.find(name);
   bool isTop = top != topFuns_.end() && top->second.parsing && top->second.funIdx < 0;
@@ -289,7 +295,11 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
 Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args) {
   std::vector<Node*> ins{ctrl(), scope()->mem(), fptr};
   ins.insert(ins.end(), args.begin(), args.end());
-  Node* call = peep(mk(Op::Call, ins, Type::ctrl()));
+  int64_t f32Bits = 0;  // which values travel as single precision
+  for (size_t i = 0; i < sig.params.size() && i < size_t(kCallF32Result); i++)
+    if (sig.params[i].isFloat() && sig.params[i].bits == 32) f32Bits |= int64_t(1) << i;
+  if (sig.ret.isFloat() && sig.ret.bits == 32) f32Bits |= int64_t(1) << kCallF32Result;
+  Node* call = peep(mk(Op::Call, ins, Type::ctrl(), f32Bits));
   const Type* rt = sig.ret.hasValue() ? sig.ret.lattice() : Type::intBot();
   Node* ce = peep(mk(Op::CallEnd, {call}, Type::tuple({Type::ctrl(), Type::mem(), rt})));
   ce->keep++;

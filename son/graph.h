@@ -21,6 +21,10 @@ struct FunInfo {
   Node* ret = nullptr;   // the single Return; null for externals
   std::vector<const Type*> paramTypes;  // lattice types of the parameters
   const Type* retType = nullptr;
+  // Parameters and result of type f32: the machine passes them as single
+  // precision (System V), while the graph holds them as doubles.
+  std::vector<bool> f32Params;
+  bool f32Result = false;
   bool isExtern = false;
   bool isGlobal = false;  // exported symbol
   bool isEntry = false;   // the program's main

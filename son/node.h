@@ -18,6 +18,9 @@ enum class Op : uint8_t {
 #undef OP
 };
 
+// Call::aux bit saying the callee returns an f32 (bits below: f32 arguments).
+constexpr int kCallF32Result = 62;
+
 enum OpFlag : uint32_t { CFG = 1, MULTI = 2, COMM = 4, CTRL = 8 };
 struct OpInfo {
   const char* name;

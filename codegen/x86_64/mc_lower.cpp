@@ -332,11 +332,13 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
       emit(llvm::MCInstBuilder(t_.op(XOp::UCOMISDrr)).addReg(a).addReg(xmmReg(mi.ops[1])));
       return;
     }
-    case MOp::RoundF32: {
+    case MOp::RoundF32:
+    case MOp::CvtSD2SS:
+    case MOp::CvtSS2SD: {
       expectOps(mi, 1);
       unsigned r = xmmReg(mi.ops[0]);
-      emit(llvm::MCInstBuilder(t_.op(XOp::CVTSD2SSrr)).addReg(r).addReg(r));
-      emit(llvm::MCInstBuilder(t_.op(XOp::CVTSS2SDrr)).addReg(r).addReg(r));
+      if (mi.op != MOp::CvtSS2SD) emit(llvm::MCInstBuilder(t_.op(XOp::CVTSD2SSrr)).addReg(r).addReg(r));
+      if (mi.op != MOp::CvtSD2SS) emit(llvm::MCInstBuilder(t_.op(XOp::CVTSS2SDrr)).addReg(r).addReg(r));
       return;
     }
   }

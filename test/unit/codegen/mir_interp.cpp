@@ -328,7 +328,7 @@ int Machine::step(const MInst& mi, InterpResult& res) {
       return -1;
     case MOp::FAdd: case MOp::FSub: case MOp::FMul: case MOp::FDiv: case MOp::FMin: case MOp::FMax:
     case MOp::FAnd: case MOp::FXor: case MOp::FSqrt: case MOp::Ucomisd: case MOp::CvtSI2SD:
-    case MOp::CvtTSD2SI: case MOp::RoundF32:
+    case MOp::CvtTSD2SI: case MOp::RoundF32: case MOp::CvtSD2SS: case MOp::CvtSS2SD:
       throw Fail(std::string("float instruction ") + mopName(mi.op) + " is not modelled");
   }
   throw Fail("unknown instruction");
