@@ -241,8 +241,9 @@ class Driver {
     EvalOptions eo;
     eo.fileName = eo.programName = path;
     eo.maxSteps = 2'000'000'000;
+    eo.callExterns = true;
     EvalResult r = evaluateProgram(g, 1 + int64_t(o_.runArgs.size()), eo);
-    std::cout << r.out << std::flush;
+    std::cout << r.out.substr(r.outWritten) << std::flush;
     if (!r.error.empty()) std::cerr << r.error << "\n";
     if (!r.unsupported.empty()) {
       std::cerr << "simplec: error: cannot interpret '" << path << "': " << r.unsupported << "\n";

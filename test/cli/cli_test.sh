@@ -22,6 +22,15 @@ cc -c "$HERE/main.c" -o main.o
 "$SIMPLEC" lib_math.o lib_seq.o main.o -o linked; check "link objects" 0 $?
 check "C calls Simple" "144 12 385" "$(./linked)"
 
+# Simple calls C: narrow results and arguments, output order with fd 1.
+cc -c "$HERE/c_helpers.c" -o c_helpers.o
+"$SIMPLEC" "$HERE/c_interop.smp" c_helpers.o -o interop; check "link with C" 0 $?
+check "Simple calls C" "255 -32767 -2147483648 [C 7] after" "$(./interop)"
+# C calls Simple with junk in the upper bits of narrow arguments.
+"$SIMPLEC" -c "$HERE/lib_narrow.smp" -o lib_narrow.o && cc -c "$HERE/main_narrow.c" -o main_narrow.o
+"$SIMPLEC" lib_narrow.o main_narrow.o -o narrow; check "link narrow library" 0 $?
+check "C calls Simple with narrow arguments" "260 -1" "$(./narrow)"
+
 # --run passes arguments and returns the program's status.
 out=$("$SIMPLEC" --run "$HERE/prog.smp" -- one two 2>&1); rc=$?
 check "--run output" "args: 3" "$out"
