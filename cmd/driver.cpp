@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -287,6 +288,11 @@ class Driver {
     }
     for (const FunInfo& f : g.funs) sawEntry_ |= f.isEntry;
     mir::MModule m = lowerUnit(g, path);
+    if (o_.debugInfo) {
+      m.debugLines = true;
+      std::error_code ec;
+      m.compDir = std::filesystem::current_path(ec).string();
+    }
     std::string err;
     if (o_.emit == EmitKind::Mir) {
       std::cout << mir::print(m);

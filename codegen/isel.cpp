@@ -59,7 +59,22 @@ class Selector {
     f_.blocks.back().loopDepth = depth;
     return int(f_.blocks.size()) - 1;
   }
-  void emit(MInst mi) { f_.blocks[size_t(cur_)].insts.push_back(std::move(mi)); }
+  void emit(MInst mi) {
+    if (mi.line == 0) {
+      mi.line = line_;
+      mi.col = col_;
+    }
+    f_.blocks[size_t(cur_)].insts.push_back(std::move(mi));
+  }
+  // The source position of the node being selected, for -g line tables.
+  // Constants and merges are shared or placed far from their source: they
+  // keep the position of the code around them.
+  void setPosition(const Node* n) {
+    if (!n->pos.valid() || n->op == Op::Con || n->op == Op::Phi || n->op == Op::Proj || n->op == Op::CProj) return;
+    line_ = uint32_t(n->pos.line);
+    col_ = uint32_t(n->pos.col);
+  }
+  uint32_t line_ = 0, col_ = 0;
   void emit(MOp op, std::vector<Opnd> ops) { emit(MInst(op, std::move(ops))); }
   void succ(int from, int to) { f_.blocks[size_t(from)].succs.push_back(to); }
 
@@ -148,6 +163,7 @@ class Selector {
   }
 
   void selectNode(int b, Node* n) {
+    setPosition(n);
     switch (n->op) {
       case Op::Fun:
         selectParms(n);

@@ -46,6 +46,18 @@ cc -c prog.s -o prog_s.o; check "assemble -S output" 0 $?
 "$SIMPLEC" "$HERE/lib_math.smp" -o nolink 2>err.txt; check "library alone status" 1 $?
 grep -q "no entry point" err.txt; check "library alone message" 0 $?
 
+# -g: DWARF line tables, in objects and in -S output assembled by cc.
+"$SIMPLEC" -g -c "$HERE/debug_lines.smp" -o dbg.o; check "-g -c" 0 $?
+readelf -S dbg.o | grep -q '\.debug_line'; check "-g writes .debug_line" 0 $?
+readelf -S dbg.o | grep -q '\.debug_info'; check "-g writes .debug_info" 0 $?
+faddr=$(nm dbg.o | awk '$3 == "f" { print $1 }')
+check "function f starts on line 3" "debug_lines.smp:3" "$(addr2line -e dbg.o "0x$faddr" | sed 's|.*/||')"
+"$SIMPLEC" dbg.o -o dbg && check "-g program runs" 14 "$(./dbg)"
+"$SIMPLEC" -g -S "$HERE/debug_lines.smp" -o dbg.s && grep -q '^\s*\.loc\s1 5 ' dbg.s; check "-g -S has .loc for line 5" 0 $?
+cc -c dbg.s -o dbg_s.o && readelf -S dbg_s.o | grep -q '\.debug_line'; check "-g -S assembles with lines" 0 $?
+"$SIMPLEC" -c "$HERE/debug_lines.smp" -o nodbg.o
+readelf -S nodbg.o | grep -q '\.debug_'; check "no -g, no debug sections" 1 $?
+
 # Deterministic output.
 "$SIMPLEC" -c "$HERE/lib_seq.smp" -o again.o
 cmp -s lib_seq.o again.o; check "byte-identical objects" 0 $?
