@@ -12,6 +12,7 @@
 #include "opt/peephole.h"
 #include "parser/scope.h"
 #include "parser/stype.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -106,7 +107,9 @@ class Parser {
   void parseReturn();
   bool atDeclaration();
   void parseDeclaration();
-  SType parseType();
+  // With `stopAtSize`, a '[' not followed by ']' or '~' ends the type (the
+  // size of `new T[n]`).
+  SType parseType(bool stopAtSize = false);
   void declareExternal(const Token& name, const SType& declared);
   bool isFunTypeAt(size_t p) const;
   size_t skipType(size_t p, int depth = 0) const;  // token index past a type at p, or 0
@@ -169,6 +172,20 @@ class Parser {
   Val arith(Op op, Val a, Val b, SrcPos opPos, const char* opText);
   Val compare(Tok op, Val a, Val b, SrcPos opPos);
   Val condition(Val v, SrcPos pos);
+
+  // ---- arrays (parse_array.cpp)
+  void registerArrayAliases();
+  MemAccess elemAccess(const SType& elem);
+  bool checkArrayUse(const Val& v, SrcPos pos, const char* what);
+  Node* arrayLength(Node* ptr);
+  void boundsCheck(Node* ptr, Node* idx, SrcPos pos);
+  Node* elemOffset(Node* idx, int size);
+  Node* loadElem(Node* ptr, Node* idx, const SType& elem);
+  void storeElem(Node* ptr, Node* idx, const SType& elem, Node* v);
+  Val parseNew();
+  Val parseIndex(Val arr);
+  Val parseLength(Val arr);
+  static bool isCompoundAssign(Tok t);
 
   // ---- functions (parse_fun.cpp)
   Val parseFunLiteral(const std::string& name);
