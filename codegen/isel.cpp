@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "lexer/diag.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -17,6 +18,7 @@ namespace {
 
 // Error kinds of runtime/simplec_rt.h (a C header).
 constexpr int64_t kErrDivZero = 0;
+constexpr int64_t kErrBounds = 1;
 
 bool fitsImm32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 bool isIntCon(const Node* n) { return n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
@@ -88,7 +90,22 @@ class Selector {
     f_.blocks.back().loopDepth = depth;
     return int(f_.blocks.size()) - 1;
   }
-  void emit(MInst mi) { f_.blocks[size_t(cur_)].insts.push_back(std::move(mi)); }
+  void emit(MInst mi) {
+    if (mi.line == 0) {
+      mi.line = line_;
+      mi.col = col_;
+    }
+    f_.blocks[size_t(cur_)].insts.push_back(std::move(mi));
+  }
+  // The source position of the node being selected, for -g line tables.
+  // Constants and merges are shared or placed far from their source: they
+  // keep the position of the code around them.
+  void setPosition(const Node* n) {
+    if (!n->pos.valid() || n->op == Op::Con || n->op == Op::Phi || n->op == Op::Proj || n->op == Op::CProj) return;
+    line_ = uint32_t(n->pos.line);
+    col_ = uint32_t(n->pos.col);
+  }
+  uint32_t line_ = 0, col_ = 0;
   void emit(MOp op, std::vector<Opnd> ops) { emit(MInst(op, std::move(ops))); }
   void succ(int from, int to) { f_.blocks[size_t(from)].succs.push_back(to); }
 
@@ -105,6 +122,9 @@ class Selector {
         return slot == 2;
       case Op::Phi: return slot >= 1;
       case Op::Call: return slot >= 3;
+      case Op::BoundsCheck: return slot == 2;
+      case Op::New: return slot == 2;
+      case Op::Store: return slot == 4 && (MemAccess::decode(user->aux).size < 8 || fitsImm32(c->type->value()));
       case Op::Return: return slot == 2;
       default: return false;
     }
@@ -177,6 +197,7 @@ class Selector {
   }
 
   void selectNode(int b, Node* n) {
+    setPosition(n);
     switch (n->op) {
       case Op::Fun:
         selectParms(n);
@@ -194,8 +215,26 @@ class Selector {
         break;
       case Op::Con: selectCon(n); break;
       case Op::Add: selectAdd(n); break;
-      case Op::Sub: case Op::And: case Op::Or: case Op::Xor: case Op::Mul: selectBinary(n); break;
-      case Op::Shl: case Op::Sar: case Op::Shr: selectShift(n); break;
+      case Op::And:
+        if (int w = zeroExtendWidth(n)) {
+          MInst mi(MOp::MovZX, {reg(n), reg(n->in[1])});
+          mi.size = uint8_t(w);
+          emit(std::move(mi));
+          break;
+        }
+        selectBinary(n);
+        break;
+      case Op::Sar:
+        if (int w = signExtendWidth(n)) {
+          MInst mi(MOp::MovSX, {reg(n), reg(n->in[1]->in[1])});
+          mi.size = uint8_t(w);
+          emit(std::move(mi));
+          break;
+        }
+        selectShift(n);
+        break;
+      case Op::Sub: case Op::Or: case Op::Xor: case Op::Mul: selectBinary(n); break;
+      case Op::Shl: case Op::Shr: selectShift(n); break;
       case Op::Div: case Op::Mod: selectDivMod(n); break;
       case Op::Neg:
         emit(MOp::Mov, {reg(n), reg(n->in[1])});
@@ -247,7 +286,12 @@ class Selector {
         break;
       }
       case Op::ZeroCheck: selectZeroCheck(n); break;
+      case Op::BoundsCheck: selectBoundsCheck(n); break;
       case Op::Call: selectCall(n); break;
+      case Op::New: selectNew(n); break;
+      case Op::Load: selectLoad(n); break;
+      case Op::Store: selectStore(n); break;
+      case Op::MergeMem: break;  // memory: no value
       case Op::If: selectIf(b, n); break;
       case Op::Return: selectReturn(n); break;
       default:
@@ -349,6 +393,10 @@ class Selector {
       emit(MOp::Lea, {reg(n), Opnd::memSym(g_.funs[size_t(n->type->fun())].symbol)});
       return;
     }
+    if (n->type->isNullPtr()) {
+      if (needsRegister(n)) emit(MOp::Mov, {reg(n), Opnd::imm64(0)});
+      return;
+    }
     if (n->type->isPtr() && n->type->isConst()) {
       emit(MOp::Lea, {reg(n), Opnd::memSym(IselContext::stringLabel(n->type->fun()))});
       return;
@@ -435,6 +483,100 @@ class Selector {
     succ(cur_, next);
     cur_ = next;
     layout_.push_back(cur_);
+  }
+
+  // [ptr + off] as an x86 address: off = (i << k) + disp becomes
+  // [ptr + i * 2^k + disp] when that shape is fused (see findFusedAddresses).
+  Opnd address(const Node* ptr, const Node* off) {
+    Opnd m;
+    m.kind = Opnd::Mem;
+    m.base = vregOf(ptr);
+    m.baseVirt = true;
+    if (isIntCon(off) && fitsImm32(off->type->value())) {
+      m.imm = off->type->value();
+      return m;
+    }
+    const Node* x = off;
+    if (fused_.count(off) && off->op == Op::Add) {
+      m.imm = off->in[2]->type->value();
+      x = off->in[1];
+    }
+    if (fused_.count(x) && x->op == Op::Shl) {
+      m.scale = uint8_t(1) << x->in[2]->type->value();
+      x = x->in[1];
+    }
+    m.index = vregOf(x);
+    m.indexVirt = true;
+    return m;
+  }
+
+  void selectLoad(Node* n) {
+    MemAccess m = MemAccess::decode(n->aux);
+    if (m.value == MemValue::Float) {
+      // Floats live in xmm registers as doubles; an f32 element widens.
+      MInst mi(MOp::Mov, {reg(n), address(n->in[2], n->in[3])});
+      mi.size = uint8_t(m.size);
+      emit(std::move(mi));
+      if (m.size == 4) emit(MOp::CvtSS2SD, {reg(n)});
+      return;
+    }
+    MInst mi(m.size == 8 ? MOp::Mov : m.isSigned ? MOp::MovSX : MOp::MovZX, {reg(n), address(n->in[2], n->in[3])});
+    mi.size = uint8_t(m.size);
+    emit(std::move(mi));
+  }
+
+  void selectStore(Node* n) {
+    MemAccess m = MemAccess::decode(n->aux);
+    Opnd v = use(n, 4);
+    if (m.value == MemValue::Float && m.size == 4) {
+      // The value is a double (already rounded to f32): store its single form.
+      int t = f_.newVReg(RegClass::Xmm);
+      emit(MOp::Mov, {Opnd::vreg(t), v});
+      emit(MOp::CvtSD2SS, {Opnd::vreg(t)});
+      v = Opnd::vreg(t);
+    }
+    MInst mi(MOp::Mov, {address(n->in[2], n->in[3]), v});
+    mi.size = uint8_t(m.size);
+    emit(std::move(mi));
+  }
+
+  void selectBoundsCheck(Node* n) {
+    // One unsigned compare: a negative index is a huge unsigned one.
+    Opnd len = use(n, 2);
+    emit(MOp::Cmp, {reg(n->in[1]), len});
+    int saved = cur_;
+    int stub = errorStub(kErrBounds, n->pos);
+    // The stub passes the index and length to the message.
+    cur_ = stub;
+    auto& insts = f_.blocks[size_t(stub)].insts;
+    MInst call = std::move(insts.back());
+    insts.pop_back();
+    insts.pop_back();  // r9 = 0
+    insts.pop_back();  // r8 = 0
+    emit(MOp::Mov, {Opnd::preg(R8), reg(n->in[1])});
+    emit(MOp::Mov, {Opnd::preg(R9), len});
+    emit(std::move(call));
+    cur_ = saved;
+    MInst j(MOp::Jcc, {Opnd::block(stub)});
+    j.cc = Cond::AE;
+    emit(std::move(j));
+    succ(cur_, stub);
+    int next = newBlock(f_.blocks[size_t(cur_)].loopDepth);
+    emit(MOp::Jmp, {Opnd::block(next)});
+    succ(cur_, next);
+    cur_ = next;
+    layout_.push_back(cur_);
+  }
+
+  void selectNew(Node* n) {
+    MInst call(MOp::Call, {Opnd::symbol("__simplec_new_array")});
+    emit(MOp::Mov, {Opnd::preg(RDI), use(n, 2)});
+    emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(n->aux)});
+    emit(MOp::Lea, {Opnd::preg(RDX), Opnd::memSym(cx_.fileLabel)});
+    emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(n->pos.line)});
+    emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(n->pos.col)});
+    call.argRegs = {RDI, RSI, RDX, RCX, R8};
+    emit(std::move(call));
   }
 
   void selectCall(Node* n) {
@@ -537,8 +679,63 @@ class Selector {
     f_.blocks = std::move(blocks);
   }
 
+  // x & 0xFF, 0xFFFF, 0xFFFFFFFF (a narrow store's truncation): the bytes
+  // of a zero extension, else 0.
+  static int zeroExtendWidth(const Node* n) {
+    if (n->op != Op::And || !isIntCon(n->in[2])) return 0;
+    switch (n->in[2]->type->value()) {
+      case 0xFF: return 1;
+      case 0xFFFF: return 2;
+      case 0xFFFFFFFF: return 4;
+      default: return 0;
+    }
+  }
+  // (x << c) >> c with c = 56, 48, 32 (a signed narrow store's truncation):
+  // the bytes of a sign extension, else 0.
+  static int signExtendWidth(const Node* n) {
+    if (n->op != Op::Sar || !isIntCon(n->in[2]) || n->in[1]->op != Op::Shl || !isIntCon(n->in[1]->in[2])) return 0;
+    int64_t c = n->in[2]->type->value();
+    if (n->in[1]->in[2]->type->value() != c || (c != 56 && c != 48 && c != 32)) return 0;
+    return int(64 - c) / 8;
+  }
+
  public:
+  // A Shl whose every use sign-extends it is folded into those uses.
+  void findFusedShifts() {
+    for (const BasicBlock& bb : s_.blocks)
+      for (Node* n : bb.nodes) {
+        if (n->op != Op::Shl) continue;
+        bool allExtend = true;
+        for (Node* u : n->out)
+          if (inFunction(u)) allExtend = allExtend && u->in[1] == n && signExtendWidth(u);
+        if (allExtend) fused_.insert(n);
+      }
+  }
+
   // Compares used only by their block's final If are emitted with the branch.
+  // Address arithmetic used only as the offset of loads and stores folds
+  // into their addressing mode: off = (i << k) + disp with k <= 3.
+  void findFusedAddresses() {
+    for (const BasicBlock& bb : s_.blocks)
+      for (Node* n : bb.nodes) {
+        if (n->op != Op::Add || !isIntCon(n->in[2]) || !fitsImm32(n->in[2]->type->value())) continue;
+        bool onlyOffsets = true;
+        for (Node* u : n->out)
+          if (inFunction(u) && !((u->op == Op::Load || u->op == Op::Store) && u->in[3] == n && u->in[2] != n &&
+                                 (u->op != Op::Store || u->in[4] != n)))
+            onlyOffsets = false;
+        if (!onlyOffsets) continue;
+        fused_.insert(n);
+        Node* x = n->in[1];
+        if (x->op == Op::Shl && isIntCon(x->in[2]) && x->in[2]->type->value() >= 1 && x->in[2]->type->value() <= 3) {
+          int uses = 0;
+          for (Node* u : x->out)
+            if (inFunction(u)) uses++;
+          if (uses == 1) fused_.insert(x);
+        }
+      }
+  }
+
   void findFusedCompares() {
     for (const BasicBlock& bb : s_.blocks) {
       Node* last = bb.last();
@@ -576,6 +773,8 @@ std::string IselContext::floatLabel(uint64_t bits) {
 MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContext& cx) {
   Selector sel(g, s, cx);
   sel.findFusedCompares();
+  sel.findFusedShifts();
+  sel.findFusedAddresses();
   return sel.run();
 }
 

@@ -32,8 +32,19 @@ size_t Parser::skipType(size_t p, int depth) const {
   } else {
     return 0;
   }
-  while (p < toks_.size() && toks_[p].kind == Tok::Question) p++;
-  return p;
+  // Suffixes: '?', '[]', '[~]'.
+  for (;;) {
+    if (p < toks_.size() && toks_[p].kind == Tok::Question) {
+      p++;
+    } else if (p + 1 < toks_.size() && toks_[p].kind == Tok::LBracket && toks_[p + 1].kind == Tok::RBracket) {
+      p += 2;
+    } else if (p + 2 < toks_.size() && toks_[p].kind == Tok::LBracket && toks_[p + 1].kind == Tok::Tilde &&
+               toks_[p + 2].kind == Tok::RBracket) {
+      p += 3;
+    } else {
+      return p;
+    }
+  }
 }
 
 bool Parser::isFunTypeAt(size_t p) const {
@@ -52,8 +63,8 @@ bool Parser::atDeclaration() {
   }
 }
 
-//   type = typename | '{' type* '->' [type] '}'
-SType Parser::parseType() {
+//   type = (typename | '{' type* '->' [type] '}') {'?' | '[' ['~'] ']'}
+SType Parser::parseType(bool stopAtSize) {
   Nesting nest(*this);
   SType t;
   if (at(Tok::TypeName)) {
@@ -78,9 +89,24 @@ SType Parser::parseType() {
   } else {
     syntaxError(tok().pos, "expected a type");
   }
-  if (at(Tok::Question)) {
-    error(tok().pos, "nullable types are not supported yet");
-    pos_++;
+  for (;;) {
+    if (at(Tok::Question)) {
+      if (!t.isRef() && !t.isError()) error(tok().pos, "'" + t.str() + "' cannot be nullable");
+      else t.nullable = true;
+      pos_++;
+    } else if (at(Tok::LBracket)) {
+      bool ro = peekTok().kind == Tok::Tilde;
+      if (stopAtSize && !ro && peekTok().kind != Tok::RBracket) break;
+      SrcPos lb = tok().pos;
+      pos_++;
+      accept(Tok::Tilde);
+      expect(Tok::RBracket);
+      if (t.isRef() && !t.nullable && !t.isError())
+        error(lb, "array elements of reference type '" + t.str() + "' must be nullable");
+      t = SType::arrayT(t.isRef() ? t.withNullable(true) : t, ro);
+    } else {
+      break;
+    }
   }
   return t;
 }
@@ -104,6 +130,11 @@ void Parser::parseDeclaration() {
     pos_++;
     Val v;
     SrcPos initPos = tok().pos;
+    if (!isVar && !isVal && at(Tok::Assign) && peekTok().kind == Tok::StrLit) {
+      declareExternal(name, declared);
+      if (!accept(Tok::Comma)) break;
+      continue;
+    }
     if (accept(Tok::Assign)) {
       initPos = tok().pos;
       // A top-level `val main = {...}` is the function-form entry.
@@ -128,9 +159,14 @@ void Parser::parseDeclaration() {
     } else if (isVar || isVal) {
       error(name.endPos, std::string("'") + (isVar ? "var" : "val") + "' needs an initializer");
       v = {con(0), SType::error()};
-    } else if (declared.kind == SType::Fun) {
+    } else if (declared.kind == SType::Fun && !declared.nullable) {
       error(name.pos, "function reference '" + name.text + "' needs an initializer");
       v = {con(0), SType::error()};
+    } else if (declared.kind == SType::Array && !declared.nullable) {
+      error(name.pos, "array reference '" + name.text + "' needs an initializer");
+      v = {con(0), SType::error()};
+    } else if (declared.isRef()) {
+      v = {peep(mk(Op::Con, {g_.start()}, Type::nullPtr())), SType::nullT()};
     } else {
       v = zeroOf(declared);
     }
@@ -139,7 +175,10 @@ void Parser::parseDeclaration() {
       // Inference never picks a narrow type: a bool or u8 initializer makes an int.
       // Likewise an f32 initializer makes a flt.
       t = v.t.isNarrow() ? SType::intT() : v.t.isFloat() ? SType::floatT(64) : v.t;
-      if (t.kind == SType::Str) error(initPos, "string values are not supported yet");
+      if (t.kind == SType::Null) {
+        error(initPos, "cannot infer a type from 'null'");
+        t = SType::error();
+      }
     } else {
       v = coerce(v, declared, initPos);
     }
@@ -149,6 +188,28 @@ void Parser::parseDeclaration() {
     if (!accept(Tok::Comma)) break;
   }
   expect(Tok::Semi);
+}
+
+// `{ i32 i64 u32 -> i64 } write = "C";` names a C function by its symbol.
+void Parser::declareExternal(const Token& name, const SType& declared) {
+  pos_++;  // =
+  Token lit = tok();
+  pos_++;
+  if (lit.text != "C") {
+    error(lit.pos, "unknown linkage \"" + lit.text + "\": external declarations are written = \"C\"");
+  } else if (declared.kind != SType::Fun) {
+    error(name.pos, "external variables are not supported yet");
+  } else {
+    int f = declareExtern(name.text, declared.sig->params, declared.sig->ret);
+    if (!sameType(funTypes_[size_t(f)], declared))
+      error(name.pos, "external function '" + name.text + "' declared again with another type");
+    Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+    VarInfo info{name.text, declared, true, fp, name.pos};
+    if (scope()->define(info, fp) < 0) error(name.pos, "redefinition of '" + name.text + "'");
+    return;
+  }
+  if (!scope()->definedInInnermost(name.text))
+    scope()->define({name.text, SType::error(), true, nullptr, name.pos}, con(0));
 }
 
 }  // namespace simplec

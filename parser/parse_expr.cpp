@@ -25,8 +25,10 @@ bool isAssignOp(Tok t) {
     default: return false;
   }
 }
-bool isRelOp(Tok t) { return t == Tok::Lt || t == Tok::Le || t == Tok::Gt || t == Tok::Ge; }
+bool isRelOpTok(Tok t) { return t == Tok::Lt || t == Tok::Le || t == Tok::Gt || t == Tok::Ge; }
 }  // namespace
+
+bool Parser::isCompoundAssign(Tok t) { return t != Tok::Assign && isAssignOp(t); }
 
 Op Parser::binaryOpFor(Tok t) {
   switch (t) {
@@ -74,8 +76,15 @@ Val Parser::coerce(Val v, const SType& to, SrcPos pos) {
     error(pos, "expression has no value");
     return zeroOf(to);
   }
+  // An array converts to `int`: the address of its element 0 (for C).
+  if (v.t.kind == SType::Array && !v.t.nullable && to.kind == SType::Int && to.bits == 64)
+    return {dataOp(Op::Add, v.n, con(kArrayHeader)), to};
   if (!assignable(v.t, to)) {
-    error(pos, "type mismatch: expected '" + to.str() + "', found '" + v.t.str() + "'");
+    if (v.t.kind == SType::Array && to.kind == SType::Array && v.t.readonly && !to.readonly &&
+        sameType(*v.t.elem, *to.elem) && (!v.t.nullable || to.nullable))
+      error(pos, "cannot store read-only '" + v.t.str() + "' where '" + to.str() + "' is expected");
+    else
+      error(pos, "type mismatch: expected '" + to.str() + "', found '" + v.t.str() + "'");
     return zeroOf(to);
   }
   return storeAs(v, to);
@@ -135,7 +144,8 @@ Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
   if ((a.t.isFloat() && b.t.isNumeric()) || (b.t.isFloat() && a.t.isNumeric()))
     return floatCompare(op, a, b, opPos);
   if (op == Tok::Eq || op == Tok::Ne) {
-    bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError();
+    bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError() ||
+              (a.t.isRef() && b.t.isRef() && !commonType(a.t, b.t).isError());
     if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
       error(opPos, std::string("cannot compare '") + a.t.str() + "' and '" + b.t.str() + "' with '" + txt + "'");
       return {con(0), SType::boolT()};
@@ -264,7 +274,8 @@ Val Parser::parseTernary() {
   }
   fScope = scope();
   SType t = commonType(a.t, b.t);
-  bool ok = (a.t.isNumeric() && b.t.isNumeric()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError();
+  bool ok = (a.t.isNumeric() && b.t.isNumeric()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError() ||
+            !t.isError();
   if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
     error(qpos, "the arms of '?' have no common type: '" + a.t.str() + "' and '" + b.t.str() + "'");
     t = SType::error();
@@ -333,12 +344,12 @@ Val Parser::parseEquality() {
 
 Val Parser::parseRelational() {
   Val left = parseShift();
-  if (!isRelOp(tok().kind)) return left;
+  if (!isRelOpTok(tok().kind)) return left;
   Token op = tok();
   pos_++;
   Val mid = parseShift();
   Val res = compare(op.kind, left, mid, op.pos);
-  if (!isRelOp(tok().kind)) return res;
+  if (!isRelOpTok(tok().kind)) return res;
   return chainRest(res, mid, op.kind == Tok::Lt || op.kind == Tok::Le);
 }
 
@@ -354,7 +365,7 @@ Val Parser::chainRest(Val sofar, Val mid, bool less) {
   Nesting nest(*this);
   Val right = parseShift();
   Val c = compare(op.kind, mid, right, op.pos);
-  if (isRelOp(tok().kind)) c = chainRest(c, right, less);
+  if (isRelOpTok(tok().kind)) c = chainRest(c, right, less);
   return mergeValues(scope(), c, skip, Val{con(0), SType::boolT()}, SType::boolT());
 }
 
@@ -430,7 +441,18 @@ Val Parser::parsePostfix() {
     return incDec(false, op.kind == Tok::PlusPlus, name, op.pos);
   }
   Val v = parsePrimary();
-  while (at(Tok::LParen)) v = parseCall(v, tok().pos);
+  for (;;) {
+    if (at(Tok::LParen)) {
+      v = parseCall(v, tok().pos);
+    } else if (at(Tok::LBracket)) {
+      Nesting nest(*this);
+      v = parseIndex(v);
+    } else if (at(Tok::Hash)) {
+      v = parseLength(v);
+    } else {
+      break;
+    }
+  }
   if (at(Tok::PlusPlus) || at(Tok::MinusMinus))
     syntaxError(tok().pos, std::string("'") + tokSpelling(tok().kind) + "' needs a variable");
   return v;
@@ -484,12 +506,15 @@ Val Parser::parsePrimary() {
       return v;
     }
     case Tok::StrLit: {
+      // A constant u8[~] in read-only data: its length, then its bytes.
       pos_++;
       auto [it, added] = stringIndex_.emplace(t.text, int(g_.strings.size()));
       if (added) g_.strings.push_back(t.text);
       int idx = it->second;
       return {peep(mk(Op::Con, {g_.start()}, Type::dataPtr(idx))), SType::strT()};
     }
+    case Tok::KwNull: pos_++; return {peep(mk(Op::Con, {g_.start()}, Type::nullPtr())), SType::nullT()};
+    case Tok::KwNew: return parseNew();
     case Tok::LBrace: {
       auto it = topFunAt_.find(pos_);
       if (it != topFunAt_.end()) {
@@ -503,10 +528,14 @@ Val Parser::parsePrimary() {
     case Tok::Ident:
       if (t.text == "sys" && scope()->find("sys") < 0) return parseSys();
       pos_++;
-      return readName(toks_[pos_ - 1]);
+      {
+        Val v = readName(toks_[pos_ - 1]);
+        // A C function used as a value goes through a thunk of ours, so every
+        // indirect call reaches a function of ours.
+        if (!at(Tok::LParen) && callsExtern(v.n)) v.n = externThunk(v.n->type->fun());
+        return v;
+      }
     case Tok::FloatLit: pos_++; return {fcon(t.floatValue), SType::floatT(64)};
-    case Tok::KwNull: pos_++; error(t.pos, "'null' is not supported yet"); return {con(0), SType::error()};
-    case Tok::KwNew: syntaxError(t.pos, "'new' is not supported yet");  // skips the statement
     case Tok::TypeName:
       if (peekTok().kind == Tok::LParen) return parseConversion();
       syntaxError(t.pos, "expected expression");

@@ -31,6 +31,12 @@ int Parser::newFunction(const std::string& name, SrcPos pos) {
 int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, SType ret) {
   auto it = externs_.find(symbol);
   if (it != externs_.end()) return it->second;
+  // A local function that took this name first gives it up: in one object
+  // file a name is one symbol.
+  if (symbolsUsed_[symbol] > 0)
+    for (FunInfo& f : g_.funs)
+      if (!f.isExtern && f.symbol == symbol) f.symbol = uniqueSymbol(symbol);
+  symbolsUsed_[symbol]++;
   int idx = int(g_.funs.size());
   FunInfo f;
   f.name = f.symbol = symbol;
@@ -63,7 +69,7 @@ void Parser::addReturn(Val v, SrcPos pos) {
     f.retType = v.t;
     f.retTypeKnown = true;
   }
-  addReturnPath(ctrl(), scope()->mem(), v.n);
+  addReturnPath(ctrl(), scope()->allMem(), v.n);
   setCtrl(scopes_.deadCtrl());
 }
 
@@ -110,7 +116,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   } else if (live.empty()) {
     // Never returns (e.g. an endless loop): keep the function well-formed.
     c = scopes_.deadCtrl();
-    m = ctx.numReturns() == 0 ? scope()->mem() : ctx.returns->in[1];
+    m = ctx.numReturns() == 0 ? scope()->allMem() : ctx.returns->in[1];
     v = zeroOf(ctx.retType).n;
   } else {
     std::vector<Node*> cs{nullptr}, ms{nullptr}, vs{nullptr};
@@ -292,15 +298,66 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
   return {c, funTypes_[size_t(tf.funIdx)]};
 }
 
+bool Parser::callsExtern(const Node* fptr) const {
+  if (!fptr->isConst() || fptr->type->kind() != TKind::FunPtr || fptr->type->fun() < 0) return false;
+  const FunInfo& f = g_.funs[size_t(fptr->type->fun())];
+  return f.isExtern && f.symbol.rfind("__simplec_", 0) != 0;
+}
+
+Node* Parser::externThunk(int ext) {
+  auto it = externThunks_.find(ext);
+  if (it != externThunks_.end()) return peep(mk(Op::Con, {g_.start()}, Type::funPtr(it->second)));
+  SType type = funTypes_[size_t(ext)];
+  const FunSig& sig = *type.sig;
+  int idx = newFunction(g_.funs[size_t(ext)].name, g_.funs[size_t(ext)].pos);
+  externThunks_[ext] = idx;
+  for (const SType& p : sig.params) g_.funs[size_t(idx)].paramTypes.push_back(p.lattice());
+  funTypes_[size_t(idx)] = type;
+  FunCtx ctx;
+  ctx.funIdx = idx;
+  ctx.outer = mainCtx_;
+  Node* fun = g_.funs[size_t(idx)].fun;
+  Node* mem = nullptr;
+  for (Node* u : fun->out)
+    if (u->op == Op::Parm && u->aux < 0) mem = u;
+  ctx.scope = scopes_.fresh(fun, mem);
+  std::vector<Node*> args;
+  for (size_t i = 0; i < sig.params.size(); i++) {
+    // Passed on to C unchanged: C reads only the bits of the declared width.
+    const Type* t = sig.params[i].isNarrow() ? Type::intBot() : sig.params[i].lattice();
+    args.push_back(mk(Op::Parm, {fun}, t, int64_t(i)));
+  }
+  FunCtx* savedFn = fn_;
+  bool savedTop = topLevel_;
+  fn_ = &ctx;
+  topLevel_ = false;
+  Val r = callFunction(peep(mk(Op::Con, {g_.start()}, Type::funPtr(ext))), sig, args);
+  addReturn(r, {});
+  finishFunction(ctx, {}, false);
+  fn_ = savedFn;
+  topLevel_ = savedTop;
+  funTypes_[size_t(idx)] = type;
+  return peep(mk(Op::Con, {g_.start()}, Type::funPtr(idx)));
+}
+
 Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args) {
-  std::vector<Node*> ins{ctrl(), scope()->mem(), fptr};
+  // Indirect calls reach only functions of ours (C functions used as values
+  // go through thunks, see externThunk).
+  bool trusted = !callsExtern(fptr);
+  if (!trusted) {
+    // A C function may write to fd 1: what sys.io.p buffered goes first.
+    int flush = declareExtern("__simplec_flush", {}, SType::voidT());
+    Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(flush)));
+    callFunction(fp, *funTypes_[size_t(flush)].sig, {});
+  }
+  std::vector<Node*> ins{ctrl(), scope()->allMem(), fptr};
   ins.insert(ins.end(), args.begin(), args.end());
   int64_t f32Bits = 0;  // which values travel as single precision
   for (size_t i = 0; i < sig.params.size() && i < size_t(kCallF32Result); i++)
     if (sig.params[i].isFloat() && sig.params[i].bits == 32) f32Bits |= int64_t(1) << i;
   if (sig.ret.isFloat() && sig.ret.bits == 32) f32Bits |= int64_t(1) << kCallF32Result;
   Node* call = peep(mk(Op::Call, ins, Type::ctrl(), f32Bits));
-  const Type* rt = sig.ret.hasValue() ? sig.ret.lattice() : Type::intBot();
+  const Type* rt = sig.ret.hasValue() && (trusted || !sig.ret.isNarrow()) ? sig.ret.lattice() : Type::intBot();
   Node* ce = peep(mk(Op::CallEnd, {call}, Type::tuple({Type::ctrl(), Type::mem(), rt})));
   ce->keep++;
   Node* c = peep(mk(Op::CProj, {ce}, nullptr, 0));
@@ -308,7 +365,10 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
   Node* r = sig.ret.hasValue() ? peep(mk(Op::Proj, {ce}, nullptr, 2)) : nullptr;
   ce->keep--;
   setCtrl(c);
-  scope()->setMem(m);
+  scope()->setAllMem(m);
+  // Our functions return narrow results extended; C leaves the upper bits
+  // undefined, so a result from anything else is truncated again.
+  if (r && sig.ret.isNarrow() && !trusted) return narrowTo({r, SType::intT()}, sig.ret);
   return {r, sig.ret};
 }
 
@@ -327,6 +387,10 @@ Val Parser::parseCall(Val callee, SrcPos pos) {
   if (callee.t.isError()) return {con(0), SType::error()};
   if (callee.t.kind != SType::Fun) {
     error(pos, "cannot call a value of type '" + callee.t.str() + "'");
+    return {con(0), SType::error()};
+  }
+  if (callee.t.nullable) {
+    error(pos, "'" + callee.t.str() + "' might be null");
     return {con(0), SType::error()};
   }
   const FunSig& sig = *callee.t.sig;
@@ -387,15 +451,16 @@ Val Parser::printCall(Val v, SrcPos pos) {
       callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
       break;
     }
-    case SType::Str: {
-      int f = declareExtern("__simplec_print_str", {SType::strT(), SType::intT()}, SType::voidT());
-      Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
-      int64_t len = 0;
-      if (v.n->isConst() && v.n->type->isPtr() && v.n->type->fun() >= 0)
-        len = int64_t(g_.strings[size_t(v.n->type->fun())].size());
-      callFunction(fp, *funTypes_[size_t(f)].sig, {v.n, con(len)});
+    case SType::Array:
+      if (v.t.isString()) {
+        // The runtime prints the bytes of any u8 array (and "null" for null).
+        int f = declareExtern("__simplec_print_ary", {SType::strT().withNullable(true)}, SType::voidT());
+        Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+        callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
+        break;
+      }
+      error(pos, "cannot print a value of type '" + v.t.str() + "'");
       break;
-    }
     case SType::Void: error(pos, "expression has no value"); break;
     default: error(pos, "cannot print a value of type '" + v.t.str() + "'"); break;
   }

@@ -144,7 +144,11 @@ Node* Parser::mk(Op op, std::vector<Node*> ins, const Type* t, int64_t aux) {
     error(tok().pos, "program too large");
     throw ParseAbort{};
   }
-  return g_.make(op, ins, t, aux);
+  Node* n = g_.make(op, ins, t, aux);
+  // Where the node comes from, for -g line tables (checks get their
+  // operator's position instead, set by the caller).
+  n->pos = pos_ > 0 ? toks_[pos_ - 1].pos : tok().pos;
+  return n;
 }
 
 Node* Parser::con(int64_t v) { return peep(mk(Op::Con, {g_.start()}, Type::intConst(v))); }
@@ -162,6 +166,7 @@ Node* Parser::dataOp(Op op, Node* a, Node* b, SrcPos pos) {
 bool Parser::parseFile() {
   toks_ = tokenize(file_, diag_);
   g_.deferKills = true;
+  registerArrayAliases();
   try {
     preDeclareTopFunctions();
     // The script body is the function `main` taking `arg`.
@@ -190,7 +195,7 @@ bool Parser::parseFile() {
     topLevel_ = false;
     // Script form: the top level returns, or at least does something
     // (calls, control flow); then falling off its end returns 0.
-    bool script = ctx.numReturns() != 0 || topLevelCode_ || ctx.scope->ctrl() != fun || ctx.scope->mem() != mem;
+    bool script = ctx.numReturns() != 0 || topLevelCode_ || ctx.scope->ctrl() != fun || ctx.scope->allMem() != mem;
     FunInfo& mainInfo = g_.funs[size_t(mainFun_)];
     if (script && valMainFun_ >= 0) {
       error(valMainPos_, "a program cannot have both top-level statements and 'val main'");

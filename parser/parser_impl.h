@@ -12,6 +12,7 @@
 #include "opt/peephole.h"
 #include "parser/scope.h"
 #include "parser/stype.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -107,7 +108,10 @@ class Parser {
   void parseReturn();
   bool atDeclaration();
   void parseDeclaration();
-  SType parseType();
+  // With `stopAtSize`, a '[' not followed by ']' or '~' ends the type (the
+  // size of `new T[n]`).
+  SType parseType(bool stopAtSize = false);
+  void declareExternal(const Token& name, const SType& declared);
   bool isFunTypeAt(size_t p) const;
   size_t skipType(size_t p, int depth = 0) const;  // token index past a type at p, or 0
   void enterNesting();
@@ -164,6 +168,11 @@ class Parser {
   Val floatCompare(Tok op, Val a, Val b, SrcPos opPos);
   Val parseConversion();
   Val parseSysMath(const std::string& fn, SrcPos namePos);
+  // Is fptr a constant naming a C function the program declared (not one
+  // of simplec's runtime)? Those calls flush output and narrow results.
+  bool callsExtern(const Node* fptr) const;
+  // A function of ours that calls C function `ext` (made once per extern).
+  Node* externThunk(int ext);
   // Variables.
   struct VarRef { int idx = -1; Scope* scope = nullptr; };
   Val readName(const Token& name);
@@ -174,6 +183,20 @@ class Parser {
   Val arith(Op op, Val a, Val b, SrcPos opPos, const char* opText);
   Val compare(Tok op, Val a, Val b, SrcPos opPos);
   Val condition(Val v, SrcPos pos);
+
+  // ---- arrays (parse_array.cpp)
+  void registerArrayAliases();
+  MemAccess elemAccess(const SType& elem);
+  bool checkArrayUse(const Val& v, SrcPos pos, const char* what);
+  Node* arrayLength(Node* ptr);
+  void boundsCheck(Node* ptr, Node* idx, SrcPos pos);
+  Node* elemOffset(Node* idx, int size);
+  Node* loadElem(Node* ptr, Node* idx, const SType& elem);
+  void storeElem(Node* ptr, Node* idx, const SType& elem, Node* v);
+  Val parseNew();
+  Val parseIndex(Val arr);
+  Val parseLength(Val arr);
+  static bool isCompoundAssign(Tok t);
 
   // ---- functions (parse_fun.cpp)
   Val parseFunLiteral(const std::string& name);
@@ -203,6 +226,7 @@ class Parser {
   int depth_ = 0;
   std::unordered_map<std::string, TopFun> topFuns_;
   std::unordered_map<std::string, int> externs_;
+  std::unordered_map<int, int> externThunks_;  // extern index -> thunk index
   std::unordered_map<std::string, int> symbolsUsed_;
   std::unordered_map<std::string, int> stringIndex_;  // constant string -> Graph::strings index
   std::vector<SType> funTypes_;     // static type of each function of g_.funs

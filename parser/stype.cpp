@@ -34,6 +34,21 @@ SType intTypeNamed(const std::string& n) {
   return SType::error();
 }
 
+SType SType::structT(const StructInfo* s, bool nullable) {
+  SType t = of(Struct);
+  t.strct = s;
+  t.nullable = nullable;
+  return t;
+}
+
+SType SType::arrayT(const SType& elem, bool readonly, bool nullable) {
+  SType t = of(Array);
+  t.elem = std::make_shared<const SType>(elem);
+  t.readonly = readonly;
+  t.nullable = nullable;
+  return t;
+}
+
 SType SType::fun(std::vector<SType> params, SType ret) {
   auto s = std::make_shared<FunSig>();
   s->params = std::move(params);
@@ -50,12 +65,14 @@ std::string SType::str() const {
     case Int: return bits == 64 ? "int" : (isUnsigned ? "u" : "i") + std::to_string(bits);
     case Bool: return "bool";
     case Float: return bits == 32 ? "f32" : "flt";
-    case Str: return "u8[~]";
+    case Null: return "null";
+    case Struct: return "struct";
+    case Array: return elem->str() + (readonly ? "[~]" : "[]") + (nullable ? "?" : "");
     case Fun: {
       std::string s = "{";
       for (auto& p : sig->params) s += " " + p.str();
       s += " -> " + sig->ret.str() + " }";
-      return s;
+      return s + (nullable ? "?" : "");
     }
   }
   return "?";
@@ -70,7 +87,9 @@ const Type* SType::lattice() const {
     case Bool: return Type::boolType();
     case Float: return Type::fltBot();
     case Fun: return Type::funAny();
-    case Str: return Type::dataPtr(Type::kFunAny);
+    case Null: return Type::nullPtr();
+    case Struct:
+    case Array: return nullable ? Type::anyPtr() : Type::dataPtr(Type::kNonNull);
     default: return Type::bottom();
   }
 }
@@ -79,6 +98,8 @@ bool sameType(const SType& a, const SType& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == SType::Int) return a.bits == b.bits && a.isUnsigned == b.isUnsigned;
   if (a.kind == SType::Float) return a.bits == b.bits;
+  if (a.kind == SType::Array)
+    return a.nullable == b.nullable && a.readonly == b.readonly && sameType(*a.elem, *b.elem);
   if (a.kind != SType::Fun) return true;
   if (a.sig->params.size() != b.sig->params.size()) return false;
   for (size_t i = 0; i < a.sig->params.size(); i++)
@@ -86,11 +107,32 @@ bool sameType(const SType& a, const SType& b) {
   return sameType(a.sig->ret, b.sig->ret);
 }
 
+// Every value of `a` is a value of `b` (u8 in i16, bool in anything).
+static bool intFits(const SType& a, const SType& b) {
+  if (!a.isIntegral() || !b.isIntegral()) return false;
+  const Type *ta = a.lattice(), *tb = b.lattice();
+  return ta->lo() >= tb->lo() && ta->hi() <= tb->hi();
+}
+
 bool assignable(const SType& from, const SType& to) {
   if (from.isError() || to.isError()) return true;  // already reported
   if (from.isIntegral() && to.isIntegral()) return true;
   // Integers widen to floats; f64 rounds into f32. Never float to integer.
   if (from.isNumeric() && to.isFloat()) return true;
+  // A function whose integer result fits the wanted result type will do:
+  // our functions return narrow results extended to 64 bits.
+  if (from.kind == SType::Fun && to.kind == SType::Fun && from.sig->params.size() == to.sig->params.size()) {
+    for (size_t i = 0; i < from.sig->params.size(); i++)
+      if (!sameType(from.sig->params[i], to.sig->params[i])) return false;
+    return sameType(from.sig->ret, to.sig->ret) || intFits(from.sig->ret, to.sig->ret);
+  }
+  if (from.kind == SType::Null) return to.isRef() && (to.nullable || to.kind == SType::Null);
+  if (from.kind == SType::Array && to.kind == SType::Array) {
+    // Nullability and read-only-ness can be added, never dropped.
+    if (from.nullable && !to.nullable) return false;
+    if (from.readonly && !to.readonly) return false;
+    return sameType(*from.elem, *to.elem);
+  }
   return sameType(from, to);
 }
 
@@ -100,6 +142,10 @@ SType commonType(const SType& a, const SType& b) {
   if (sameType(a, b)) return a;
   if (a.isIntegral() && b.isIntegral()) return SType::intT();
   if (a.isNumeric() && b.isNumeric()) return SType::floatT(64);
+  if (a.kind == SType::Null && b.isRef()) return b.withNullable(true);
+  if (b.kind == SType::Null && a.isRef()) return a.withNullable(true);
+  if (a.kind == SType::Array && b.kind == SType::Array && sameType(*a.elem, *b.elem))
+    return SType::arrayT(*a.elem, a.readonly || b.readonly, a.nullable || b.nullable);
   return SType::error();
 }
 

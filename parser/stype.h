@@ -12,12 +12,17 @@
 namespace simplec {
 
 struct FunSig;
+struct StructInfo;
 
 struct SType {
-  enum Kind : uint8_t { Error, Void, Int, Bool, Float, Str, Fun };
+  enum Kind : uint8_t { Error, Void, Int, Bool, Float, Null, Struct, Array, Fun };
   Kind kind = Error;
   uint8_t bits = 64;        // Int: 8, 16, 32 or 64; Float: 32 or 64
   bool isUnsigned = false;  // Int: u8 u16 u32
+  bool nullable = false;    // Struct/Array/Fun references: may be null
+  bool readonly = false;    // Array `[~]`: no element may be stored through it
+  std::shared_ptr<const SType> elem;   // Array element
+  const StructInfo* strct = nullptr;   // Struct
   std::shared_ptr<const FunSig> sig;  // Fun
 
   static SType of(Kind k) {
@@ -33,7 +38,11 @@ struct SType {
   static SType boolT() { return of(Bool); }
   // flt/f64 (64 bits) or f32: an f32 is a double rounded to single on store.
   static SType floatT(int bits = 64);
-  static SType strT() { return of(Str); }
+  static SType nullT() { return of(Null); }
+  static SType structT(const StructInfo* s, bool nullable = false);
+  static SType arrayT(const SType& elem, bool readonly = false, bool nullable = false);
+  // A string literal: a read-only byte array.
+  static SType strT() { return arrayT(intN(8, true), true); }
   static SType fun(std::vector<SType> params, SType ret);
 
   bool isError() const { return kind == Error; }
@@ -43,6 +52,15 @@ struct SType {
   // Values of this type are stored truncated (bool keeps the low bit).
   bool isNarrow() const { return kind == Bool || (kind == Int && bits < 64); }
   bool hasValue() const { return kind != Void; }
+  bool isRef() const { return kind == Struct || kind == Array || kind == Fun || kind == Null; }
+  bool isArray() const { return kind == Array; }
+  bool isString() const { return kind == Array && elem->kind == Int && elem->bits == 8 && elem->isUnsigned; }
+  // The same reference type, nullable or not.
+  SType withNullable(bool n) const {
+    SType t = *this;
+    t.nullable = n;
+    return t;
+  }
   std::string str() const;
   const Type* lattice() const;
 };

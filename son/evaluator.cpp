@@ -6,7 +6,10 @@
 // stamps of the slots computed from it (or bumps the generation).
 #include "son/evaluator.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "lexer/diag.h"
@@ -14,6 +17,7 @@
 #include "son/eval_code.h"
 #include "son/float_fold.h"
 #include "son/float_text.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -199,11 +203,15 @@ class Evaluator {
     switch (v.k) {
       case EvalKind::Int: return v.v != 0;
       case EvalKind::Fun: case EvalKind::Str: return true;  // never null
+      case EvalKind::Ptr: return v.v != 0;
       default: fail(f, user, "tests a value that is not an integer");
     }
   }
 
   int64_t intOf(const Frame& f, const EvalNode& user, Val v) const {
+    // An array converted to `int` (an address for C): a stand-in address.
+    if (v.k == EvalKind::Ptr) return v.v << 32;
+    if (v.k == EvalKind::Str) return (v.v << 32) | (int64_t(1) << 62);
     if (v.k != EvalKind::Int) fail(f, user, "does arithmetic on a value that is not an integer");
     return v.v;
   }
@@ -329,17 +337,56 @@ class Evaluator {
       emit(arg(0, EvalKind::Int) != 0 ? "true" : "false");
     } else if (fi.symbol == "__simplec_print_f64" || fi.symbol == "__simplec_print_f32d") {
       emit(floatRepr(bitsToDouble(arg(0, EvalKind::Flt)), fi.symbol == "__simplec_print_f32d"));
+    } else if (fi.symbol == "__simplec_print_ary") {
+      if (args.empty()) fail(f, c, "passes no argument to '" + fi.symbol + "'");
+      Val a = args[0];
+      if (a.k == EvalKind::Str) {
+        if (a.v < 0 || size_t(a.v) >= g_.strings.size()) fail(f, c, "prints a string that does not exist");
+        emit(g_.strings[size_t(a.v)]);
+      } else if (a.k == EvalKind::Ptr && a.v == 0) {
+        emit("null");
+      } else if (a.k == EvalKind::Ptr) {
+        const Obj& o = object(f, c, a);
+        std::string s;
+        for (int64_t i = 0; i < o.len; i++) s += char(o.cells[size_t(i)]);
+        emit(s);
+      } else {
+        fail(f, c, "prints a value that is not an array");
+      }
     } else if (fi.symbol == "__simplec_print_str") {
       int64_t idx = arg(0, EvalKind::Str), len = arg(1, EvalKind::Int);
       if (idx < 0 || size_t(idx) >= g_.strings.size()) fail(f, c, "prints a string that does not exist");
       const std::string& s = g_.strings[size_t(idx)];
       if (len > 0 && uint64_t(len) > s.size()) fail(f, c, "prints past the end of a string");
       if (len > 0) emit(s.substr(0, size_t(len)));
+    } else if (fi.symbol == "__simplec_flush") {
+      // Output is captured; callC writes it out before a C function runs.
     } else {
+      return callC(f, c, fi, args);
+    }
+    return Val{0, EvalKind::Int};
+  }
+
+  // A C function of this process, called with up to six integer arguments
+  // in registers (extra ones are ignored by the System V callee).
+  Val callC(const Frame& f, const EvalNode& c, const FunInfo& fi, const std::vector<Val>& args) {
+    void* sym = o_.callExterns && args.size() <= 6 ? dlsym(RTLD_DEFAULT, fi.symbol.c_str()) : nullptr;
+    bool intsOnly = fi.retType == nullptr || fi.retType->isInt();
+    for (const Val& a : args) intsOnly = intsOnly && a.k == EvalKind::Int;
+    if (!sym || !intsOnly) {
       res_.unsupported = "the program calls the external function '" + fi.name + "'";
       throw StopRun{};
     }
-    return Val{0, EvalKind::Int};
+    (void)f;
+    (void)c;
+    std::fwrite(res_.out.data() + res_.outWritten, 1, res_.out.size() - res_.outWritten, stdout);
+    std::fflush(stdout);
+    res_.outWritten = res_.out.size();
+    int64_t a[6] = {};
+    for (size_t i = 0; i < args.size(); i++) a[i] = args[i].v;
+    using CFun = int64_t (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t);
+    int64_t r = reinterpret_cast<CFun>(sym)(a[0], a[1], a[2], a[3], a[4], a[5]);
+    return Val{r, EvalKind::Int};
   }
 
   void call(Frame& f, const EvalNode& c) {
@@ -366,6 +413,90 @@ class Evaluator {
     f.pc = end;
   }
 
+  // ------------------------------------------------------------ memory
+
+  struct Obj {
+    int64_t len = 0;
+    std::vector<int64_t> cells;
+    std::vector<EvalKind> kinds;
+  };
+
+  const Obj& object(const Frame& f, const EvalNode& user, Val p) const {
+    if (p.k != EvalKind::Ptr || p.v <= 0 || uint64_t(p.v) > heap_.size())
+      fail(f, user, "accesses memory through a value that is not an array");
+    return heap_[size_t(p.v - 1)];
+  }
+
+  void allocate(Frame& f, const EvalNode& c) {
+    int64_t n = intOf(f, c, eval(f, c, c.ins[2]));
+    if (n < 0) runtimeError(c.node->pos, "negative array size " + std::to_string(n));
+    heapCells_ += uint64_t(n) + 1;
+    if (n > (int64_t(1) << 40) || heapCells_ > kMaxHeapCells) runtimeError(c.node->pos, "out of memory");
+    Obj o;
+    o.len = n;
+    o.cells.assign(size_t(n), 0);
+    o.kinds.assign(size_t(n), EvalKind::None);  // zero of whatever the elements are
+    heap_.push_back(std::move(o));
+    set(f, int32_t(&c - f.code->nodes.data()), Val{int64_t(heap_.size()), EvalKind::Ptr});
+    invalidate(f, c);
+    runMemOps(f, c);
+    jump(f, c, 0);
+  }
+
+  // The element a Load or Store at byte offset `off` of `p` touches: its
+  // index, or -1 for the length word.
+  int64_t cellOf(const Frame& f, const EvalNode& n, int64_t len, int64_t off, int size) const {
+    if (off == 0 && size == 8) return -1;
+    int64_t at = off - kArrayHeader;
+    if (at < 0 || at % size != 0 || at / size >= len) fail(f, n, "accesses memory out of bounds without a BoundsCheck");
+    return at / size;
+  }
+
+  void runMemOps(Frame& f, const EvalNode& c) {
+    if (c.memOps.empty()) return;
+    for (int32_t s : c.memOps) {
+      const EvalNode& n = f.code->nodes[size_t(s)];
+      MemAccess m = MemAccess::decode(n.node->aux);
+      Val p = eval(f, n, n.ins[2]);
+      int64_t off = intOf(f, n, eval(f, n, n.ins[3]));
+      tick();
+      if (n.op == Op::Load) {
+        Val v;
+        if (p.k == EvalKind::Str) {
+          if (p.v < 0 || size_t(p.v) >= g_.strings.size()) fail(f, n, "reads a string that does not exist");
+          const std::string& str = g_.strings[size_t(p.v)];
+          int64_t cell = cellOf(f, n, int64_t(str.size()), off, m.size);
+          v = Val{cell < 0 ? int64_t(str.size()) : m.extend(uint8_t(str[size_t(cell)])), EvalKind::Int};
+        } else {
+          const Obj& o = object(f, n, p);
+          int64_t cell = cellOf(f, n, o.len, off, m.size);
+          if (cell < 0) {
+            v = Val{o.len, EvalKind::Int};
+          } else {
+            EvalKind k = o.kinds[size_t(cell)];
+            int64_t x = o.cells[size_t(cell)];
+            if (k == EvalKind::None)
+              k = m.value == MemValue::Fun ? EvalKind::Fun : m.value == MemValue::Ptr ? EvalKind::Ptr
+                : m.value == MemValue::Float ? EvalKind::Flt : EvalKind::Int;  // zero bits are 0.0
+            v = Val{k == EvalKind::Int ? m.extend(x) : x, k};
+          }
+        }
+        set(f, s, v);
+      } else {
+        Val v = eval(f, n, n.ins[4]);
+        if (p.k != EvalKind::Ptr) fail(f, n, "stores into read-only data");
+        object(f, n, p);  // checks p
+        Obj& o = heap_[size_t(p.v - 1)];
+        int64_t cell = cellOf(f, n, o.len, off, m.size);
+        if (cell < 0) fail(f, n, "overwrites an array's length");
+        o.cells[size_t(cell)] = v.v;
+        o.kinds[size_t(cell)] = v.k;
+        set(f, s, Val{});
+      }
+    }
+    invalidate(f, c);
+  }
+
   void loop() {
     for (;;) {
       Frame& f = frames_.back();
@@ -373,12 +504,24 @@ class Evaluator {
       tick();
       switch (c.op) {
         case Op::Fun: case Op::Region: case Op::Loop: case Op::CProj: case Op::CallEnd:
+          runMemOps(f, c);
           jump(f, c, 0);
           break;
+        case Op::BoundsCheck: {
+          int64_t i = intOf(f, c, eval(f, c, c.ins[1]));
+          int64_t n = intOf(f, c, eval(f, c, c.ins[2]));
+          if (i < 0 || i >= n)
+            runtimeError(c.node->pos, "index " + std::to_string(i) + " out of bounds for length " + std::to_string(n));
+          runMemOps(f, c);
+          jump(f, c, 0);
+          break;
+        }
+        case Op::New: allocate(f, c); break;
         case Op::If: jump(f, c, truthy(f, c, eval(f, c, c.a)) ? 0 : 1); break;
         case Op::Never: jump(f, c, 1); break;
         case Op::ZeroCheck:
           if (intOf(f, c, eval(f, c, c.a)) == 0) runtimeError(c.node->pos, "division by zero");
+          runMemOps(f, c);
           jump(f, c, 0);
           break;
         case Op::Call: call(f, c); break;
@@ -412,6 +555,9 @@ class Evaluator {
   std::vector<EvalKind> kind_;
   std::vector<int32_t> work_;
   std::vector<Val> phiVals_;
+  std::vector<Obj> heap_;
+  uint64_t heapCells_ = 0;
+  static constexpr uint64_t kMaxHeapCells = uint64_t(1) << 27;
   uint64_t steps_ = 0;
   EvalResult res_;
 };
