@@ -311,7 +311,10 @@ Node* Parser::externThunk(int ext) {
   const FunSig& sig = *type.sig;
   int idx = newFunction(g_.funs[size_t(ext)].name, g_.funs[size_t(ext)].pos);
   externThunks_[ext] = idx;
-  for (const SType& p : sig.params) g_.funs[size_t(idx)].paramTypes.push_back(p.lattice());
+  for (const SType& p : sig.params) {
+    g_.funs[size_t(idx)].paramTypes.push_back(p.lattice());
+    g_.funs[size_t(idx)].f32Params.push_back(p.isFloat() && p.bits == 32);
+  }
   funTypes_[size_t(idx)] = type;
   FunCtx ctx;
   ctx.funIdx = idx;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "lexer/diag.h"
@@ -367,13 +368,34 @@ class Evaluator {
     return Val{0, EvalKind::Int};
   }
 
-  // A C function of this process, called with up to six integer arguments
-  // in registers (extra ones are ignored by the System V callee).
+  // A C function of this process, called with up to six integer and eight
+  // float arguments in registers (System V: the callee ignores registers it
+  // has no parameter for, and an f32 reads the low half of its xmm register).
   Val callC(const Frame& f, const EvalNode& c, const FunInfo& fi, const std::vector<Val>& args) {
-    void* sym = o_.callExterns && args.size() <= 6 ? dlsym(RTLD_DEFAULT, fi.symbol.c_str()) : nullptr;
-    bool intsOnly = fi.retType == nullptr || fi.retType->isInt();
-    for (const Val& a : args) intsOnly = intsOnly && a.k == EvalKind::Int;
-    if (!sym || !intsOnly) {
+    void* sym = o_.callExterns ? dlsym(RTLD_DEFAULT, fi.symbol.c_str()) : nullptr;
+    bool fits = fi.retType == nullptr || fi.retType->isInt() || fi.retType->isFlt();
+    int64_t a[6] = {};
+    double d[8] = {};
+    size_t ints = 0, floats = 0;
+    for (size_t i = 0; i < args.size() && fits; i++) {
+      const Val& v = args[i];
+      bool single = i < fi.f32Params.size() && fi.f32Params[i];
+      if (v.k == EvalKind::Int && ints < 6) {
+        a[ints++] = v.v;
+      } else if (v.k == EvalKind::Flt && floats < 8) {
+        int64_t bits = v.v;
+        if (single) {
+          float x = float(bitsToDouble(v.v));
+          uint32_t b;
+          std::memcpy(&b, &x, sizeof b);
+          bits = int64_t(b);
+        }
+        d[floats++] = bitsToDouble(bits);
+      } else {
+        fits = false;
+      }
+    }
+    if (!sym || !fits) {
       res_.unsupported = "the program calls the external function '" + fi.name + "'";
       throw StopRun{};
     }
@@ -382,10 +404,24 @@ class Evaluator {
     std::fwrite(res_.out.data() + res_.outWritten, 1, res_.out.size() - res_.outWritten, stdout);
     std::fflush(stdout);
     res_.outWritten = res_.out.size();
-    int64_t a[6] = {};
-    for (size_t i = 0; i < args.size(); i++) a[i] = args[i].v;
-    using CFun = int64_t (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t);
-    int64_t r = reinterpret_cast<CFun>(sym)(a[0], a[1], a[2], a[3], a[4], a[5]);
+    if (fi.retType && fi.retType->isFlt()) {
+      using FFun = double (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, double, double, double,
+                              double, double, double, double, double);
+      double r = reinterpret_cast<FFun>(sym)(a[0], a[1], a[2], a[3], a[4], a[5], d[0], d[1], d[2], d[3], d[4],
+                                             d[5], d[6], d[7]);
+      if (fi.f32Result) {  // a float in the low half of xmm0
+        uint64_t bits = uint64_t(doubleToBits(r));
+        uint32_t low = uint32_t(bits);
+        float x;
+        std::memcpy(&x, &low, sizeof x);
+        r = double(x);
+      }
+      return Val{doubleToBits(r), EvalKind::Flt};
+    }
+    using CFun = int64_t (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, double, double, double,
+                             double, double, double, double, double);
+    int64_t r = reinterpret_cast<CFun>(sym)(a[0], a[1], a[2], a[3], a[4], a[5], d[0], d[1], d[2], d[3], d[4], d[5],
+                                            d[6], d[7]);
     return Val{r, EvalKind::Int};
   }
 
