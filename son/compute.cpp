@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "son/float_fold.h"
+
 namespace simplec {
 
 namespace {
@@ -122,6 +124,32 @@ const Type* computeLoad(const Node* n) {
   return m.loadType();
 }
 
+// Float nodes fold only constants: a float has no useful range.
+const Type* computeFloat(const Node* n) {
+  bool toInt = n->op == Op::FEQ || n->op == Op::FNE || n->op == Op::FLT || n->op == Op::FLE ||
+               n->op == Op::FToI;
+  const Type* top = toInt ? Type::intTop() : Type::fltTop();
+  const Type* bot = toInt ? (n->op == Op::FToI ? Type::intBot() : Type::boolType()) : Type::fltBot();
+  const Type* a = n->in.size() > 1 ? n->in[1]->type : nullptr;
+  const Type* b = n->in.size() > 2 ? n->in[2]->type : nullptr;
+  if (!a) return bot;
+  if (a->kind() == TKind::Top || a->isFltTop() || a->isIntTop()) return top;
+  if (b && (b->kind() == TKind::Top || b->isFltTop())) return top;
+  if (n->op == Op::IToF) return a->isInt() && a->isConst() ? Type::fltConst(intToFloat(a->value())) : bot;
+  if (!a->isFltConst() || (b && !b->isFltConst())) return bot;
+  double x = a->fltValue();
+  switch (n->op) {
+    case Op::FEQ: case Op::FNE: case Op::FLT: case Op::FLE:
+      if (!b) return bot;
+      return Type::intConst(foldFloatCompare(n->op, x, b->fltValue()) ? 1 : 0);
+    case Op::FToI: return Type::intConst(floatToInt(x));
+    case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax:
+      if (!b) return bot;
+      return Type::fltConst(foldFloatBinary(n->op, x, b->fltValue()));
+    default: return Type::fltConst(foldFloatUnary(n->op, x));
+  }
+}
+
 }  // namespace
 
 int64_t foldBinary(Op op, int64_t a, int64_t b) {
@@ -221,7 +249,7 @@ const Type* compute(const Node* n) {
       if (t->kind() == TKind::Top && n->type) return n->type->dualTop();
       return t;
     }
-    default: return computeArith(n);
+    default: return isFloatOp(n->op) ? computeFloat(n) : computeArith(n);
   }
 }
 
