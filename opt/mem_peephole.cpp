@@ -40,15 +40,17 @@ Node* Peephole::idealizeLoad(Node* n) {
   }
   bool changed = false;
   for (int step = 0; step < kMaxWalk && mem; step++) {
+    Node* before;  // the memory before this store or allocation
     if (mem->op == Op::Store && MemAccess::decode(mem->aux).alias == m.alias) {
       MemAccess sm = MemAccess::decode(mem->aux);
-      if (mem->in[2] == ptr && mem->in[3] == off && sm.size == m.size) {
+      if (sameValue(mem->in[2], ptr) && sameValue(mem->in[3], off) && sm.size == m.size) {
         Node* v = mem->in[4];
         // Forward only what the load itself would read back.
         if (v->type && v->type->isa(m.loadType())) return v;
         break;
       }
       if (!provablyDisjoint(n, mem)) break;
+      before = mem->in[1];
     } else if (mem->op == Op::Proj && mem->aux == 1 && mem->in[0]->op == Op::New) {
       Node* nw = mem->in[0];
       if (newOf(ptr) == nw) {
@@ -58,10 +60,11 @@ Node* Peephole::idealizeLoad(Node* n) {
         break;
       }
       if (!newOf(ptr) && !isStringCon(ptr)) break;
+      before = nw->in[1];
     } else {
       break;
     }
-    mem = mem->in[1];  // the memory before the store or allocation
+    mem = before;
     g_.setDef(n, 1, mem);
     changed = true;
   }
@@ -72,8 +75,8 @@ Node* Peephole::idealizeStore(Node* n) {
   // A store overwriting the same bytes, when nothing else read or kept the
   // memory in between, makes the earlier store useless.
   Node* prev = n->in[1];
-  if (prev->op == Op::Store && prev->out.size() == 1 && prev->keep == 0 && prev->in[2] == n->in[2] &&
-      prev->in[3] == n->in[3] && prev->aux == n->aux) {
+  if (prev->op == Op::Store && prev->out.size() == 1 && prev->keep == 0 && sameValue(prev->in[2], n->in[2]) &&
+      sameValue(prev->in[3], n->in[3]) && prev->aux == n->aux) {
     g_.setDef(n, 1, prev->in[1]);
     return n;
   }
