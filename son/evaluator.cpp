@@ -519,7 +519,7 @@ class Evaluator {
   std::vector<Val> phiVals_;
   std::vector<Obj> heap_;
   uint64_t heapCells_ = 0;
-  static constexpr uint64_t kMaxHeapCells = uint64_t(1) << 27;
+  static constexpr uint64_t kMaxHeapCells = uint64_t(1) << 26;  // about 600 MB
   uint64_t steps_ = 0;
   EvalResult res_;
 };
