@@ -13,6 +13,7 @@ namespace {
 bool isIntCon(const Node* n) { return n && n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
 bool isStringCon(const Node* n) { return n && n->op == Op::Con && n->type->isPtr() && n->type->fun() >= 0; }
 constexpr int kMaxWalk = 64;  // stores looked through per load: bounds the work
+Node* untruncated(Node* v, int size);
 }  // namespace
 
 Node* Peephole::idealizeLoad(Node* n) {
@@ -40,15 +41,21 @@ Node* Peephole::idealizeLoad(Node* n) {
   }
   bool changed = false;
   for (int step = 0; step < kMaxWalk && mem; step++) {
+    Node* before;  // the memory before this store or allocation
     if (mem->op == Op::Store && MemAccess::decode(mem->aux).alias == m.alias) {
       MemAccess sm = MemAccess::decode(mem->aux);
-      if (mem->in[2] == ptr && mem->in[3] == off && sm.size == m.size) {
+      if (sameValue(mem->in[2], ptr) && sameValue(mem->in[3], off) && sm.size == m.size) {
         Node* v = mem->in[4];
-        // Forward only what the load itself would read back.
+        // Forward what the load itself would read back: the low bytes,
+        // extended.
         if (v->type && v->type->isa(m.loadType())) return v;
-        break;
+        if (m.value != MemValue::Int || m.size >= 8 || !v->type || !v->type->isInt()) break;
+        int shift = 64 - 8 * m.size;
+        if (!m.isSigned) return make(Op::And, {nullptr, v, con(int64_t((uint64_t(1) << (8 * m.size)) - 1))});
+        return make(Op::Sar, {nullptr, make(Op::Shl, {nullptr, v, con(shift)}), con(shift)});
       }
       if (!provablyDisjoint(n, mem)) break;
+      before = mem->in[1];
     } else if (mem->op == Op::Proj && mem->aux == 1 && mem->in[0]->op == Op::New) {
       Node* nw = mem->in[0];
       if (newOf(ptr) == nw) {
@@ -58,22 +65,48 @@ Node* Peephole::idealizeLoad(Node* n) {
         break;
       }
       if (!newOf(ptr) && !isStringCon(ptr)) break;
+      before = nw->in[1];
     } else {
       break;
     }
-    mem = mem->in[1];  // the memory before the store or allocation
+    mem = before;
     g_.setDef(n, 1, mem);
     changed = true;
   }
   return changed ? n : nullptr;
 }
 
+// v with a truncation to `size` bytes or wider removed: a narrow store
+// keeps only the low bytes anyway.
+namespace {
+Node* untruncated(Node* v, int size) {
+  int bits = size * 8;
+  if (v->op == Op::And && isIntCon(v->in[2])) {
+    uint64_t mask = uint64_t(v->in[2]->type->value());
+    uint64_t low = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    if ((mask & low) == low) return v->in[1];
+  }
+  if (v->op == Op::Sar && isIntCon(v->in[2]) && v->in[1]->op == Op::Shl && isIntCon(v->in[1]->in[2]) &&
+      v->in[1]->in[2]->type->value() == v->in[2]->type->value() && v->in[2]->type->value() >= 0 &&
+      v->in[2]->type->value() <= 64 - bits)
+    return v->in[1]->in[1];
+  return nullptr;
+}
+}  // namespace
+
 Node* Peephole::idealizeStore(Node* n) {
+  MemAccess m = MemAccess::decode(n->aux);
+  if (m.size < 8 && m.value == MemValue::Int) {
+    if (Node* x = untruncated(n->in[4], m.size)) {
+      g_.setDef(n, 4, x);
+      return n;
+    }
+  }
   // A store overwriting the same bytes, when nothing else read or kept the
   // memory in between, makes the earlier store useless.
   Node* prev = n->in[1];
-  if (prev->op == Op::Store && prev->out.size() == 1 && prev->keep == 0 && prev->in[2] == n->in[2] &&
-      prev->in[3] == n->in[3] && prev->aux == n->aux) {
+  if (prev->op == Op::Store && prev->out.size() == 1 && prev->keep == 0 && sameValue(prev->in[2], n->in[2]) &&
+      sameValue(prev->in[3], n->in[3]) && prev->aux == n->aux) {
     g_.setDef(n, 1, prev->in[1]);
     return n;
   }

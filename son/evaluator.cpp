@@ -227,6 +227,7 @@ class Evaluator {
     if (n.memory) return Val{};
     Val a = read(f, n.a);
     if (n.op == Op::Proj) return a;
+    if (n.op == Op::Load) return lengthOf(f, n, a, read(f, n.b));
     if (n.op == Op::Neg) return Val{int64_t(0 - uint64_t(intOf(f, n, a))), EvalKind::Int};
     if (n.op == Op::Not) return Val{truthy(f, n, a) ? 0 : 1, EvalKind::Int};
     if (isFloatOp(n.op)) return computeFloat(f, n, a);
@@ -444,6 +445,17 @@ class Evaluator {
     return heap_[size_t(p.v - 1)];
   }
 
+  // A pure load: the length word of an array or string.
+  Val lengthOf(const Frame& f, const EvalNode& n, Val p, Val off) const {
+    if (MemAccess::decode(n.node->aux).alias != 0 || off.k != EvalKind::Int || off.v != 0)
+      fail(f, n, "loads mutable memory without control");
+    if (p.k == EvalKind::Str) {
+      if (p.v < 0 || size_t(p.v) >= g_.strings.size()) fail(f, n, "reads a string that does not exist");
+      return Val{int64_t(g_.strings[size_t(p.v)].size()), EvalKind::Int};
+    }
+    return Val{object(f, n, p).len, EvalKind::Int};
+  }
+
   void allocate(Frame& f, const EvalNode& c) {
     int64_t n = intOf(f, c, eval(f, c, c.ins[2]));
     if (n < 0) runtimeError(c.node->pos, "negative array size " + std::to_string(n));
@@ -576,7 +588,7 @@ class Evaluator {
   std::vector<Val> phiVals_;
   std::vector<Obj> heap_;
   uint64_t heapCells_ = 0;
-  static constexpr uint64_t kMaxHeapCells = uint64_t(1) << 27;
+  static constexpr uint64_t kMaxHeapCells = uint64_t(1) << 26;  // about 600 MB
   uint64_t steps_ = 0;
   EvalResult res_;
 };
