@@ -25,7 +25,14 @@ Node* Peephole::run(Node* n) {
   // either changes the node or returns, and every rule shrinks the graph or
   // moves constants right, so this terminates.
   for (int round = 0; round < 64; round++) {
-    n->type = compute(n);
+    const Type* t = compute(n);
+    // A loop Phi never narrows here (unless to a constant): without the
+    // analysis's widening, a range cut by a Cast in the loop would shrink by
+    // one per visit around the cycle. The range sccp found stays.
+    if (n->op == Op::Phi && n->in[0] && n->in[0]->op == Op::Loop && n->type && n->type->isInt() &&
+        t->isInt() && !t->isConst() && t != n->type && t->isa(n->type))
+      t = n->type;
+    n->type = t;
     if (!enabled) return n;
     if (!n->isCFG() && !n->isConst() && n->type->isConst() && n->op != Op::Parm) {
       Node* c = g_.con(n->type);
@@ -54,6 +61,10 @@ Node* Peephole::idealize(Node* n) {
     case Op::Loop: return idealizeRegion(n);
     case Op::Phi: return idealizePhi(n);
     case Op::CProj: return idealizeCProj(n);
+    case Op::Cast:
+      // A cast that narrows nothing is its value.
+      if (n->in[1]->type == n->type) return n->in[1];
+      return nullptr;
     case Op::ZeroCheck: {
       const Type* t = n->in[1]->type;
       if (t->isInt() && !t->isIntTop() && (t->lo() > 0 || t->hi() < 0)) return n->in[0];

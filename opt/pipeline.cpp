@@ -7,6 +7,7 @@
 #include "lexer/diag.h"
 #include "opt/inline.h"
 #include "opt/iterate.h"
+#include "opt/narrow.h"
 #include "opt/sccp.h"
 #include "opt/unused_funs.h"
 #include "opt/zero_check_elim.h"
@@ -22,6 +23,7 @@ void runPeepholes(Graph& g, const PassOptions& o) { iterPeeps(g, o.seed, o.check
 void runSccp(Graph& g, const PassOptions&) { sccp(g); }
 void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 void runInline(Graph& g, const PassOptions&) { inlineCalls(g); }
+void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
 void runUnusedFuns(Graph& g, const PassOptions&) { removeUnusedFunctions(g); }
 
 void verifyOrThrow(const Graph& g, const std::string& pass) {
@@ -81,6 +83,8 @@ const std::vector<Pass>& passTable() {
   static const std::vector<Pass> table = {
       // First, so that the analyses see callers' arguments inside the copies.
       {"inline", runInline, 2, {}},
+      // Casts below branches, for the analysis to narrow ranges by.
+      {"narrow", runNarrow, 2, {}},
       // The analysis only lowers types; the peepholes then rewrite by them.
       {"sccp", runSccp, 2, {}},
       {"peephole", runPeepholes, 1, {"sccp"}},

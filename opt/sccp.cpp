@@ -1,6 +1,7 @@
 // The optimistic combined analysis.
 #include "opt/sccp.h"
 
+#include <climits>
 #include <vector>
 
 #include "lexer/diag.h"
@@ -64,8 +65,13 @@ void sccp(Graph& g) {
     t = t->meet(n->type);
     if (t == n->type) continue;
     if (n->op == Op::Phi && t->isInt() && n->type->isInt() && !n->type->isIntTop() &&
-        n->in[0]->op == Op::Loop && ++changes[n->id] > kWidenAfter)
-      t = Type::intBot();
+        n->in[0]->op == Op::Loop && ++changes[n->id] > kWidenAfter) {
+      // Widen only the ends that moved: a counter that only grows keeps its
+      // lower bound, for the branch Casts in the loop to cut from above.
+      int64_t lo = t->lo() < n->type->lo() ? INT64_MIN : t->lo();
+      int64_t hi = t->hi() > n->type->hi() ? INT64_MAX : t->hi();
+      t = Type::intRange(lo, hi);
+    }
     n->type = t;
     for (Node* u : n->out) {
       push(u);

@@ -4,8 +4,10 @@
 // Every value starts at TOP and every control edge unreached; a node is
 // lowered only when its inputs force it, so cycles of Phis that only ever
 // see one constant stay that constant, and branches never taken never
-// contribute. Loop Phis whose range keeps growing are widened to the full
-// integer range, so the pass terminates.
+// contribute. Loop Phis whose range keeps growing are widened (the
+// end that keeps moving goes to the integer limit), so the pass terminates.
+// Ranges are narrowed below branches through the Cast nodes that the
+// `narrow` pass (opt/narrow.h) inserts before it.
 // Pre: a verified graph. Post: every node's type is the analysis's fixed
 // point (sound, and a fixed point of compute()); the rewrite (constants for
 // nodes, dropping dead control) is left to the peephole pass that follows.

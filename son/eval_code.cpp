@@ -189,7 +189,7 @@ class Builder {
           malformed(ref(n) + " does not project a call's result");
         add(n->in[0]);
         return;
-      case Op::Neg: case Op::Not:
+      case Op::Neg: case Op::Not: case Op::Cast:
         if (n->in.size() < 2 || !n->in[1]) malformed(ref(n) + " has a missing operand");
         data(n->in[1]);
         return;
@@ -259,7 +259,8 @@ class Builder {
       for (const Node* d : n->in) e.ins.push_back(slotOf(d));
       if (e.cls == SlotClass::Const) setConst(e);
       if (n->op == Op::Proj) e.a = e.ins[0];
-      if (n->op == Op::Neg || n->op == Op::Not || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
+      if (n->op == Op::Neg || n->op == Op::Not || n->op == Op::Cast || n->op == Op::If || n->op == Op::ZeroCheck)
+        e.a = e.ins[1];
       if (isArith(n->op)) {
         e.a = e.ins[1];
         e.b = e.ins[2];

@@ -216,7 +216,7 @@ class Evaluator {
   Val compute(const Frame& f, const EvalNode& n) const {
     if (n.memory) return Val{};
     Val a = read(f, n.a);
-    if (n.op == Op::Proj) return a;
+    if (n.op == Op::Proj || n.op == Op::Cast) return a;
     if (n.op == Op::Neg) return Val{int64_t(0 - uint64_t(intOf(f, n, a))), EvalKind::Int};
     if (n.op == Op::Not) return Val{truthy(f, n, a) ? 0 : 1, EvalKind::Int};
     Val b = read(f, n.b);
@@ -246,7 +246,7 @@ class Evaluator {
       int32_t missing = -1;
       if (!n.memory) {
         int32_t operands[2] = {n.a, n.b};
-        int count = n.op == Op::Proj || n.op == Op::Neg || n.op == Op::Not ? 1 : 2;
+        int count = n.op == Op::Proj || n.op == Op::Cast || n.op == Op::Neg || n.op == Op::Not ? 1 : 2;
         for (int i = 0; i < count && missing < 0; i++) {
           int32_t d = operands[i];
           if (d >= 0 && ready(f, d)) continue;

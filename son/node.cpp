@@ -13,6 +13,12 @@ const OpInfo kOpInfo[] = {
 
 const OpInfo& opInfo(Op op) { return kOpInfo[static_cast<int>(op)]; }
 
+const char* castRelName(CastRel r) {
+  static const char* const names[] = {"<", "<=", ">", ">=", "==", "!="};
+  int i = int(r);
+  return i >= 0 && i < 6 ? names[i] : "?";
+}
+
 std::string Node::label() const {
   switch (op) {
     case Op::Con: return "Con " + (type ? type->str() : std::string("?"));
@@ -20,6 +26,7 @@ std::string Node::label() const {
     case Op::Proj: return std::string(opName(op)) + " " + std::to_string(aux);
     case Op::Parm: return aux < 0 ? "Parm mem" : "Parm " + std::to_string(aux);
     case Op::Fun: return "Fun " + name;
+    case Op::Cast: return std::string("Cast ") + castRelName(CastRel(aux));
     default: return opName(op);
   }
 }
