@@ -166,4 +166,14 @@ int insertNarrowingCasts(Graph& g) {
   return made;
 }
 
+int removeIdleCasts(Graph& g) {
+  int removed = 0;
+  for (Node* n : liveNodes(g))
+    if (n->op == Op::Cast && !n->dead && n->in.size() > 1 && n->in[1] && n->in[1]->type == n->type) {
+      g.subsume(n, n->in[1]);
+      removed++;
+    }
+  return removed;
+}
+
 }  // namespace simplec

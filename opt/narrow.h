@@ -5,8 +5,8 @@
 // A Cast's type is its value's range cut by the fact (son/compute.h), so the
 // combined analysis (sccp) that follows sees i as [MIN, n.hi - 1] there:
 // comparisons fold, ZeroChecks of divisors proven non-zero go. Casts that
-// narrow nothing are removed by the peepholes; the rest reach code
-// generation as plain copies.
+// narrow nothing are removed after the peepholes (removeIdleCasts); the rest
+// reach code generation as plain copies.
 // A use is on an arm when the arm dominates it: the control of a pinned use
 // (control node, Phi input's predecessor, node with a control input), or,
 // for a floating use, every use of it, a few levels deep.
@@ -17,5 +17,8 @@
 namespace simplec {
 
 int insertNarrowingCasts(Graph& g);
+// Replaces every Cast that narrows nothing (its type is its value's) by the
+// value. Run once types have settled; returns the number removed.
+int removeIdleCasts(Graph& g);
 
 }  // namespace simplec

@@ -26,11 +26,11 @@ Node* Peephole::run(Node* n) {
   // moves constants right, so this terminates.
   for (int round = 0; round < 64; round++) {
     const Type* t = compute(n);
-    // A loop Phi never narrows here (unless to a constant): without the
-    // analysis's widening, a range cut by a Cast in the loop would shrink by
-    // one per visit around the cycle. The range sccp found stays.
-    if (n->op == Op::Phi && n->in[0] && n->in[0]->op == Op::Loop && n->type && n->type->isInt() &&
-        t->isInt() && !t->isConst() && t != n->type && t->isa(n->type))
+    // A Cast keeps the range sccp found (unless it becomes a constant or
+    // dead): recomputed here, without the analysis's widening, a range cut
+    // by a Cast in a loop would shrink by one per visit around the cycle.
+    if (n->op == Op::Cast && n->type && n->type->isInt() && !n->type->isIntTop() && t->isInt() &&
+        !t->isConst() && !t->isIntTop() && t->isa(n->type))
       t = n->type;
     n->type = t;
     if (!enabled) return n;
@@ -61,10 +61,6 @@ Node* Peephole::idealize(Node* n) {
     case Op::Loop: return idealizeRegion(n);
     case Op::Phi: return idealizePhi(n);
     case Op::CProj: return idealizeCProj(n);
-    case Op::Cast:
-      // A cast that narrows nothing is its value.
-      if (n->in[1]->type == n->type) return n->in[1];
-      return nullptr;
     case Op::ZeroCheck: {
       const Type* t = n->in[1]->type;
       if (t->isInt() && !t->isIntTop() && (t->lo() > 0 || t->hi() < 0)) return n->in[0];

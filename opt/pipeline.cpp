@@ -24,6 +24,7 @@ void runSccp(Graph& g, const PassOptions&) { sccp(g); }
 void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 void runInline(Graph& g, const PassOptions&) { inlineCalls(g); }
 void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
+void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
 void runUnusedFuns(Graph& g, const PassOptions&) { removeUnusedFunctions(g); }
 
 void verifyOrThrow(const Graph& g, const std::string& pass) {
@@ -90,6 +91,7 @@ const std::vector<Pass>& passTable() {
       {"peephole", runPeepholes, 1, {"sccp"}},
       // After the peepholes, so that equal divisors are one node.
       {"zerocheck", runZeroCheckElim, 2, {"peephole"}},
+      {"idle-casts", runIdleCasts, 2, {"peephole"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
       {"unused-funs", runUnusedFuns, 1, {"peephole"}},
   };

@@ -8,6 +8,10 @@
 // end that keeps moving goes to the integer limit), so the pass terminates.
 // Ranges are narrowed below branches through the Cast nodes that the
 // `narrow` pass (opt/narrow.h) inserts before it.
+// Interprocedural: a parameter of a function whose every caller is known
+// (not exported, not main, never used as a value) takes the meet of the
+// arguments at the reachable call sites (widened like a loop Phi, for
+// recursion); other parameters keep their declared type.
 // Pre: a verified graph. Post: every node's type is the analysis's fixed
 // point (sound, and a fixed point of compute()); the rewrite (constants for
 // nodes, dropping dead control) is left to the peephole pass that follows.
