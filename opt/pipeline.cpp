@@ -61,16 +61,19 @@ void checkBehaviour(const EvalResult& before, const EvalResult& after, const std
     internalError(pass, "--check-passes: pass '" + pass + "' changed the program's behaviour: " + diff);
 }
 
-// A hash of the live graph (nodes, edges, types): --check-passes evaluates
-// again only after a pass that changed something, evaluation being far
-// slower than this walk.
+// A hash of what the evaluator runs: the live nodes and edges, and the
+// values of constants (other types, beyond their kind, do not change what
+// the evaluator computes).
+// --check-passes evaluates again only after a pass that changed it (not
+// after one that only refines types), evaluation being far slower than this.
 uint64_t fingerprint(const Graph& g) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
   for (const Node* n : liveNodes(g)) {
     mix(n->id);
     mix(uint64_t(n->op));
-    mix(uint64_t(reinterpret_cast<uintptr_t>(n->type)));
+    if (n->op == Op::Con) mix(uint64_t(reinterpret_cast<uintptr_t>(n->type)));
+    else mix(n->type ? uint64_t(n->type->kind()) : ~0ull);  // memory or not
     mix(uint64_t(n->aux));
     for (const Node* d : n->in) mix(d ? d->id : ~0ull);
   }
