@@ -231,6 +231,9 @@ class Selector {
       case Op::Sub: case Op::Or: case Op::Xor: case Op::Mul: selectBinary(n); break;
       case Op::Shl: case Op::Shr: selectShift(n); break;
       case Op::Div: case Op::Mod: selectDivMod(n); break;
+      case Op::Cast:  // only the optimizer's knowledge changes: a copy
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        break;
       case Op::Neg:
         emit(MOp::Mov, {reg(n), reg(n->in[1])});
         emit(MOp::Neg, {reg(n)});

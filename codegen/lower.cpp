@@ -3,6 +3,7 @@
 
 #include "codegen/frame.h"
 #include "codegen/isel.h"
+#include "codegen/mir_peephole.h"
 #include "codegen/regalloc.h"
 #include "lexer/diag.h"
 #include "sched/gcm.h"
@@ -40,6 +41,7 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
       if (opts.allocate) {
         allocateRegisters(mf);
         lowerFrame(mf);
+        peepholeMachineCode(mf);
       }
       m.funcs.push_back(std::move(mf));
     } catch (InternalError& e) {

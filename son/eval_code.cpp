@@ -224,7 +224,7 @@ class Builder {
         for (size_t i = 2; i < n->in.size(); i++) data(n->in[i]);
         return;
       case Op::MergeMem: return;
-      case Op::Neg: case Op::Not: case Op::FNeg: case Op::IToF: case Op::FToI: case Op::FToF32:
+      case Op::Neg: case Op::Not: case Op::Cast: case Op::FNeg: case Op::IToF: case Op::FToI: case Op::FToF32:
       case Op::FSqrt: case Op::FAbs: case Op::FFloor: case Op::FCeil:
         if (n->in.size() < 2 || !n->in[1]) malformed(ref(n) + " has a missing operand");
         data(n->in[1]);
@@ -306,8 +306,8 @@ class Builder {
       for (const Node* d : n->in) e.ins.push_back(slotOf(d));
       if (e.cls == SlotClass::Const) setConst(e);
       if (n->op == Op::Proj) e.a = e.ins[0];
-      e.unary = n->op == Op::Proj || isUnary(n->op);
-      if (isUnary(n->op) || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
+      e.unary = n->op == Op::Proj || n->op == Op::Cast || isUnary(n->op);
+      if (isUnary(n->op) || n->op == Op::Cast || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
       if (isArith(n->op)) {
         e.a = e.ins[1];
         e.b = e.ins[2];

@@ -226,7 +226,7 @@ class Evaluator {
   Val compute(const Frame& f, const EvalNode& n) const {
     if (n.memory) return Val{};
     Val a = read(f, n.a);
-    if (n.op == Op::Proj) return a;
+    if (n.op == Op::Proj || n.op == Op::Cast) return a;
     if (n.op == Op::Load) return lengthOf(f, n, a, read(f, n.b));
     if (n.op == Op::Neg) return Val{int64_t(0 - uint64_t(intOf(f, n, a))), EvalKind::Int};
     if (n.op == Op::Not) return Val{truthy(f, n, a) ? 0 : 1, EvalKind::Int};
