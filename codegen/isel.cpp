@@ -236,6 +236,9 @@ class Selector {
       case Op::Sub: case Op::Or: case Op::Xor: case Op::Mul: selectBinary(n); break;
       case Op::Shl: case Op::Shr: selectShift(n); break;
       case Op::Div: case Op::Mod: selectDivMod(n); break;
+      case Op::Cast:  // only the optimizer's knowledge changes: a copy
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        break;
       case Op::Neg:
         emit(MOp::Mov, {reg(n), reg(n->in[1])});
         emit(MOp::Neg, {reg(n)});
@@ -513,7 +516,7 @@ class Selector {
   void selectLoad(Node* n) {
     MemAccess m = MemAccess::decode(n->aux);
     if (m.value == MemValue::Float) {
-      // Floats live in xmm registers as doubles; an f32 element widens.
+      // An f32 slot holds a single; values are doubles in registers.
       MInst mi(MOp::Mov, {reg(n), address(n->in[2], n->in[3])});
       mi.size = uint8_t(m.size);
       emit(std::move(mi));
@@ -527,15 +530,15 @@ class Selector {
 
   void selectStore(Node* n) {
     MemAccess m = MemAccess::decode(n->aux);
-    Opnd v = use(n, 4);
+    Opnd value = use(n, 4);
     if (m.value == MemValue::Float && m.size == 4) {
-      // The value is a double (already rounded to f32): store its single form.
-      int t = f_.newVReg(RegClass::Xmm);
-      emit(MOp::Mov, {Opnd::vreg(t), v});
-      emit(MOp::CvtSD2SS, {Opnd::vreg(t)});
-      v = Opnd::vreg(t);
+      // Stored as a single: convert a copy, the double may have other uses.
+      Opnd single = Opnd::vreg(f_.newVReg(RegClass::Xmm));
+      emit(MOp::Mov, {single, value});
+      emit(MOp::CvtSD2SS, {single});
+      value = single;
     }
-    MInst mi(MOp::Mov, {address(n->in[2], n->in[3]), v});
+    MInst mi(MOp::Mov, {address(n->in[2], n->in[3]), value});
     mi.size = uint8_t(m.size);
     emit(std::move(mi));
   }
@@ -571,7 +574,7 @@ class Selector {
   void selectNew(Node* n) {
     MInst call(MOp::Call, {Opnd::symbol("__simplec_new_array")});
     emit(MOp::Mov, {Opnd::preg(RDI), use(n, 2)});
-    emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(n->aux)});
+    emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(MemAccess::decode(n->aux).size)});
     emit(MOp::Lea, {Opnd::preg(RDX), Opnd::memSym(cx_.fileLabel)});
     emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(n->pos.line)});
     emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(n->pos.col)});

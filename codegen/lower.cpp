@@ -3,6 +3,7 @@
 
 #include "codegen/frame.h"
 #include "codegen/isel.h"
+#include "codegen/mir_peephole.h"
 #include "codegen/regalloc.h"
 #include "lexer/diag.h"
 #include "sched/gcm.h"
@@ -29,9 +30,9 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
   for (const FunInfo& f : g.funs)
     if (f.isExtern) m.externs.push_back(f.symbol);
   m.externs.push_back("__simplec_rt_error");
+  m.externs.push_back("__simplec_new_array");
   m.externs.push_back("__simplec_floor");
   m.externs.push_back("__simplec_ceil");
-  m.externs.push_back("__simplec_new_array");
   for (size_t i = 0; i < g.funs.size(); i++) {
     if (!isCompiled(g.funs[i])) continue;
     try {
@@ -40,6 +41,7 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
       if (opts.allocate) {
         allocateRegisters(mf);
         lowerFrame(mf);
+        peepholeMachineCode(mf);
       }
       m.funcs.push_back(std::move(mf));
     } catch (InternalError& e) {

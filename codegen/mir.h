@@ -109,8 +109,9 @@ struct Opnd {
   X(Ucomisd)  /* U(xmm), U(xmm|mem) ; sets ZF PF CF, unordered sets all */ \
   X(CvtSI2SD) /* D(xmm), U(gpr) */                                         \
   X(CvtTSD2SI) /* D(gpr), U(xmm) ; out of range and NaN give INT64_MIN */  \
-  X(RoundF32) /* UD(xmm): cvtsd2ss + cvtss2sd, to the nearest f32 */    \
-  X(CvtSD2SS) X(CvtSS2SD) /* UD(xmm): to single / to double, in place (f32 ABI) */
+  X(RoundF32) /* UD(xmm): cvtsd2ss + cvtss2sd, to the nearest f32 */     \
+  X(CvtSD2SS) /* UD(xmm): double to single in place (before an f32 store) */ \
+  X(CvtSS2SD) /* UD(xmm): single to double in place (after an f32 load) */
 
 enum class MOp : uint8_t {
 #define X(n) n,

@@ -7,12 +7,31 @@
 #include "opt/peephole.h"
 #include "son/mem_access.h"
 
+#include <algorithm>
+
 namespace simplec {
 
 namespace {
 bool isIntCon(const Node* n) { return n && n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
 bool isStringCon(const Node* n) { return n && n->op == Op::Con && n->type->isPtr() && n->type->fun() >= 0; }
 constexpr int kMaxWalk = 64;  // stores looked through per load: bounds the work
+Node* untruncated(Node* v, int size);
+
+// The memory of alias class k in all memory `mm` (a MergeMem: class k is
+// input k + 1, the base input 1).
+Node* classOf(Node* mm, int k) {
+  size_t i = size_t(k) + 1;
+  return i < mm->in.size() && mm->in[i] ? mm->in[i] : mm->in[1];
+}
+
+// An access given all memory (an inlined callee's, whose memory was the
+// call's) takes just its own class.
+bool narrowMemory(Graph& g, Node* n, int alias) {
+  Node* mem = n->in[1];
+  if (!mem || mem->op != Op::MergeMem || alias <= 0) return false;
+  g.setDef(n, 1, classOf(mem, alias));
+  return true;
+}
 }  // namespace
 
 Node* Peephole::idealizeLoad(Node* n) {
@@ -33,22 +52,24 @@ Node* Peephole::idealizeLoad(Node* n) {
   }
   Node* mem = n->in[1];
   if (!mem) return nullptr;
-  if (mem->op == Op::MergeMem) {
-    Node* cls = size_t(m.alias) < mem->in.size() && mem->in[size_t(m.alias)] ? mem->in[size_t(m.alias)] : mem->in[1];
-    g_.setDef(n, 1, cls);
-    return n;
-  }
+  if (narrowMemory(g_, n, m.alias)) return n;
   bool changed = false;
   for (int step = 0; step < kMaxWalk && mem; step++) {
+    Node* before;  // the memory before this store or allocation
     if (mem->op == Op::Store && MemAccess::decode(mem->aux).alias == m.alias) {
       MemAccess sm = MemAccess::decode(mem->aux);
-      if (mem->in[2] == ptr && mem->in[3] == off && sm.size == m.size) {
+      if (sameValue(mem->in[2], ptr) && sameValue(mem->in[3], off) && sm.size == m.size) {
         Node* v = mem->in[4];
-        // Forward only what the load itself would read back.
+        // Forward what the load itself would read back: the low bytes,
+        // extended.
         if (v->type && v->type->isa(m.loadType())) return v;
-        break;
+        if (m.value != MemValue::Int || m.size >= 8 || !v->type || !v->type->isInt()) break;
+        int shift = 64 - 8 * m.size;
+        if (!m.isSigned) return make(Op::And, {nullptr, v, con(int64_t((uint64_t(1) << (8 * m.size)) - 1))});
+        return make(Op::Sar, {nullptr, make(Op::Shl, {nullptr, v, con(shift)}), con(shift)});
       }
       if (!provablyDisjoint(n, mem)) break;
+      before = mem->in[1];
     } else if (mem->op == Op::Proj && mem->aux == 1 && mem->in[0]->op == Op::New) {
       Node* nw = mem->in[0];
       if (newOf(ptr) == nw) {
@@ -58,22 +79,51 @@ Node* Peephole::idealizeLoad(Node* n) {
         break;
       }
       if (!newOf(ptr) && !isStringCon(ptr)) break;
+      before = nw->in[1];
     } else {
       break;
     }
-    mem = mem->in[1];  // the memory before the store or allocation
+    mem = before;
     g_.setDef(n, 1, mem);
     changed = true;
   }
   return changed ? n : nullptr;
 }
 
+// v with a truncation to `size` bytes or wider removed: a narrow store
+// keeps only the low bytes anyway.
+namespace {
+Node* untruncated(Node* v, int size) {
+  int bits = size * 8;
+  if (v->op == Op::And && isIntCon(v->in[2])) {
+    uint64_t mask = uint64_t(v->in[2]->type->value());
+    uint64_t low = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    if ((mask & low) == low) return v->in[1];
+  }
+  if (v->op == Op::Sar && isIntCon(v->in[2]) && v->in[1]->op == Op::Shl && isIntCon(v->in[1]->in[2]) &&
+      v->in[1]->in[2]->type->value() == v->in[2]->type->value() && v->in[2]->type->value() >= 0 &&
+      v->in[2]->type->value() <= 64 - bits)
+    return v->in[1]->in[1];
+  return nullptr;
+}
+}  // namespace
+
+Node* Peephole::idealizeNew(Node* n) { return narrowMemory(g_, n, MemAccess::decode(n->aux).alias) ? n : nullptr; }
+
 Node* Peephole::idealizeStore(Node* n) {
+  MemAccess m = MemAccess::decode(n->aux);
+  if (narrowMemory(g_, n, m.alias)) return n;
+  if (m.size < 8 && m.value == MemValue::Int) {
+    if (Node* x = untruncated(n->in[4], m.size)) {
+      g_.setDef(n, 4, x);
+      return n;
+    }
+  }
   // A store overwriting the same bytes, when nothing else read or kept the
   // memory in between, makes the earlier store useless.
   Node* prev = n->in[1];
-  if (prev->op == Op::Store && prev->out.size() == 1 && prev->keep == 0 && prev->in[2] == n->in[2] &&
-      prev->in[3] == n->in[3] && prev->aux == n->aux) {
+  if (prev->op == Op::Store && prev->out.size() == 1 && prev->keep == 0 && sameValue(prev->in[2], n->in[2]) &&
+      sameValue(prev->in[3], n->in[3]) && prev->aux == n->aux) {
     g_.setDef(n, 1, prev->in[1]);
     return n;
   }
@@ -81,6 +131,19 @@ Node* Peephole::idealizeStore(Node* n) {
 }
 
 Node* Peephole::idealizeMergeMem(Node* n) {
+  // A MergeMem over a MergeMem (an inlined callee's memory over the
+  // caller's) is one MergeMem.
+  Node* inner = n->in[1];
+  if (inner->op == Op::MergeMem && inner != n) {
+    std::vector<Node*> ins{nullptr, inner->in[1]};
+    size_t k = std::max(n->in.size(), inner->in.size());
+    for (size_t i = 2; i < k; i++) {
+      Node* x = i < n->in.size() ? n->in[i] : nullptr;
+      if (!x && i < inner->in.size()) x = inner->in[i];
+      ins.push_back(x);
+    }
+    return make(Op::MergeMem, ins);
+  }
   // Classes equal to the base are the base; with none left, just the base.
   bool changed = false;
   for (size_t i = 2; i < n->in.size(); i++)

@@ -28,7 +28,14 @@ Node* Peephole::run(Node* n) {
   // either changes the node or returns, and every rule shrinks the graph or
   // moves constants right, so this terminates.
   for (int round = 0; round < 64; round++) {
-    n->type = compute(n);
+    const Type* t = compute(n);
+    // A Cast keeps the range sccp found (unless it becomes a constant or
+    // dead): recomputed here, without the analysis's widening, a range cut
+    // by a Cast in a loop would shrink by one per visit around the cycle.
+    if (n->op == Op::Cast && n->type && n->type->isInt() && !n->type->isIntTop() && t->isInt() &&
+        !t->isConst() && !t->isIntTop() && t->isa(n->type))
+      t = n->type;
+    n->type = t;
     if (!enabled) return n;
     if (!n->isCFG() && !n->isConst() && n->type->isConst() && n->op != Op::Parm) {
       Node* c = g_.con(n->type);
@@ -61,7 +68,7 @@ Node* Peephole::idealize(Node* n) {
     case Op::Store: return idealizeStore(n);
     case Op::MergeMem: return idealizeMergeMem(n);
     case Op::BoundsCheck: return idealizeBoundsCheck(n);
-    case Op::New: return nullptr;
+    case Op::New: return idealizeNew(n);
     case Op::ZeroCheck: {
       const Type* t = n->in[1]->type;
       if (t->isInt() && !t->isIntTop() && (t->lo() > 0 || t->hi() < 0)) return n->in[0];

@@ -1,6 +1,7 @@
-// Dominator-based ZeroCheck elimination.
+// Dominator-based ZeroCheck and BoundsCheck elimination.
 #include "opt/zero_check_elim.h"
 
+#include <map>
 #include <unordered_map>
 
 #include "opt/cfg_dominators.h"
@@ -8,6 +9,12 @@
 namespace simplec {
 
 namespace {
+
+// The value under any narrowing Casts: the same number, known more precisely.
+Node* uncast(Node* n) {
+  while (n && n->op == Op::Cast && n->in.size() > 1 && n->in[1]) n = n->in[1];
+  return n;
+}
 
 bool isZero(const Node* n) { return n->isConst() && n->type->isInt() && n->type->isConst() && n->type->value() == 0; }
 
@@ -17,39 +24,48 @@ Node* provenNonZero(Node* proj) {
   Node* p = proj->in[0]->in[1];
   bool trueArm = proj->aux == 0;
   if (trueArm && p->op == Op::NE) {
-    if (isZero(p->in[2])) return p->in[1];
-    if (isZero(p->in[1])) return p->in[2];
+    if (isZero(p->in[2])) return uncast(p->in[1]);
+    if (isZero(p->in[1])) return uncast(p->in[2]);
   }
   if (!trueArm && p->op == Op::EQ) {
-    if (isZero(p->in[2])) return p->in[1];
-    if (isZero(p->in[1])) return p->in[2];
+    if (isZero(p->in[2])) return uncast(p->in[1]);
+    if (isZero(p->in[1])) return uncast(p->in[2]);
   }
   if (!trueArm && p->op == Op::Not) return nullptr;
-  return trueArm ? p : nullptr;
+  return trueArm ? uncast(p) : nullptr;
 }
 
 int eliminateIn(Graph& g, Node* fun) {
   CfgDominators dom(g, fun);
   std::unordered_map<Node*, int> known;  // value -> how many dominating facts
+  // (index, length) pairs checked by a dominating BoundsCheck.
+  std::map<std::pair<uint32_t, uint32_t>, int> inBounds;
   std::vector<Node*> dead;
   // Explicit-stack DFS of the dominator tree; each frame undoes its fact.
   struct Frame {
     Node* n;
     Node* fact;
+    Node* boundsFact;
     size_t next;
   };
   std::vector<Frame> stack;
+  auto boundsKey = [](Node* bc) { return std::make_pair(bc->in[1]->id, bc->in[2]->id); };
   auto enter = [&](Node* n) {
     Node* fact = nullptr;
+    Node* boundsFact = nullptr;
     if (n->op == Op::ZeroCheck) {
-      Node* v = n->in[1];
+      Node* v = uncast(n->in[1]);
       if (known[v] > 0) dead.push_back(n);
       else fact = v;
+    } else if (n->op == Op::BoundsCheck) {
+      if (inBounds[boundsKey(n)] > 0) dead.push_back(n);
+      else boundsFact = n;
     } else {
       fact = provenNonZero(n);
     }
     if (fact) known[fact]++;
-    stack.push_back({n, fact, 0});
+    if (boundsFact) inBounds[boundsKey(boundsFact)]++;
+    stack.push_back({n, fact, boundsFact, 0});
   };
   if (!dom.reached(fun)) return 0;
   enter(fun);
@@ -62,6 +78,7 @@ int eliminateIn(Graph& g, Node* fun) {
       continue;
     }
     if (f.fact) known[f.fact]--;
+    if (f.boundsFact) inBounds[boundsKey(f.boundsFact)]--;
     stack.pop_back();
   }
   for (Node* zc : dead)

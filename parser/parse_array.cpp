@@ -65,8 +65,11 @@ bool Parser::checkArrayUse(const Val& v, SrcPos pos, const char* what) {
 }
 
 Node* Parser::arrayLength(Node* ptr) {
-  MemAccess m;  // alias 0: the header, never stored to after allocation
-  Node* ld = mk(Op::Load, {ctrl(), nullptr, ptr, con(0)}, nullptr, m.encode());
+  // Alias 0: the header, never stored to after allocation. The reference is
+  // never null (a nullable one cannot be measured), so the load needs no
+  // control and no memory: it is a pure value, shared by every check.
+  MemAccess m;
+  Node* ld = mk(Op::Load, {nullptr, nullptr, ptr, con(0)}, nullptr, m.encode());
   Node* x = peep(ld);
   if (x != ld) g_.killIfUnused(ld);
   return x;
@@ -128,7 +131,7 @@ Val Parser::parseNew() {
   SType t = SType::arrayT(elem);
   if (n.t.isError() || elem.isError()) return {con(0), SType::error()};
   MemAccess m = elemAccess(elem);
-  Node* nw = mk(Op::New, {ctrl(), scope()->memOf(m.alias), n.n}, nullptr, m.size);
+  Node* nw = mk(Op::New, {ctrl(), scope()->memOf(m.alias), n.n}, nullptr, m.encode());
   nw->pos = newPos;
   nw = peep(nw);
   nw->keep++;
@@ -161,6 +164,16 @@ Val Parser::parseIndex(Val arr) {
   }
   SrcPos opPos = tok().pos;
   pos_++;
+  // The array and index stay alive (and unchanged) while the right side is parsed.
+  arr.n->keep++;
+  idx.n->keep++;
+  struct Release {
+    Node *a, *i;
+    ~Release() {
+      a->keep--;
+      i->keep--;
+    }
+  } release{arr.n, idx.n};
   if (ok && arr.t.readonly) {
     error(opPos, "cannot assign to an element of read-only '" + arr.t.str() + "'");
     ok = false;

@@ -158,6 +158,11 @@ class Parser {
   Val coerce(Val v, const SType& to, SrcPos pos);
   // Truncates an integer to a narrow integer type (keeps it when it fits).
   Val narrowTo(Val v, const SType& to);
+  // Is fptr a constant naming a C function the program declared (not one
+  // of simplec's runtime)? Those calls flush output and narrow results.
+  bool callsExtern(const Node* fptr) const;
+  // A function of ours that calls C function `ext` (made once per extern).
+  Node* externThunk(int ext);
 
   // ---- floats (parse_numeric.cpp)
   Val zeroOf(const SType& t);          // 0 or 0.0 of type t
@@ -168,11 +173,6 @@ class Parser {
   Val floatCompare(Tok op, Val a, Val b, SrcPos opPos);
   Val parseConversion();
   Val parseSysMath(const std::string& fn, SrcPos namePos);
-  // Is fptr a constant naming a C function the program declared (not one
-  // of simplec's runtime)? Those calls flush output and narrow results.
-  bool callsExtern(const Node* fptr) const;
-  // A function of ours that calls C function `ext` (made once per extern).
-  Node* externThunk(int ext);
   // Variables.
   struct VarRef { int idx = -1; Scope* scope = nullptr; };
   Val readName(const Token& name);

@@ -97,9 +97,9 @@ const Type* SType::lattice() const {
 bool sameType(const SType& a, const SType& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == SType::Int) return a.bits == b.bits && a.isUnsigned == b.isUnsigned;
-  if (a.kind == SType::Float) return a.bits == b.bits;
   if (a.kind == SType::Array)
     return a.nullable == b.nullable && a.readonly == b.readonly && sameType(*a.elem, *b.elem);
+  if (a.kind == SType::Float) return a.bits == b.bits;
   if (a.kind != SType::Fun) return true;
   if (a.sig->params.size() != b.sig->params.size()) return false;
   for (size_t i = 0; i < a.sig->params.size(); i++)
@@ -146,6 +146,16 @@ SType commonType(const SType& a, const SType& b) {
   if (b.kind == SType::Null && a.isRef()) return a.withNullable(true);
   if (a.kind == SType::Array && b.kind == SType::Array && sameType(*a.elem, *b.elem))
     return SType::arrayT(*a.elem, a.readonly || b.readonly, a.nullable || b.nullable);
+  // Functions with the same parameters and integer results: the function
+  // type whose result holds both (either function is assignable to it).
+  if (a.kind == SType::Fun && b.kind == SType::Fun && a.sig->params.size() == b.sig->params.size() &&
+      a.sig->ret.isIntegral() && b.sig->ret.isIntegral()) {
+    for (size_t i = 0; i < a.sig->params.size(); i++)
+      if (!sameType(a.sig->params[i], b.sig->params[i])) return SType::error();
+    const SType &ra = a.sig->ret, &rb = b.sig->ret;
+    SType r = intFits(ra, rb) ? rb : intFits(rb, ra) ? ra : SType::intT();
+    return SType::fun(a.sig->params, r).withNullable(a.nullable || b.nullable);
+  }
   return SType::error();
 }
 

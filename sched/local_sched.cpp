@@ -88,13 +88,14 @@ class BlockScheduler {
     for (Node* l : free) {
       if (l->op != Op::Load || !l->in[1]) continue;
       for (Node* u : l->in[1]->out) {
-        if (u == l || !find(u)) {
-          if (u->op == Op::MergeMem)
-            for (Node* w : u->out)
-              if (w->op == Op::Call && find(w)) anti_.push_back({w, l});
-          continue;
+        if (u == l) continue;
+        if (u->op == Op::MergeMem) {
+          for (Node* w : u->out)
+            if ((w->op == Op::Call || (w->op == Op::Store && !provablyDisjoint(l, w))) && find(w))
+              anti_.push_back({w, l});
+        } else if (find(u) && ((u->op == Op::Store && !provablyDisjoint(l, u)) || u->op == Op::Call)) {
+          anti_.push_back({u, l});
         }
-        if ((u->op == Op::Store && !provablyDisjoint(l, u)) || u->op == Op::Call) anti_.push_back({u, l});
       }
     }
     std::sort(anti_.begin(), anti_.end(), [](const auto& a, const auto& b) {

@@ -29,6 +29,34 @@ int64_t maskCovering(int64_t v) {
   return int64_t(m);
 }
 
+// The values v may take where `v REL b` holds, b ranging over bt.
+const Type* castRange(CastRel rel, const Type* v, const Type* bt) {
+  int64_t lo = bt->lo(), hi = bt->hi();
+  switch (rel) {
+    case CastRel::LT: return hi == INT64_MIN ? Type::intTop() : Type::intRange(INT64_MIN, hi - 1);
+    case CastRel::LE: return Type::intRange(INT64_MIN, hi);
+    case CastRel::GT: return lo == INT64_MAX ? Type::intTop() : Type::intRange(lo + 1, INT64_MAX);
+    case CastRel::GE: return Type::intRange(lo, INT64_MAX);
+    case CastRel::EQ: return bt;
+    case CastRel::NE:
+      // Only a constant at an end of v's range can be cut off.
+      if (bt->isConst() && v->lo() == lo && lo != INT64_MAX) return Type::intRange(lo + 1, INT64_MAX);
+      if (bt->isConst() && v->hi() == lo && lo != INT64_MIN) return Type::intRange(INT64_MIN, lo - 1);
+      return Type::intBot();
+  }
+  return Type::intBot();
+}
+
+const Type* computeCast(const Node* n) {
+  if (isDeadCtrl(n->in[0])) return n->type ? n->type->dualTop() : Type::top();
+  const Type* v = n->in.size() > 1 && n->in[1] ? n->in[1]->type : nullptr;
+  const Type* b = n->in.size() > 2 && n->in[2] ? n->in[2]->type : nullptr;
+  if (!v) return Type::bottom();
+  if (!v->isInt() || !b || !b->isInt()) return v;  // nothing known to narrow by
+  if (v->isIntTop() || b->isIntTop()) return Type::intTop();
+  return v->join(castRange(CastRel(n->aux), v, b));
+}
+
 const Type* computeArith(const Node* n) {
   const Type* a = n->in[1]->type;
   const Type* b = n->in.size() > 2 ? n->in[2]->type : nullptr;
@@ -114,6 +142,16 @@ const Type* computeArith(const Node* n) {
   }
 }
 
+// A load gives whatever its slot may hold (TOP while its address has no value).
+const Type* computeLoad(const Node* n) {
+  MemAccess m = MemAccess::decode(n->aux);
+  const Type* p = n->in[2]->type;
+  const Type* off = n->in[3]->type;
+  if (!p || !off || p->kind() == TKind::Top || (p->isPtr() && p->fun() == Type::kFunTop) || off->isIntTop())
+    return m.loadType()->dualTop();
+  return m.loadType();
+}
+
 // Float nodes fold only constants: a float has no useful range.
 const Type* computeFloat(const Node* n) {
   bool toInt = n->op == Op::FEQ || n->op == Op::FNE || n->op == Op::FLT || n->op == Op::FLE ||
@@ -138,16 +176,6 @@ const Type* computeFloat(const Node* n) {
       return Type::fltConst(foldFloatBinary(n->op, x, b->fltValue()));
     default: return Type::fltConst(foldFloatUnary(n->op, x));
   }
-}
-
-// A load gives whatever its slot may hold (TOP while its address has no value).
-const Type* computeLoad(const Node* n) {
-  MemAccess m = MemAccess::decode(n->aux);
-  const Type* p = n->in[2]->type;
-  const Type* off = n->in[3]->type;
-  if (!p || !off || p->kind() == TKind::Top || (p->isPtr() && p->fun() == Type::kFunTop) || off->isIntTop())
-    return m.loadType()->dualTop();
-  return m.loadType();
 }
 
 }  // namespace
@@ -188,6 +216,7 @@ const Type* compute(const Node* n) {
       if (n->aux < 0) return Type::mem();
       return n->type ? n->type : Type::intBot();
     case Op::Scope: return Type::bottom();
+    case Op::Cast: return computeCast(n);
     case Op::Region: {
       for (size_t i = 1; i < n->in.size(); i++)
         if (!isDeadCtrl(n->in[i])) return Type::ctrl();

@@ -33,7 +33,8 @@ bool isArith(Op op) {
   }
 }
 
-
+// A load of immutable data (an array's length): no control, no memory.
+bool isPureLoad(const Node* n) { return n->op == Op::Load && n->in.size() == 4 && !n->in[0] && !n->in[1]; }
 
 std::string ref(const Node* n) { return "node " + std::to_string(n->id) + " (" + n->label() + ")"; }
 
@@ -212,13 +213,18 @@ class Builder {
         return;
       case Op::Load:
       case Op::Store:
+        if (isPureLoad(n)) {  // an array length: computed on demand
+          data(n->in[2]);
+          data(n->in[3]);
+          return;
+        }
         // The memory input orders, it carries no value; control runs these.
         if (n->in.size() < 4 || !n->in[0] || !n->in[0]->isCFG()) malformed(ref(n) + " is not pinned to control");
         add(n->in[0]);
         for (size_t i = 2; i < n->in.size(); i++) data(n->in[i]);
         return;
       case Op::MergeMem: return;
-      case Op::Neg: case Op::Not: case Op::FNeg: case Op::IToF: case Op::FToI: case Op::FToF32:
+      case Op::Neg: case Op::Not: case Op::Cast: case Op::FNeg: case Op::IToF: case Op::FToI: case Op::FToF32:
       case Op::FSqrt: case Op::FAbs: case Op::FFloor: case Op::FCeil:
         if (n->in.size() < 2 || !n->in[1]) malformed(ref(n) + " has a missing operand");
         data(n->in[1]);
@@ -234,7 +240,9 @@ class Builder {
 
   static SlotClass classOf(const Node* n) {
     switch (n->op) {
-      case Op::Parm: case Op::Phi: case Op::CallEnd: case Op::New: case Op::Load: case Op::Store:
+      case Op::Load:
+        return isPureLoad(n) ? SlotClass::Computed : SlotClass::Assigned;
+      case Op::Parm: case Op::Phi: case Op::CallEnd: case Op::New: case Op::Store:
         return SlotClass::Assigned;
       case Op::MergeMem: return SlotClass::Const;
       case Op::Con: return SlotClass::Const;
@@ -298,11 +306,15 @@ class Builder {
       for (const Node* d : n->in) e.ins.push_back(slotOf(d));
       if (e.cls == SlotClass::Const) setConst(e);
       if (n->op == Op::Proj) e.a = e.ins[0];
-      e.unary = n->op == Op::Proj || isUnary(n->op);
-      if (isUnary(n->op) || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
+      e.unary = n->op == Op::Proj || n->op == Op::Cast || isUnary(n->op);
+      if (isUnary(n->op) || n->op == Op::Cast || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
       if (isArith(n->op)) {
         e.a = e.ins[1];
         e.b = e.ins[2];
+      }
+      if (isPureLoad(n)) {
+        e.a = e.ins[2];
+        e.b = e.ins[3];
       }
       if (n->op == Op::Parm) code.parms.push_back(int32_t(i));
       if (n == fun_) code.entry = int32_t(i);

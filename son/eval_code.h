@@ -14,8 +14,8 @@ namespace simplec {
 
 // What a value is. Pointers are indices: a function of Graph::funs, a string
 // of Graph::strings. A Flt holds the bits of a double. None is the
-// memory/control token (it carries nothing). Ptr is a reference to an object
-// of the evaluator's heap (1 + its index), or null (0).
+// memory/control token (it carries nothing). Ptr is a reference to an
+// object of the evaluator's heap (1 + its index), or null (0).
 enum class EvalKind : uint8_t { None, Int, Fun, Str, Ptr, Flt };
 
 // How a slot gets its value.

@@ -16,9 +16,9 @@
 #include "lexer/diag.h"
 #include "son/compute.h"
 #include "son/eval_code.h"
+#include "son/mem_access.h"
 #include "son/float_fold.h"
 #include "son/float_text.h"
-#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -227,7 +227,8 @@ class Evaluator {
   Val compute(const Frame& f, const EvalNode& n) const {
     if (n.memory) return Val{};
     Val a = read(f, n.a);
-    if (n.op == Op::Proj) return a;
+    if (n.op == Op::Proj || n.op == Op::Cast) return a;
+    if (n.op == Op::Load) return lengthOf(f, n, a, read(f, n.b));
     if (n.op == Op::Neg) return Val{int64_t(0 - uint64_t(intOf(f, n, a))), EvalKind::Int};
     if (n.op == Op::Not) return Val{truthy(f, n, a) ? 0 : 1, EvalKind::Int};
     if (isFloatOp(n.op)) return computeFloat(f, n, a);
@@ -336,8 +337,6 @@ class Evaluator {
       emit(std::to_string(arg(0, EvalKind::Int)));
     } else if (fi.symbol == "__simplec_print_bool") {
       emit(arg(0, EvalKind::Int) != 0 ? "true" : "false");
-    } else if (fi.symbol == "__simplec_print_f64" || fi.symbol == "__simplec_print_f32d") {
-      emit(floatRepr(bitsToDouble(arg(0, EvalKind::Flt)), fi.symbol == "__simplec_print_f32d"));
     } else if (fi.symbol == "__simplec_print_ary") {
       if (args.empty()) fail(f, c, "passes no argument to '" + fi.symbol + "'");
       Val a = args[0];
@@ -354,6 +353,8 @@ class Evaluator {
       } else {
         fail(f, c, "prints a value that is not an array");
       }
+    } else if (fi.symbol == "__simplec_print_f64" || fi.symbol == "__simplec_print_f32d") {
+      emit(floatRepr(bitsToDouble(arg(0, EvalKind::Flt)), fi.symbol == "__simplec_print_f32d"));
     } else if (fi.symbol == "__simplec_print_str") {
       int64_t idx = arg(0, EvalKind::Str), len = arg(1, EvalKind::Int);
       if (idx < 0 || size_t(idx) >= g_.strings.size()) fail(f, c, "prints a string that does not exist");
@@ -399,8 +400,6 @@ class Evaluator {
       res_.unsupported = "the program calls the external function '" + fi.name + "'";
       throw StopRun{};
     }
-    (void)f;
-    (void)c;
     std::fwrite(res_.out.data() + res_.outWritten, 1, res_.out.size() - res_.outWritten, stdout);
     std::fflush(stdout);
     res_.outWritten = res_.out.size();
@@ -463,6 +462,17 @@ class Evaluator {
     return heap_[size_t(p.v - 1)];
   }
 
+  // A pure load: the length word of an array or string.
+  Val lengthOf(const Frame& f, const EvalNode& n, Val p, Val off) const {
+    if (MemAccess::decode(n.node->aux).alias != 0 || off.k != EvalKind::Int || off.v != 0)
+      fail(f, n, "loads mutable memory without control");
+    if (p.k == EvalKind::Str) {
+      if (p.v < 0 || size_t(p.v) >= g_.strings.size()) fail(f, n, "reads a string that does not exist");
+      return Val{int64_t(g_.strings[size_t(p.v)].size()), EvalKind::Int};
+    }
+    return Val{object(f, n, p).len, EvalKind::Int};
+  }
+
   void allocate(Frame& f, const EvalNode& c) {
     int64_t n = intOf(f, c, eval(f, c, c.ins[2]));
     if (n < 0) runtimeError(c.node->pos, "negative array size " + std::to_string(n));
@@ -490,6 +500,9 @@ class Evaluator {
 
   void runMemOps(Frame& f, const EvalNode& c) {
     if (c.memOps.empty()) return;
+    // Values computed from these loads last time are stale now; each one is
+    // computed again on demand, after the loads it reads (the order).
+    invalidate(f, c);
     for (int32_t s : c.memOps) {
       const EvalNode& n = f.code->nodes[size_t(s)];
       MemAccess m = MemAccess::decode(n.node->aux);
@@ -512,8 +525,10 @@ class Evaluator {
             EvalKind k = o.kinds[size_t(cell)];
             int64_t x = o.cells[size_t(cell)];
             if (k == EvalKind::None)
-              k = m.value == MemValue::Fun ? EvalKind::Fun : m.value == MemValue::Ptr ? EvalKind::Ptr
-                : m.value == MemValue::Float ? EvalKind::Flt : EvalKind::Int;  // zero bits are 0.0
+              k = m.value == MemValue::Fun   ? EvalKind::Fun
+                  : m.value == MemValue::Ptr   ? EvalKind::Ptr
+                  : m.value == MemValue::Float ? EvalKind::Flt
+                                               : EvalKind::Int;
             v = Val{k == EvalKind::Int ? m.extend(x) : x, k};
           }
         }
@@ -530,7 +545,6 @@ class Evaluator {
         set(f, s, Val{});
       }
     }
-    invalidate(f, c);
   }
 
   void loop() {
@@ -593,7 +607,7 @@ class Evaluator {
   std::vector<Val> phiVals_;
   std::vector<Obj> heap_;
   uint64_t heapCells_ = 0;
-  static constexpr uint64_t kMaxHeapCells = uint64_t(1) << 27;
+  static constexpr uint64_t kMaxHeapCells = uint64_t(1) << 26;  // about 600 MB
   uint64_t steps_ = 0;
   EvalResult res_;
 };

@@ -16,7 +16,7 @@ const Type* MemAccess::loadType() const {
   switch (value) {
     case MemValue::Ptr: return Type::dataPtr(Type::kFunAny);
     case MemValue::Fun: return Type::funAny();
-    case MemValue::Float: return Type::fltBot();  // an f32 element widens on load
+    case MemValue::Float: return Type::fltBot();
     default: break;
   }
   if (size >= 8) return Type::intBot();
@@ -47,11 +47,15 @@ bool isString(const Node* p) { return p->op == Op::Con && p->type->isPtr() && p-
 bool isIntCon(const Node* n) { return n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
 }  // namespace
 
+bool sameValue(const Node* a, const Node* b) {
+  return a == b || (isIntCon(a) && isIntCon(b) && a->type == b->type);
+}
+
 bool provablyDisjoint(const Node* a, const Node* b) {
   const Node* pa = a->in[2];
   const Node* pb = b->in[2];
   int sa = MemAccess::decode(a->aux).size, sb = MemAccess::decode(b->aux).size;
-  if (pa == pb) {
+  if (sameValue(pa, pb)) {
     const Node* oa = a->in[3];
     const Node* ob = b->in[3];
     if (!isIntCon(oa) || !isIntCon(ob)) return false;

@@ -50,6 +50,8 @@ namespace simplec {
 
 // The pointer of a fresh allocation (Proj 2 of a New), or null.
 const Node* newOf(const Node* ptr);
+// The same value: one node, or two equal integer constants.
+bool sameValue(const Node* a, const Node* b);
 // Two accesses of one alias class (Loads or Stores) that can never touch a
 // common byte: the same pointer with constant offsets that do not overlap,
 // or pointers to two different objects (two allocations, a string and an

@@ -354,13 +354,19 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
       emit(llvm::MCInstBuilder(t_.op(XOp::UCOMISDrr)).addReg(a).addReg(xmmReg(mi.ops[1])));
       return;
     }
-    case MOp::RoundF32:
+    case MOp::RoundF32: {
+      expectOps(mi, 1);
+      unsigned r = xmmReg(mi.ops[0]);
+      emit(llvm::MCInstBuilder(t_.op(XOp::CVTSD2SSrr)).addReg(r).addReg(r));
+      emit(llvm::MCInstBuilder(t_.op(XOp::CVTSS2SDrr)).addReg(r).addReg(r));
+      return;
+    }
     case MOp::CvtSD2SS:
     case MOp::CvtSS2SD: {
       expectOps(mi, 1);
       unsigned r = xmmReg(mi.ops[0]);
-      if (mi.op != MOp::CvtSS2SD) emit(llvm::MCInstBuilder(t_.op(XOp::CVTSD2SSrr)).addReg(r).addReg(r));
-      if (mi.op != MOp::CvtSD2SS) emit(llvm::MCInstBuilder(t_.op(XOp::CVTSS2SDrr)).addReg(r).addReg(r));
+      XOp op = mi.op == MOp::CvtSD2SS ? XOp::CVTSD2SSrr : XOp::CVTSS2SDrr;
+      emit(llvm::MCInstBuilder(t_.op(op)).addReg(r).addReg(r));
       return;
     }
   }

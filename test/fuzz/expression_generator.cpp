@@ -92,7 +92,25 @@ std::string Generator::literal() {
   }
 }
 
+std::string Generator::arrayIndex(const std::string& arr) {
+  // In bounds: a non-negative value reduced modulo the length (never 0).
+  if (!rng_.chance(1)) return "((" + intExpr(1) + ") & 1023) % " + arr + "#";
+  return intExpr(1);  // anything: maybe a runtime error
+}
+
+std::string Generator::arrayRead() {
+  const Var* a = pickVar([](const Var& v) { return v.ty == Ty::IntArr; }, false);
+  if (!a) return "";
+  std::string name = a->name;
+  if (rng_.chance(25)) return name + "#";
+  return name + "[" + arrayIndex(name) + "]";
+}
+
 std::string Generator::leaf(bool preferCounter) {
+  if (rng_.chance(8)) {
+    std::string r = arrayRead();
+    if (!r.empty()) return r;
+  }
   if (rng_.chance(62)) {
     if (const Var* v = pickVar(isIntLike, preferCounter)) return v->name;
   }

@@ -14,8 +14,8 @@
 
 namespace simplec::fuzz {
 
-// Fn1 is `{ int -> int }`, Fn2 is `{ int int -> int }`.
-enum class Ty { Int, Bool, Fn1, Fn2 };
+// Fn1 is `{ int -> int }`, Fn2 is `{ int int -> int }`, IntArr is `int[]`.
+enum class Ty { Int, Bool, Fn1, Fn2, IntArr };
 
 struct Var {
   std::string name;
@@ -98,6 +98,11 @@ class Generator {
   std::string intThroughFloats(int depth);  // an int computed by way of floats
   std::string condExpr(int depth);
   std::string leaf(bool preferCounter);
+  // An element or the length of a visible int array (empty if none): the
+  // index is in bounds except, rarely, when it is not (a runtime error).
+  std::string arrayRead();
+  std::string arrayIndex(const std::string& arr);
+  std::string arrayAssignmentText();
   std::string literal();
   std::string constant(int64_t v);
   std::string divisor(int depth);

@@ -95,6 +95,7 @@ static const char* typeName(Ty t) {
     case Ty::Bool: return "bool";
     case Ty::Fn1: return "{ int -> int }";
     case Ty::Fn2: return "{ int int -> int }";
+    case Ty::IntArr: return "int[]";
   }
   return "int";
 }
@@ -329,7 +330,7 @@ void Generator::guardedDivisionStatement() {
 void Generator::declaration() {
   charge(1);
   bool haveFn1 = hasFnCandidate(Ty::Fn1, ctx_.order), haveFn2 = hasFnCandidate(Ty::Fn2, ctx_.order);
-  std::vector<int> w = {30, 14, 9, 9, 7, 16, 3, scopes_.size() > 3 ? 5 : 0, haveFn1 || haveFn2 ? 7 : 0, 10};
+  std::vector<int> w = {30, 14, 9, 9, 7, 16, 3, scopes_.size() > 3 ? 5 : 0, haveFn1 || haveFn2 ? 7 : 0, 10, 8};
   Var v;
   switch (rng_.weighted(w)) {
     case 0: {
@@ -398,6 +399,17 @@ void Generator::declaration() {
       std::string init = expr(Ty::Int, 3);
       v.name = o && !inCurrent ? o->name : freshName("v");
       line("int " + v.name + " = " + init + ";");
+      break;
+    }
+    case 10: {  // an int array: a constant length, a computed one, rarely a negative one
+      v.name = freshName("a");
+      v.ty = Ty::IntArr;
+      v.assignable = false;
+      std::string len;
+      if (rng_.chance(60)) len = std::to_string(rng_.range(1, 8));
+      else if (rng_.chance(97)) len = "((" + intExpr(2) + ") & 7) + 1";
+      else len = "((" + intExpr(2) + ") & 3) - 1";
+      line(std::string(rng_.chance(70) ? "int[] " : "var ") + v.name + " = new int[" + len + "];");
       break;
     }
     default: {
@@ -522,6 +534,10 @@ void Generator::nestedBlock(int depth) {
 }
 
 std::string Generator::assignmentText() {
+  if (rng_.chance(25)) {
+    std::string a = arrayAssignmentText();
+    if (!a.empty()) return a;
+  }
   const Var* t = pickVar([](const Var& v) { return v.assignable && (v.ty == Ty::Int || v.ty == Ty::Bool); }, false);
   if (!t) return "sys.io.p(" + intExpr(2) + ");";
   if (t->ty == Ty::Bool) {
@@ -547,6 +563,21 @@ std::string Generator::assignmentText() {
       const Var* u = pickVar([](const Var& v) { return v.assignable && v.ty == Ty::Int; }, false);
       return name + " = " + u->name + " = " + expr(Ty::Int, 3) + ";";
     }
+  }
+}
+
+std::string Generator::arrayAssignmentText() {
+  const Var* a = pickVar([](const Var& v) { return v.ty == Ty::IntArr; }, false);
+  if (!a) return "";
+  std::string target = a->name + "[" + arrayIndex(a->name) + "]";
+  switch (rng_.below(4)) {
+    case 0:
+    case 1: return target + " = " + expr(Ty::Int, 3) + ";";
+    case 2: {
+      static const char* const kOps[] = {"+=", "-=", "*=", "&=", "|=", "^=", "<<="};
+      return target + " " + kOps[rng_.below(7)] + " " + expr(Ty::Int, 2) + ";";
+    }
+    default: return target + (rng_.chance(50) ? "++;" : "--;");
   }
 }
 

@@ -60,3 +60,30 @@ TEST_CASE("opt/zero_check_elim: a check in a loop is covered by one before it", 
       "return s;");
   CHECK(r.left == 1);
 }
+
+namespace {
+int boundsChecksLeft(const std::string& src, int* removed) {
+  Graph g;
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+  *removed = zeroCheckElim(g);
+  iterPeeps(g, 0, true);
+  CHECK(sontest::verifyText(g) == "");
+  int left = 0;
+  for (Node* n : liveNodes(g)) left += n->op == Op::BoundsCheck;
+  return left;
+}
+}  // namespace
+
+TEST_CASE("opt/zero_check_elim: a dominating bounds check of the same index and length", "[opt][mem]") {
+  int removed = 0;
+  // a[i] = a[i] + 1 checks i twice; the second check goes.
+  CHECK(boundsChecksLeft("int[] a = new int[arg + 3]; int i = arg; a[i] = a[i] + 1; return a[i];", &removed) == 1);
+  CHECK(removed == 2);
+  // Another index keeps its own check.
+  CHECK(boundsChecksLeft("int[] a = new int[arg + 3]; a[arg] = 1; return a[arg + 1];", &removed) == 2);
+  // A check on one arm does not cover the other arm.
+  CHECK(boundsChecksLeft("int[] a = new int[arg + 3]; int x = 0; if (arg > 2) x = a[arg]; return x + a[arg];",
+                         &removed) == 2);
+}

@@ -91,6 +91,25 @@ class SonBuilder {
             typed(g.make(Op::Proj, {e}, nullptr, 2))};
   }
 
+  // new T[len] with `size`-byte elements: the New and its projections.
+  struct NewResult {
+    Node* nw;
+    Node* ctrl;
+    Node* mem;
+    Node* ptr;
+  };
+  NewResult newArray(Node* ctrl, Node* memIn, Node* len, int size) {
+    Node* n = typed(g.make(Op::New, {ctrl, memIn, len}, nullptr, int64_t(size) << 24));  // MemAccess: size, alias 0
+    return {n, typed(g.make(Op::CProj, {n}, nullptr, 0)), typed(g.make(Op::Proj, {n}, nullptr, 1)),
+            typed(g.make(Op::Proj, {n}, nullptr, 2))};
+  }
+  Node* load(Node* ctrl, Node* memIn, Node* ptr, Node* off, int64_t access) {
+    return typed(g.make(Op::Load, {ctrl, memIn, ptr, off}, nullptr, access));
+  }
+  Node* store(Node* ctrl, Node* memIn, Node* ptr, Node* off, Node* v, int64_t access) {
+    return typed(g.make(Op::Store, {ctrl, memIn, ptr, off, v}, nullptr, access));
+  }
+
   Node* ret(Node* ctrl, Node* memV, Node* value) {
     Node* r = typed(g.make(Op::Return, {ctrl, memV, value}));
     g.funs[size_t(index)].ret = r;
