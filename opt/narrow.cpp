@@ -139,7 +139,8 @@ class Narrower {
   int narrow(Node* arm, const Fact& f) {
     std::vector<std::pair<Node*, size_t>> uses;
     std::vector<Node*> users(f.value->out);
-    std::sort(users.begin(), users.end());
+    // By id, not address: the order of use lists steers later worklists.
+    std::sort(users.begin(), users.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
     users.erase(std::unique(users.begin(), users.end()), users.end());
     for (Node* u : users)
       for (size_t i = 0; i < u->in.size(); i++)

@@ -49,9 +49,12 @@ struct KnownCallers {
       const FunInfo& info = g.funs[f];
       if (!cg.hasBody(int(f)) || cg.escapes[f] || info.isGlobal || info.isEntry || cg.callSites[f] == 0) continue;
       for (Node* u : info.fun->out)
-        if (u->op == Op::Parm && u->aux >= 0 && size_t(u->aux) < info.paramTypes.size() &&
-            info.paramTypes[size_t(u->aux)] && info.paramTypes[size_t(u->aux)]->isInt())
+        if (u->op == Op::Parm && u->aux >= 0 && u->type && u->type->isInt()) {
           parms[f].push_back(u);
+          // The Parm's own type, not FunInfo::paramTypes: a narrow parameter
+          // arrives as any int and is truncated inside the function.
+          declared[u] = u->type;
+        }
     }
     for (const auto& calls : cg.directCalls)
       for (Node* call : calls) {
@@ -62,20 +65,20 @@ struct KnownCallers {
       for (Node* p : ps) known.insert(p);
   }
   // The meet of the argument over the call sites reached so far.
-  const Type* parmType(const Graph& g, const Node* parm) const {
+  const Type* parmType(const Node* parm) const {
     int f = int(parm->in[0]->aux);
-    const Type* declared = g.funs[size_t(f)].paramTypes[size_t(parm->aux)];
+    const Type* decl = declared.at(parm);
     const Type* t = Type::top();
     auto it = callsTo.find(f);
-    if (it == callsTo.end()) return declared;
+    if (it == callsTo.end()) return decl;
     for (const Node* call : it->second) {
       if (!call->type || call->type->kind() != TKind::Ctrl) continue;
       size_t slot = size_t(3 + parm->aux);
-      if (slot >= call->in.size() || !call->in[slot]) return declared;
+      if (slot >= call->in.size() || !call->in[slot]) return decl;
       t = t->meet(call->in[slot]->type);
     }
     if (t->kind() == TKind::Top) return Type::intTop();
-    return t->isa(declared) ? t : declared;
+    return t->isa(decl) ? t : decl;
   }
   int numCallsTo(const Node* parm) const {
     auto it = callsTo.find(int(parm->in[0]->aux));
@@ -85,6 +88,7 @@ struct KnownCallers {
   std::vector<std::vector<Node*>> parms;           // by callee
   std::unordered_map<int, std::vector<Node*>> callsTo;
   std::unordered_set<const Node*> known;
+  std::unordered_map<const Node*, const Type*> declared;  // types the parser gave
 };
 
 }  // namespace
@@ -122,7 +126,7 @@ void sccp(Graph& g) {
       }
       bool knownParm = n->op == Op::Parm && callers.known.count(n);
       if (keepsItsType(n) && !knownParm) continue;
-      const Type* t = knownParm ? callers.parmType(g, n) : compute(n);
+      const Type* t = knownParm ? callers.parmType(n) : compute(n);
       // Types only fall; meeting keeps that true whatever compute says.
       t = t->meet(n->type);
       if (t == n->type) continue;
@@ -152,7 +156,7 @@ void sccp(Graph& g) {
   for (const auto& ps : callers.parms)
     for (Node* p : ps)
       if (p->type->isIntTop()) {
-        p->type = g.funs[size_t(p->in[0]->aux)].paramTypes[size_t(p->aux)];
+        p->type = callers.declared.at(p);
         for (Node* u : p->out) push(u);
         again = true;
       }
