@@ -130,7 +130,12 @@ void Parser::parseDeclaration() {
     pos_++;
     Val v;
     SrcPos initPos = tok().pos;
-    if (!isVar && !isVal && at(Tok::Assign) && peekTok().kind == Tok::StrLit) {
+    // `T name = "C";` declares a C function or variable, when a string could
+    // not be T's value anyway (`u8[~] s = "C";` is a string).
+    bool externDecl = !isVar && !isVal && at(Tok::Assign) && peekTok().kind == Tok::StrLit && peekTok().text == "C" &&
+                      (peekTok(2).kind == Tok::Semi || peekTok(2).kind == Tok::Comma) &&
+                      (declared.kind == SType::Fun || declared.isNumeric());
+    if (externDecl) {
       declareExternal(name, declared);
       if (!accept(Tok::Comma)) break;
       continue;
@@ -193,11 +198,8 @@ void Parser::parseDeclaration() {
 // `{ i32 i64 u32 -> i64 } write = "C";` names a C function by its symbol.
 void Parser::declareExternal(const Token& name, const SType& declared) {
   pos_++;  // =
-  Token lit = tok();
-  pos_++;
-  if (lit.text != "C") {
-    error(lit.pos, "unknown linkage \"" + lit.text + "\": external declarations are written = \"C\"");
-  } else if (declared.kind != SType::Fun) {
+  pos_++;  // "C"
+  if (declared.kind != SType::Fun) {
     error(name.pos, "external variables are not supported yet");
   } else {
     int f = declareExtern(name.text, declared.sig->params, declared.sig->ret);
