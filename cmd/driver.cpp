@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -241,8 +242,9 @@ class Driver {
     EvalOptions eo;
     eo.fileName = eo.programName = path;
     eo.maxSteps = 2'000'000'000;
+    eo.callExterns = true;
     EvalResult r = evaluateProgram(g, 1 + int64_t(o_.runArgs.size()), eo);
-    std::cout << r.out << std::flush;
+    std::cout << r.out.substr(r.outWritten) << std::flush;
     if (!r.error.empty()) std::cerr << r.error << "\n";
     if (!r.unsupported.empty()) {
       std::cerr << "simplec: error: cannot interpret '" << path << "': " << r.unsupported << "\n";
@@ -286,6 +288,11 @@ class Driver {
     }
     for (const FunInfo& f : g.funs) sawEntry_ |= f.isEntry;
     mir::MModule m = lowerUnit(g, path);
+    if (o_.debugInfo) {
+      m.debugLines = true;
+      std::error_code ec;
+      m.compDir = std::filesystem::current_path(ec).string();
+    }
     std::string err;
     if (o_.emit == EmitKind::Mir) {
       std::cout << mir::print(m);

@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
   app.add_option("-o", o.output, "output file");
   app.add_flag("-c", o.compileOnly, "compile to an object file, do not link");
   app.add_flag("-S", o.assembly, "write assembly text");
+  app.add_flag("-g", o.debugInfo, "DWARF line tables (gdb and addr2line map code to .smp lines)");
   app.add_option("-O", o.optLevel, "optimization level (-O0, -O1, -O2)")->check(CLI::Range(0, 2));
   app.add_flag("--run", o.run, "compile to a temporary executable and run it ([-- ARGS])");
   app.add_flag("--interpret", o.interpret,

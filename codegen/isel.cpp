@@ -61,7 +61,22 @@ class Selector {
     f_.blocks.back().loopDepth = depth;
     return int(f_.blocks.size()) - 1;
   }
-  void emit(MInst mi) { f_.blocks[size_t(cur_)].insts.push_back(std::move(mi)); }
+  void emit(MInst mi) {
+    if (mi.line == 0) {
+      mi.line = line_;
+      mi.col = col_;
+    }
+    f_.blocks[size_t(cur_)].insts.push_back(std::move(mi));
+  }
+  // The source position of the node being selected, for -g line tables.
+  // Constants and merges are shared or placed far from their source: they
+  // keep the position of the code around them.
+  void setPosition(const Node* n) {
+    if (!n->pos.valid() || n->op == Op::Con || n->op == Op::Phi || n->op == Op::Proj || n->op == Op::CProj) return;
+    line_ = uint32_t(n->pos.line);
+    col_ = uint32_t(n->pos.col);
+  }
+  uint32_t line_ = 0, col_ = 0;
   void emit(MOp op, std::vector<Opnd> ops) { emit(MInst(op, std::move(ops))); }
   void succ(int from, int to) { f_.blocks[size_t(from)].succs.push_back(to); }
 
@@ -153,6 +168,7 @@ class Selector {
   }
 
   void selectNode(int b, Node* n) {
+    setPosition(n);
     switch (n->op) {
       case Op::Fun:
         selectParms(n);
@@ -165,8 +181,26 @@ class Selector {
         break;
       case Op::Con: selectCon(n); break;
       case Op::Add: selectAdd(n); break;
-      case Op::Sub: case Op::And: case Op::Or: case Op::Xor: case Op::Mul: selectBinary(n); break;
-      case Op::Shl: case Op::Sar: case Op::Shr: selectShift(n); break;
+      case Op::And:
+        if (int w = zeroExtendWidth(n)) {
+          MInst mi(MOp::MovZX, {reg(n), reg(n->in[1])});
+          mi.size = uint8_t(w);
+          emit(std::move(mi));
+          break;
+        }
+        selectBinary(n);
+        break;
+      case Op::Sar:
+        if (int w = signExtendWidth(n)) {
+          MInst mi(MOp::MovSX, {reg(n), reg(n->in[1]->in[1])});
+          mi.size = uint8_t(w);
+          emit(std::move(mi));
+          break;
+        }
+        selectShift(n);
+        break;
+      case Op::Sub: case Op::Or: case Op::Xor: case Op::Mul: selectBinary(n); break;
+      case Op::Shl: case Op::Shr: selectShift(n); break;
       case Op::Div: case Op::Mod: selectDivMod(n); break;
       case Op::Neg:
         emit(MOp::Mov, {reg(n), reg(n->in[1])});
@@ -394,7 +428,7 @@ class Selector {
   void selectNew(Node* n) {
     MInst call(MOp::Call, {Opnd::symbol("__simplec_new_array")});
     emit(MOp::Mov, {Opnd::preg(RDI), use(n, 2)});
-    emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(n->aux)});
+    emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(MemAccess::decode(n->aux).size)});
     emit(MOp::Lea, {Opnd::preg(RDX), Opnd::memSym(cx_.fileLabel)});
     emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(n->pos.line)});
     emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(n->pos.col)});
@@ -483,7 +517,39 @@ class Selector {
     f_.blocks = std::move(blocks);
   }
 
+  // x & 0xFF, 0xFFFF, 0xFFFFFFFF (a narrow store's truncation): the bytes
+  // of a zero extension, else 0.
+  static int zeroExtendWidth(const Node* n) {
+    if (n->op != Op::And || !isIntCon(n->in[2])) return 0;
+    switch (n->in[2]->type->value()) {
+      case 0xFF: return 1;
+      case 0xFFFF: return 2;
+      case 0xFFFFFFFF: return 4;
+      default: return 0;
+    }
+  }
+  // (x << c) >> c with c = 56, 48, 32 (a signed narrow store's truncation):
+  // the bytes of a sign extension, else 0.
+  static int signExtendWidth(const Node* n) {
+    if (n->op != Op::Sar || !isIntCon(n->in[2]) || n->in[1]->op != Op::Shl || !isIntCon(n->in[1]->in[2])) return 0;
+    int64_t c = n->in[2]->type->value();
+    if (n->in[1]->in[2]->type->value() != c || (c != 56 && c != 48 && c != 32)) return 0;
+    return int(64 - c) / 8;
+  }
+
  public:
+  // A Shl whose every use sign-extends it is folded into those uses.
+  void findFusedShifts() {
+    for (const BasicBlock& bb : s_.blocks)
+      for (Node* n : bb.nodes) {
+        if (n->op != Op::Shl) continue;
+        bool allExtend = true;
+        for (Node* u : n->out)
+          if (inFunction(u)) allExtend = allExtend && u->in[1] == n && signExtendWidth(u);
+        if (allExtend) fused_.insert(n);
+      }
+  }
+
   // Compares used only by their block's final If are emitted with the branch.
   // Address arithmetic used only as the offset of loads and stores folds
   // into their addressing mode: off = (i << k) + disp with k <= 3.
@@ -539,6 +605,7 @@ class Selector {
 MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContext& cx) {
   Selector sel(g, s, cx);
   sel.findFusedCompares();
+  sel.findFusedShifts();
   sel.findFusedAddresses();
   return sel.run();
 }

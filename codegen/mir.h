@@ -117,6 +117,9 @@ struct MInst {
   std::vector<Opnd> ops;
   std::vector<int> argRegs;  // Call: physical registers carrying arguments; Ret: result regs
   bool noReturn = false;     // Call: the callee never returns (runtime errors)
+  // Source line and column the instruction comes from, for -g line tables;
+  // 0 when it has none of its own (moves, spills: they belong to the line before).
+  uint32_t line = 0, col = 0;
 
   MInst(MOp op, std::vector<Opnd> ops = {}) : op(op), ops(std::move(ops)) {}
 };
@@ -174,6 +177,10 @@ struct MModule {
   std::vector<MFunction> funcs;
   std::vector<DataItem> rodata;
   std::vector<std::string> externs;  // undefined symbols referenced
+  // -g: DWARF line tables mapping code to sourceName's lines; compDir is the
+  // directory a relative sourceName is found from.
+  bool debugLines = false;
+  std::string compDir;
 };
 
 // A deterministic text form, for --emit=mir and tests.

@@ -130,6 +130,12 @@ void Parser::parseDeclaration() {
     pos_++;
     Val v;
     SrcPos initPos = tok().pos;
+    // `T name = "C";` declares an external, unless a string is a T's value.
+    if (!isVar && !isVal && at(Tok::Assign) && peekTok().kind == Tok::StrLit && !declared.isArray()) {
+      declareExternal(name, declared);
+      if (!accept(Tok::Comma)) break;
+      continue;
+    }
     if (accept(Tok::Assign)) {
       initPos = tok().pos;
       // A top-level `val main = {...}` is the function-form entry.
@@ -182,6 +188,28 @@ void Parser::parseDeclaration() {
     if (!accept(Tok::Comma)) break;
   }
   expect(Tok::Semi);
+}
+
+// `{ i32 i64 u32 -> i64 } write = "C";` names a C function by its symbol.
+void Parser::declareExternal(const Token& name, const SType& declared) {
+  pos_++;  // =
+  Token lit = tok();
+  pos_++;
+  if (lit.text != "C") {
+    error(lit.pos, "unknown linkage \"" + lit.text + "\": external declarations are written = \"C\"");
+  } else if (declared.kind != SType::Fun) {
+    error(name.pos, "external variables are not supported yet");
+  } else {
+    int f = declareExtern(name.text, declared.sig->params, declared.sig->ret);
+    if (!sameType(funTypes_[size_t(f)], declared))
+      error(name.pos, "external function '" + name.text + "' declared again with another type");
+    Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+    VarInfo info{name.text, declared, true, fp, name.pos};
+    if (scope()->define(info, fp) < 0) error(name.pos, "redefinition of '" + name.text + "'");
+    return;
+  }
+  if (!scope()->definedInInnermost(name.text))
+    scope()->define({name.text, SType::error(), true, nullptr, name.pos}, con(0));
 }
 
 }  // namespace simplec

@@ -510,7 +510,13 @@ Val Parser::parsePrimary() {
     case Tok::Ident:
       if (t.text == "sys" && scope()->find("sys") < 0) return parseSys();
       pos_++;
-      return readName(toks_[pos_ - 1]);
+      {
+        Val v = readName(toks_[pos_ - 1]);
+        // A C function used as a value goes through a thunk of ours, so every
+        // indirect call reaches a function of ours.
+        if (!at(Tok::LParen) && callsExtern(v.n)) v.n = externThunk(v.n->type->fun());
+        return v;
+      }
     case Tok::FloatLit: pos_++; error(t.pos, "floating-point numbers are not supported yet"); return {con(0), SType::error()};
     case Tok::TypeName: syntaxError(t.pos, "type conversions are not supported yet");
     default: syntaxError(t.pos, "expected expression");

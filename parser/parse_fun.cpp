@@ -31,6 +31,12 @@ int Parser::newFunction(const std::string& name, SrcPos pos) {
 int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, SType ret) {
   auto it = externs_.find(symbol);
   if (it != externs_.end()) return it->second;
+  // A local function that took this name first gives it up: in one object
+  // file a name is one symbol.
+  if (symbolsUsed_[symbol] > 0)
+    for (FunInfo& f : g_.funs)
+      if (!f.isExtern && f.symbol == symbol) f.symbol = uniqueSymbol(symbol);
+  symbolsUsed_[symbol]++;
   int idx = int(g_.funs.size());
   FunInfo f;
   f.name = f.symbol = symbol;
@@ -281,11 +287,62 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
   return {c, funTypes_[size_t(tf.funIdx)]};
 }
 
+bool Parser::callsExtern(const Node* fptr) const {
+  if (!fptr->isConst() || fptr->type->kind() != TKind::FunPtr || fptr->type->fun() < 0) return false;
+  const FunInfo& f = g_.funs[size_t(fptr->type->fun())];
+  return f.isExtern && f.symbol.rfind("__simplec_", 0) != 0;
+}
+
+Node* Parser::externThunk(int ext) {
+  auto it = externThunks_.find(ext);
+  if (it != externThunks_.end()) return peep(mk(Op::Con, {g_.start()}, Type::funPtr(it->second)));
+  SType type = funTypes_[size_t(ext)];
+  const FunSig& sig = *type.sig;
+  int idx = newFunction(g_.funs[size_t(ext)].name, g_.funs[size_t(ext)].pos);
+  externThunks_[ext] = idx;
+  for (const SType& p : sig.params) g_.funs[size_t(idx)].paramTypes.push_back(p.lattice());
+  funTypes_[size_t(idx)] = type;
+  FunCtx ctx;
+  ctx.funIdx = idx;
+  ctx.outer = mainCtx_;
+  Node* fun = g_.funs[size_t(idx)].fun;
+  Node* mem = nullptr;
+  for (Node* u : fun->out)
+    if (u->op == Op::Parm && u->aux < 0) mem = u;
+  ctx.scope = scopes_.fresh(fun, mem);
+  std::vector<Node*> args;
+  for (size_t i = 0; i < sig.params.size(); i++) {
+    // Passed on to C unchanged: C reads only the bits of the declared width.
+    const Type* t = sig.params[i].isNarrow() ? Type::intBot() : sig.params[i].lattice();
+    args.push_back(mk(Op::Parm, {fun}, t, int64_t(i)));
+  }
+  FunCtx* savedFn = fn_;
+  bool savedTop = topLevel_;
+  fn_ = &ctx;
+  topLevel_ = false;
+  Val r = callFunction(peep(mk(Op::Con, {g_.start()}, Type::funPtr(ext))), sig, args);
+  addReturn(r, {});
+  finishFunction(ctx, {}, false);
+  fn_ = savedFn;
+  topLevel_ = savedTop;
+  funTypes_[size_t(idx)] = type;
+  return peep(mk(Op::Con, {g_.start()}, Type::funPtr(idx)));
+}
+
 Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args) {
+  // Indirect calls reach only functions of ours (C functions used as values
+  // go through thunks, see externThunk).
+  bool trusted = !callsExtern(fptr);
+  if (!trusted) {
+    // A C function may write to fd 1: what sys.io.p buffered goes first.
+    int flush = declareExtern("__simplec_flush", {}, SType::voidT());
+    Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(flush)));
+    callFunction(fp, *funTypes_[size_t(flush)].sig, {});
+  }
   std::vector<Node*> ins{ctrl(), scope()->allMem(), fptr};
   ins.insert(ins.end(), args.begin(), args.end());
   Node* call = peep(mk(Op::Call, ins, Type::ctrl()));
-  const Type* rt = sig.ret.hasValue() ? sig.ret.lattice() : Type::intBot();
+  const Type* rt = sig.ret.hasValue() && (trusted || !sig.ret.isNarrow()) ? sig.ret.lattice() : Type::intBot();
   Node* ce = peep(mk(Op::CallEnd, {call}, Type::tuple({Type::ctrl(), Type::mem(), rt})));
   ce->keep++;
   Node* c = peep(mk(Op::CProj, {ce}, nullptr, 0));
@@ -294,6 +351,9 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
   ce->keep--;
   setCtrl(c);
   scope()->setAllMem(m);
+  // Our functions return narrow results extended; C leaves the upper bits
+  // undefined, so a result from anything else is truncated again.
+  if (r && sig.ret.isNarrow() && !trusted) return narrowTo({r, SType::intT()}, sig.ret);
   return {r, sig.ret};
 }
 

@@ -144,7 +144,11 @@ Node* Parser::mk(Op op, std::vector<Node*> ins, const Type* t, int64_t aux) {
     error(tok().pos, "program too large");
     throw ParseAbort{};
   }
-  return g_.make(op, ins, t, aux);
+  Node* n = g_.make(op, ins, t, aux);
+  // Where the node comes from, for -g line tables (checks get their
+  // operator's position instead, set by the caller).
+  n->pos = pos_ > 0 ? toks_[pos_ - 1].pos : tok().pos;
+  return n;
 }
 
 Node* Parser::con(int64_t v) { return peep(mk(Op::Con, {g_.start()}, Type::intConst(v))); }

@@ -110,6 +110,7 @@ class Parser {
   // With `stopAtSize`, a '[' not followed by ']' or '~' ends the type (the
   // size of `new T[n]`).
   SType parseType(bool stopAtSize = false);
+  void declareExternal(const Token& name, const SType& declared);
   bool isFunTypeAt(size_t p) const;
   size_t skipType(size_t p, int depth = 0) const;  // token index past a type at p, or 0
   void enterNesting();
@@ -156,6 +157,11 @@ class Parser {
   Val coerce(Val v, const SType& to, SrcPos pos);
   // Truncates an integer to a narrow integer type (keeps it when it fits).
   Val narrowTo(Val v, const SType& to);
+  // Is fptr a constant naming a C function the program declared (not one
+  // of simplec's runtime)? Those calls flush output and narrow results.
+  bool callsExtern(const Node* fptr) const;
+  // A function of ours that calls C function `ext` (made once per extern).
+  Node* externThunk(int ext);
   // Variables.
   struct VarRef { int idx = -1; Scope* scope = nullptr; };
   Val readName(const Token& name);
@@ -209,6 +215,7 @@ class Parser {
   int depth_ = 0;
   std::unordered_map<std::string, TopFun> topFuns_;
   std::unordered_map<std::string, int> externs_;
+  std::unordered_map<int, int> externThunks_;  // extern index -> thunk index
   std::unordered_map<std::string, int> symbolsUsed_;
   std::unordered_map<std::string, int> stringIndex_;  // constant string -> Graph::strings index
   std::vector<SType> funTypes_;     // static type of each function of g_.funs

@@ -93,9 +93,23 @@ bool sameType(const SType& a, const SType& b) {
   return sameType(a.sig->ret, b.sig->ret);
 }
 
+// Every value of `a` is a value of `b` (u8 in i16, bool in anything).
+static bool intFits(const SType& a, const SType& b) {
+  if (!a.isIntegral() || !b.isIntegral()) return false;
+  const Type *ta = a.lattice(), *tb = b.lattice();
+  return ta->lo() >= tb->lo() && ta->hi() <= tb->hi();
+}
+
 bool assignable(const SType& from, const SType& to) {
   if (from.isError() || to.isError()) return true;  // already reported
   if (from.isIntegral() && to.isIntegral()) return true;
+  // A function whose integer result fits the wanted result type will do:
+  // our functions return narrow results extended to 64 bits.
+  if (from.kind == SType::Fun && to.kind == SType::Fun && from.sig->params.size() == to.sig->params.size()) {
+    for (size_t i = 0; i < from.sig->params.size(); i++)
+      if (!sameType(from.sig->params[i], to.sig->params[i])) return false;
+    return sameType(from.sig->ret, to.sig->ret) || intFits(from.sig->ret, to.sig->ret);
+  }
   if (from.kind == SType::Null) return to.isRef() && (to.nullable || to.kind == SType::Null);
   if (from.kind == SType::Array && to.kind == SType::Array) {
     // Nullability and read-only-ness can be added, never dropped.

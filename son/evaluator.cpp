@@ -6,7 +6,10 @@
 // stamps of the slots computed from it (or bumps the generation).
 #include "son/evaluator.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "lexer/diag.h"
@@ -334,11 +337,34 @@ class Evaluator {
       const std::string& s = g_.strings[size_t(idx)];
       if (len > 0 && uint64_t(len) > s.size()) fail(f, c, "prints past the end of a string");
       if (len > 0) emit(s.substr(0, size_t(len)));
+    } else if (fi.symbol == "__simplec_flush") {
+      // Output is captured; callC writes it out before a C function runs.
     } else {
+      return callC(f, c, fi, args);
+    }
+    return Val{0, EvalKind::Int};
+  }
+
+  // A C function of this process, called with up to six integer arguments
+  // in registers (extra ones are ignored by the System V callee).
+  Val callC(const Frame& f, const EvalNode& c, const FunInfo& fi, const std::vector<Val>& args) {
+    void* sym = o_.callExterns && args.size() <= 6 ? dlsym(RTLD_DEFAULT, fi.symbol.c_str()) : nullptr;
+    bool intsOnly = fi.retType == nullptr || fi.retType->isInt();
+    for (const Val& a : args) intsOnly = intsOnly && a.k == EvalKind::Int;
+    if (!sym || !intsOnly) {
       res_.unsupported = "the program calls the external function '" + fi.name + "'";
       throw StopRun{};
     }
-    return Val{0, EvalKind::Int};
+    (void)f;
+    (void)c;
+    std::fwrite(res_.out.data() + res_.outWritten, 1, res_.out.size() - res_.outWritten, stdout);
+    std::fflush(stdout);
+    res_.outWritten = res_.out.size();
+    int64_t a[6] = {};
+    for (size_t i = 0; i < args.size(); i++) a[i] = args[i].v;
+    using CFun = int64_t (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t);
+    int64_t r = reinterpret_cast<CFun>(sym)(a[0], a[1], a[2], a[3], a[4], a[5]);
+    return Val{r, EvalKind::Int};
   }
 
   void call(Frame& f, const EvalNode& c) {
@@ -417,6 +443,9 @@ class Evaluator {
 
   void runMemOps(Frame& f, const EvalNode& c) {
     if (c.memOps.empty()) return;
+    // Values computed from these loads last time are stale now; each one is
+    // computed again on demand, after the loads it reads (the order).
+    invalidate(f, c);
     for (int32_t s : c.memOps) {
       const EvalNode& n = f.code->nodes[size_t(s)];
       MemAccess m = MemAccess::decode(n.node->aux);
@@ -456,7 +485,6 @@ class Evaluator {
         set(f, s, Val{});
       }
     }
-    invalidate(f, c);
   }
 
   void loop() {

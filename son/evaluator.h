@@ -33,6 +33,12 @@ struct EvalOptions {
   uint64_t maxStackBytes = uint64_t(1) << 29;
   // Captured output beyond this stops the run with outputLimitExceeded.
   uint64_t maxOutputBytes = uint64_t(1) << 28;
+  // Call C functions of the process (found by dlsym; integer arguments and
+  // results only) instead of stopping as unsupported. Before such a call
+  // the output captured so far is written to stdout, so that a C function
+  // writing to fd 1 keeps program order. Only for `simplec --interpret`:
+  // checks that run a program several times must not repeat its effects.
+  bool callExterns = false;
 };
 
 struct EvalResult {
@@ -50,6 +56,8 @@ struct EvalResult {
   // The program did something the evaluator cannot do (call a C function);
   // this says what. The run stopped there.
   std::string unsupported;
+  // The prefix of `out` already written to stdout (callExterns).
+  size_t outWritten = 0;
   uint64_t steps = 0;        // node evaluations done
 
   // Returned or stopped at a runtime error: the result is the program's

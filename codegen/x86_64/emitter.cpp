@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCAsmBackend.h"
 #include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCDwarf.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCObjectFileInfo.h"
 #include "llvm/MC/MCObjectWriter.h"
@@ -87,16 +88,62 @@ bool collectSymbols(const mir::MModule& m, llvm::MCContext& ctx, McSymbols* syms
   return true;
 }
 
+// -g: DWARF 4 line tables for the source file. In an object, MC also makes
+// the compile unit that points at them (.debug_info, .debug_aranges) as it
+// does for an assembler's -g; in assembly text the .file/.loc directives
+// are enough, the assembler makes the rest. Returns the source's DWARF
+// file number.
+unsigned setUpLineTable(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool object) {
+  s.ctx.setDwarfVersion(4);
+  s.ctx.setCompilationDir(m.compDir);
+  s.ctx.setDwarfDebugProducer("simplec");
+  s.ctx.setGenDwarfForAssembly(object);
+  if (!object) {
+    // MC would print `.file 1 "dir" "name"`, which GNU as takes only for
+    // DWARF 5: name the file in one string.
+    std::string quoted;
+    for (char c : m.sourceName) {
+      auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x7f) {
+        char oct[8];
+        std::snprintf(oct, sizeof oct, "\\%03o", u);
+        quoted += oct;
+        continue;
+      }
+      if (c == '"' || c == '\\') quoted += '\\';
+      quoted += c;
+    }
+    out.emitRawText("\t.file\t1 \"" + quoted + "\"");
+    return 1;
+  }
+  unsigned file = out.emitDwarfFileDirective(1, "", m.sourceName);
+  s.ctx.setGenDwarfFileNumber(file);
+  llvm::MCSection* text = s.fileInfo->getTextSection();
+  out.switchSection(text);
+  s.ctx.addGenDwarfSection(text);
+  return file;
+}
+
+// The line of a function's first instruction that has one, or 0.
+uint32_t firstLine(const mir::MFunction& f) {
+  for (const mir::MBlock& b : f.blocks)
+    for (const mir::MInst& mi : b.insts)
+      if (mi.line) return mi.line;
+  return 0;
+}
+
 // Streams the whole module; the caller then calls finish() on `out`.
-bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, std::string* err) {
+bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool object, std::string* err) {
   McSymbols syms;
   if (!collectSymbols(m, s.ctx, &syms, err)) return false;
   const llvm::MCSubtargetInfo& sti = *s.t.subtarget;
 
   if (!m.sourceName.empty()) out.emitFileDirective(m.sourceName);
+  unsigned dwarfFile = m.debugLines && !m.sourceName.empty() ? setUpLineTable(m, s, out, object) : 0;
 
   out.switchSection(s.fileInfo->getTextSection());
   McLowering lower(s.t, s.ctx, out, syms);
+  lower.setDwarfFile(dwarfFile, m.sourceName);
   for (size_t i = 0; i < m.funcs.size(); ++i) {
     const mir::MFunction& f = m.funcs[i];
     llvm::MCSymbol* sym = syms.get(f.name);
@@ -104,6 +151,8 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, std:
     if (f.global) out.emitSymbolAttribute(sym, llvm::MCSA_Global);
     out.emitSymbolAttribute(sym, llvm::MCSA_ELF_TypeFunction);
     out.emitLabel(sym);
+    if (dwarfFile && object)
+      s.ctx.addMCGenDwarfLabelEntry(llvm::MCGenDwarfLabelEntry(f.name, dwarfFile, firstLine(f), sym));
     lower.lowerFunction(f, int(i));
     llvm::MCSymbol* end = s.ctx.createTempSymbol("func_end", true);
     out.emitLabel(end);
@@ -166,7 +215,7 @@ bool writeObjectToMemory(const mir::MModule& m, std::vector<uint8_t>* outBytes, 
       return false;
     }
     streamer->initSections(/*NoExecStack=*/false, *t->subtarget);
-    if (!emitModule(m, s, *streamer, err)) return false;
+    if (!emitModule(m, s, *streamer, true, err)) return false;
     if (!checkDiags(s, err)) return false;
     streamer->finish();
     if (!checkDiags(s, err)) return false;
@@ -215,7 +264,7 @@ bool writeAssembly(const mir::MModule& m, std::string* out, std::string* err) {
       return false;
     }
     streamer->initSections(/*NoExecStack=*/false, *t->subtarget);
-    if (!emitModule(m, s, *streamer, err)) return false;
+    if (!emitModule(m, s, *streamer, false, err)) return false;
     streamer->finish();
     if (!checkDiags(s, err)) return false;
     streamer.reset();  // flushes the formatted stream into `os`

@@ -6,6 +6,7 @@
 #include "codegen/x86_64/mc_lower.h"
 
 #include "lexer/diag.h"
+#include "llvm/MC/MCDwarf.h"
 #include "llvm/MC/MCInstBuilder.h"
 
 namespace simplec::x86_64 {
@@ -204,11 +205,32 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
   for (size_t b = 0; b < f.blocks.size(); ++b)
     blockLabels_.push_back(ctx_.createTempSymbol(
         "BB" + std::to_string(funcIndex) + "_" + std::to_string(b), /*AlwaysAddSuffix=*/false));
+  // The prologue has no position of its own: it belongs to the function's
+  // first line, not to the end of the function before it.
+  lastLine_ = lastCol_ = 0;
+  for (size_t b = 0; b < f.blocks.size() && dwarfFile_ && !lastLine_; ++b)
+    for (const mir::MInst& mi : f.blocks[b].insts)
+      if (mi.line) {
+        out_.emitDwarfLocDirective(dwarfFile_, mi.line, mi.col, DWARF2_FLAG_IS_STMT, 0, 0, dwarfFileName_);
+        lastLine_ = mi.line;
+        lastCol_ = mi.col;
+        break;
+      }
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     blockIndex_ = int(b);
     out_.emitLabel(blockLabels_[b]);
     const auto& insts = f.blocks[b].insts;
-    for (size_t i = 0; i < insts.size(); ++i) lowerInst(insts[i], i + 1 == insts.size(), int(b));
+    for (size_t i = 0; i < insts.size(); ++i) {
+      const mir::MInst& mi = insts[i];
+      // A row starts where the source position changes; instructions
+      // without one stay in the row before them.
+      if (dwarfFile_ && mi.line && (mi.line != lastLine_ || mi.col != lastCol_)) {
+        out_.emitDwarfLocDirective(dwarfFile_, mi.line, mi.col, DWARF2_FLAG_IS_STMT, 0, 0, dwarfFileName_);
+        lastLine_ = mi.line;
+        lastCol_ = mi.col;
+      }
+      lowerInst(mi, i + 1 == insts.size(), int(b));
+    }
   }
   blockIndex_ = -1;
   func_ = nullptr;

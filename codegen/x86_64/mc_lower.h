@@ -44,6 +44,12 @@ class McLowering {
   // Emits the blocks of `f` (a label each, then its instructions) at the
   // streamer's current position. `funcIndex` makes block label names unique.
   void lowerFunction(const mir::MFunction& f, int funcIndex);
+  // -g: instructions with a source line get a DWARF line-table row in `file`
+  // (0: no line table).
+  void setDwarfFile(unsigned file, const std::string& name) {
+    dwarfFile_ = file;
+    dwarfFileName_ = name;
+  }
 
  private:
   void lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIndex);
@@ -79,6 +85,9 @@ class McLowering {
   const mir::MFunction* func_ = nullptr;
   int blockIndex_ = -1;
   std::vector<llvm::MCSymbol*> blockLabels_;
+  unsigned dwarfFile_ = 0;
+  std::string dwarfFileName_;
+  uint32_t lastLine_ = 0, lastCol_ = 0;
 };
 
 }  // namespace simplec::x86_64

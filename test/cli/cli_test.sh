@@ -22,6 +22,15 @@ cc -c "$HERE/main.c" -o main.o
 "$SIMPLEC" lib_math.o lib_seq.o main.o -o linked; check "link objects" 0 $?
 check "C calls Simple" "144 12 385" "$(./linked)"
 
+# Simple calls C: narrow results and arguments, output order with fd 1.
+cc -c "$HERE/c_helpers.c" -o c_helpers.o
+"$SIMPLEC" "$HERE/c_interop.smp" c_helpers.o -o interop; check "link with C" 0 $?
+check "Simple calls C" "255 -32767 -2147483648 [C 7] after" "$(./interop)"
+# C calls Simple with junk in the upper bits of narrow arguments.
+"$SIMPLEC" -c "$HERE/lib_narrow.smp" -o lib_narrow.o && cc -c "$HERE/main_narrow.c" -o main_narrow.o
+"$SIMPLEC" lib_narrow.o main_narrow.o -o narrow; check "link narrow library" 0 $?
+check "C calls Simple with narrow arguments" "260 -1" "$(./narrow)"
+
 # --run passes arguments and returns the program's status.
 out=$("$SIMPLEC" --run "$HERE/prog.smp" -- one two 2>&1); rc=$?
 check "--run output" "args: 3" "$out"
@@ -36,6 +45,18 @@ cc -c prog.s -o prog_s.o; check "assemble -S output" 0 $?
 # A library alone has nothing to run: a diagnostic, not a linker error.
 "$SIMPLEC" "$HERE/lib_math.smp" -o nolink 2>err.txt; check "library alone status" 1 $?
 grep -q "no entry point" err.txt; check "library alone message" 0 $?
+
+# -g: DWARF line tables, in objects and in -S output assembled by cc.
+"$SIMPLEC" -g -c "$HERE/debug_lines.smp" -o dbg.o; check "-g -c" 0 $?
+readelf -S dbg.o | grep -q '\.debug_line'; check "-g writes .debug_line" 0 $?
+readelf -S dbg.o | grep -q '\.debug_info'; check "-g writes .debug_info" 0 $?
+faddr=$(nm dbg.o | awk '$3 == "f" { print $1 }')
+check "function f starts on line 3" "debug_lines.smp:3" "$(addr2line -e dbg.o "0x$faddr" | sed 's|.*/||')"
+"$SIMPLEC" dbg.o -o dbg && check "-g program runs" 14 "$(./dbg)"
+"$SIMPLEC" -g -S "$HERE/debug_lines.smp" -o dbg.s && grep -q '^\s*\.loc\s1 5 ' dbg.s; check "-g -S has .loc for line 5" 0 $?
+cc -c dbg.s -o dbg_s.o && readelf -S dbg_s.o | grep -q '\.debug_line'; check "-g -S assembles with lines" 0 $?
+"$SIMPLEC" -c "$HERE/debug_lines.smp" -o nodbg.o
+readelf -S nodbg.o | grep -q '\.debug_'; check "no -g, no debug sections" 1 $?
 
 # Deterministic output.
 "$SIMPLEC" -c "$HERE/lib_seq.smp" -o again.o

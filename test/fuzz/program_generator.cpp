@@ -330,7 +330,7 @@ void Generator::guardedDivisionStatement() {
 void Generator::declaration() {
   charge(1);
   bool haveFn1 = hasFnCandidate(Ty::Fn1, ctx_.order), haveFn2 = hasFnCandidate(Ty::Fn2, ctx_.order);
-  std::vector<int> w = {30, 14, 9, 9, 7, 16, 3, scopes_.size() > 3 ? 5 : 0, haveFn1 || haveFn2 ? 7 : 0, 8};
+  std::vector<int> w = {30, 14, 9, 9, 7, 16, 3, scopes_.size() > 3 ? 5 : 0, haveFn1 || haveFn2 ? 7 : 0, 10, 8};
   Var v;
   switch (rng_.weighted(w)) {
     case 0: {
@@ -378,6 +378,13 @@ void Generator::declaration() {
       line("int " + v.name + ";");
       break;
     }
+    case 9: {  // a narrow integer: every store to it truncates
+      std::string init = expr(Ty::Int, 3);
+      v.name = freshName("n");
+      line(std::string(rng_.pick({"i8", "u8", "i16", "u16", "i32", "u32", "byte", "u1"})) + " " + v.name + " = " +
+           init + ";");
+      break;
+    }
     case 7: {  // shadow an int of an enclosing block
       std::vector<const Var*> outer;
       for (size_t s = 1; s + 1 < scopes_.size(); s++)
@@ -394,7 +401,7 @@ void Generator::declaration() {
       line("int " + v.name + " = " + init + ";");
       break;
     }
-    case 9: {  // an int array: a constant length, a computed one, rarely a negative one
+    case 10: {  // an int array: a constant length, a computed one, rarely a negative one
       v.name = freshName("a");
       v.ty = Ty::IntArr;
       v.assignable = false;

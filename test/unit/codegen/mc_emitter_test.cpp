@@ -395,3 +395,34 @@ TEST_CASE("mc: module-level errors are reported, not thrown", "[codegen][mc]") {
     CHECK(err.find("/nonexistent-dir/x/y.o") != std::string::npos);
   }
 }
+
+TEST_CASE("mc: -g line tables for instructions with source lines", "[codegen][mc]") {
+  MModule m = helloAndDivide();
+  uint32_t line = 1;
+  for (MFunction& f : m.funcs)
+    for (MBlock& b : f.blocks)
+      for (MInst& mi : b.insts) mi.line = line++;
+  std::vector<uint8_t> plain, bytes;
+  std::string err;
+  REQUIRE(x86_64::writeObjectToMemory(m, &plain, &err));
+  m.debugLines = true;
+  m.compDir = "/src";
+  REQUIRE(x86_64::writeObjectToMemory(m, &bytes, &err));
+  x86_64::ElfObject elf, elfPlain;
+  REQUIRE(x86_64::readElf(bytes, &elf, &err));
+  REQUIRE(x86_64::readElf(plain, &elfPlain, &err));
+  CHECK(elfPlain.section(".debug_line") == nullptr);
+  const x86_64::ElfSection* lines = elf.section(".debug_line");
+  REQUIRE(lines);
+  REQUIRE(elf.section(".debug_info"));
+  // The line program's addresses are relocated against .text.
+  bool toText = false;
+  for (const x86_64::ElfReloc& r : lines->relocs) toText |= r.symbol == ".text";
+  CHECK(toText);
+  // The code itself is the same with and without -g.
+  CHECK(elf.section(".text")->bytes == elfPlain.section(".text")->bytes);
+  std::string text;
+  REQUIRE(x86_64::writeAssembly(m, &text, &err));
+  CHECK(text.find("\t.file\t1 \"hello.smp\"") != std::string::npos);
+  CHECK(text.find("\t.loc\t1 1 0") != std::string::npos);
+}

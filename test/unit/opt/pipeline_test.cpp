@@ -20,10 +20,11 @@ using simplec::sontest::verifyText;
 namespace {
 
 // f(x) = (x + 1) + 2, built without peepholes; with `garbage`, plus a node
-// unreachable from Stop.
+// unreachable from Stop. f is exported, else -O2 would remove it as unused.
 void build(Graph& g, bool garbage) {
   SonBuilder b(g, "f", 1);
   b.ret(b.fun, b.add(b.add(b.parm(0), b.con(1)), b.con(2)));
+  g.funs[0].isGlobal = true;
   if (garbage) b.con(99);
 }
 

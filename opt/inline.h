@@ -1,0 +1,21 @@
+// Inlining at -O2: a direct call is replaced by a copy of the callee's body
+// when the callee is small (kSmallCallee nodes) or has this one call site
+// (and cannot be called any other way). Functions that may call each other
+// (one component of the call graph) are never inlined into one another, so
+// recursion stays a call; the growth of the graph is bounded by a budget.
+// The copy keeps every node's source position, so a runtime check of the
+// callee still reports the callee's line and column; the call's control and
+// memory inputs become the copy's entry, the copy's Return its exit.
+// Callees that never return (their end is an endless loop) are not inlined.
+// Pre/post: a verified graph. Returns the number of calls inlined.
+#pragma once
+#include "son/graph.h"
+
+namespace simplec {
+
+constexpr size_t kSmallCallee = 40;        // nodes, constants not counted
+constexpr size_t kSingleSiteCallee = 4000;  // a larger one-call-site callee stays a call
+
+int inlineCalls(Graph& g);
+
+}  // namespace simplec

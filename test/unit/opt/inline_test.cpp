@@ -1,0 +1,170 @@
+// Tests for opt/inline.h, opt/unused_funs.h and opt/call_graph.h: small and
+// single-call-site callees are copied into their callers, recursion stays a
+// call, copies keep their source positions, and functions nothing can call
+// any more are removed.
+#include <catch2/catch.hpp>
+
+#include "lexer/diag.h"
+#include "opt/call_graph.h"
+#include "opt/inline.h"
+#include "opt/iterate.h"
+#include "opt/unused_funs.h"
+#include "parser/parser.h"
+#include "test/unit/son/graph_builder.h"
+
+using namespace simplec;
+using simplec::sontest::SonBuilder;
+
+namespace {
+
+void parse(Graph& g, const std::string& src) {
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+}
+
+int funIndex(const Graph& g, const std::string& name) {
+  for (size_t i = 0; i < g.funs.size(); i++)
+    if (g.funs[i].name == name) return int(i);
+  FAIL("no function " << name);
+  return -1;
+}
+
+// Direct calls left in function `name`'s body.
+int callsIn(const Graph& g, const std::string& name) {
+  int n = 0;
+  for (Node* x : functionBody(g, g.funs[size_t(funIndex(g, name))])) n += x->op == Op::Call;
+  return n;
+}
+
+bool present(const Graph& g, const std::string& name) {
+  const FunInfo& f = g.funs[size_t(funIndex(g, name))];
+  return f.ret && !f.ret->dead;
+}
+
+}  // namespace
+
+TEST_CASE("opt/inline: a small callee is copied into every caller", "[opt][inline]") {
+  Graph g;
+  parse(g, "val sq = { int x -> return x * x; };\nreturn sq(arg) + sq(arg + 1);");
+  CHECK(callsIn(g, "main") == 2);
+  CHECK(inlineCalls(g) == 2);
+  CHECK(callsIn(g, "main") == 0);
+  CHECK(sontest::verifyText(g) == "");
+  CHECK(removeUnusedFunctions(g) == 1);
+  CHECK_FALSE(present(g, "sq"));
+  CHECK(sontest::verifyText(g) == "");
+}
+
+TEST_CASE("opt/inline: recursion stays a call", "[opt][inline]") {
+  Graph g;
+  parse(g,
+        "val fact = { int n -> if (n <= 1) return 1; return n * fact(n - 1); };\n"
+        "val even = { int n -> if (n == 0) return true; return odd(n - 1); };\n"
+        "val odd = { int n -> if (n == 0) return false; return even(n - 1); };\n"
+        "return fact(arg) + even(arg);");
+  CHECK(inlineCalls(g) == 0);
+  CHECK(callsIn(g, "main") == 2);
+  CHECK(callsIn(g, "fact") == 1);
+  CallGraph cg(g);
+  CHECK(cg.recursive(funIndex(g, "fact")));
+  CHECK(cg.recursive(funIndex(g, "even")));
+  CHECK(cg.component[size_t(funIndex(g, "even"))] == cg.component[size_t(funIndex(g, "odd"))]);
+  CHECK_FALSE(cg.recursive(funIndex(g, "main")));
+  CHECK(removeUnusedFunctions(g) == 0);
+}
+
+TEST_CASE("opt/inline: a large callee is inlined only at its one call site", "[opt][inline]") {
+  // big's body is well over kSmallCallee nodes.
+  std::string big = "val big = { int x ->\n  int s = 0;\n";
+  for (int i = 0; i < 30; i++) big += "  s = s * 3 + x / " + std::to_string(i + 2) + ";\n";
+  big += "  return s;\n};\n";
+  SECTION("one call site") {
+    Graph g;
+    parse(g, big + "return big(arg);");
+    CHECK(inlineCalls(g) == 1);
+    CHECK(callsIn(g, "main") == 0);
+    CHECK(removeUnusedFunctions(g) == 1);
+  }
+  SECTION("two call sites") {
+    Graph g;
+    parse(g, big + "return big(arg) + big(2);");
+    CHECK(inlineCalls(g) == 0);
+    CHECK(callsIn(g, "main") == 2);
+  }
+  SECTION("one call site, but the function escapes as a value") {
+    Graph g;
+    parse(g, big + "val k = big; val apply = { {int -> int} f, int v -> return f(v); };\n"
+                   "return big(arg) + apply(k, 3);");
+    CallGraph cg(g);
+    CHECK(cg.escapes[size_t(funIndex(g, "big"))]);
+    inlineCalls(g);
+    iterPeeps(g, 0, true);
+    CHECK(present(g, "big"));
+    CHECK(sontest::verifyText(g) == "");
+  }
+}
+
+TEST_CASE("opt/inline: the copy keeps the callee's source positions", "[opt][inline]") {
+  Graph g;
+  parse(g, "val dv = { int a, int b ->\n    return a / b;\n};\nreturn dv(10, arg - 1);");
+  CHECK(inlineCalls(g) == 1);
+  int checks = 0;
+  for (Node* x : functionBody(g, g.funs[size_t(funIndex(g, "main"))]))
+    if (x->op == Op::ZeroCheck) {
+      checks++;
+      CHECK(x->pos.line == 2);
+      CHECK(x->pos.col == 14);
+    }
+  CHECK(checks == 1);
+}
+
+TEST_CASE("opt/inline: a hand-built call is replaced by the callee's body", "[opt][inline]") {
+  Graph g;
+  SonBuilder callee(g, "inc", 1);
+  callee.ret(callee.fun, callee.add(callee.parm(0), callee.con(1)));
+  SonBuilder caller(g, "main", 1);
+  g.funs[size_t(caller.index)].isEntry = true;
+  auto c = caller.call(caller.fun, caller.mem, callee.index, {caller.parm(0)});
+  caller.ret(c.ctrl, c.mem, caller.add(c.value, caller.con(5)));
+  REQUIRE(sontest::verifyText(g) == "");
+  CHECK(inlineCalls(g) == 1);
+  CHECK(sontest::verifyText(g) == "");
+  // main's Return now takes its control and memory straight from main's entry.
+  Node* ret = g.funs[size_t(caller.index)].ret;
+  CHECK(ret->in[0] == caller.fun);
+  CHECK(ret->in[1] == caller.mem);
+  Node* sum = ret->in[2];
+  REQUIRE(sum->op == Op::Add);
+  REQUIRE(sum->in[1]->op == Op::Add);
+  CHECK(sum->in[1]->in[1] == caller.parm(0));
+  CHECK(removeUnusedFunctions(g) == 1);
+  CHECK(g.funs[size_t(callee.index)].ret == nullptr);
+  CHECK(sontest::verifyText(g) == "");
+}
+
+TEST_CASE("opt/unused_funs: what main or an export reaches stays", "[opt][inline]") {
+  SECTION("a program") {
+    Graph g;
+    parse(g,
+          "val used = { int x -> return x + 1; };\n"
+          "val unused = { int x -> return unused2(x) + 1; };\n"
+          "val unused2 = { int x -> if (x > 0) return unused(x - 1); return 0; };\n"
+          "val held = { int x -> return x; };\n"
+          "val h = held;\n"
+          "return used(arg) + h(2);");
+    CHECK(removeUnusedFunctions(g) == 2);
+    CHECK(present(g, "used"));
+    CHECK(present(g, "held"));
+    CHECK_FALSE(present(g, "unused"));
+    CHECK_FALSE(present(g, "unused2"));
+    CHECK(sontest::verifyText(g) == "");
+  }
+  SECTION("a library keeps its exported functions") {
+    Graph g;
+    parse(g, "val a = { int x -> return x + 1; };\nval b = { int x -> return a(x) * 2; };\n");
+    CHECK(removeUnusedFunctions(g) == 0);
+    CHECK(present(g, "a"));
+    CHECK(present(g, "b"));
+  }
+}
