@@ -174,6 +174,7 @@ class Driver {
     argv.insert(argv.end(), objects.begin(), objects.end());
     argv.push_back(rt);
     argv.push_back("-Wl,-u,__simplec_argv");
+    argv.push_back("-lm");  // C math functions declared = "C" (sqrt, hypot, ...)
     int rc = runProcess(argv);
     if (rc != 0) {
       std::cerr << "simplec: error: linking with cc failed\n";

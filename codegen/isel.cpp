@@ -2,6 +2,8 @@
 #include "codegen/isel.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -20,16 +22,43 @@ constexpr int64_t kErrBounds = 1;
 
 bool fitsImm32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 bool isIntCon(const Node* n) { return n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
+// Compares that one condition code answers (float == and != need two:
+// ucomisd reports unordered through the parity flag).
 bool isCompare(const Node* n) {
-  return n->op == Op::EQ || n->op == Op::NE || n->op == Op::LT || n->op == Op::LE;
+  return n->op == Op::EQ || n->op == Op::NE || n->op == Op::LT || n->op == Op::LE ||
+         n->op == Op::FLT || n->op == Op::FLE;
 }
 Cond condOf(Op op) {
   switch (op) {
     case Op::EQ: return Cond::E;
     case Op::NE: return Cond::NE;
     case Op::LT: return Cond::L;
+    // a < b as `ucomisd b, a` + above: unordered sets CF and ZF, so NaN is false.
+    case Op::FLT: return Cond::A;
+    case Op::FLE: return Cond::AE;
     default: return Cond::LE;
   }
+}
+bool isFloatValue(const Node* n) { return n->type && n->type->isFlt(); }
+
+// System V: the register (or stack) each argument travels in. Integers take
+// rdi rsi rdx rcx r8 r9, floats xmm0-7, in order; the rest go on the stack
+// in argument order, 8 bytes each.
+struct ArgPlace {
+  int reg = NoReg;   // physical register, or NoReg
+  int stack = -1;    // stack slot index
+};
+std::vector<ArgPlace> placeArgs(const std::vector<bool>& isFloat) {
+  std::vector<ArgPlace> out;
+  int ints = 0, floats = 0, stack = 0;
+  for (bool f : isFloat) {
+    ArgPlace p;
+    if (f && floats < 8) p.reg = XMM0 + floats++;
+    else if (!f && ints < 6) p.reg = kIntArgRegs[ints++];
+    else p.stack = stack++;
+    out.push_back(p);
+  }
+  return out;
 }
 
 class Selector {
@@ -112,7 +141,7 @@ class Selector {
   int vregOf(const Node* n) {
     auto it = vreg_.find(n);
     if (it != vreg_.end()) return it->second;
-    int v = f_.newVReg();
+    int v = f_.newVReg(isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
     vreg_[n] = v;
     return v;
   }
@@ -177,7 +206,7 @@ class Selector {
       case Op::Parm: case Op::CallEnd: case Op::Never:
         break;  // Never: its exit arm is never taken; selectBlock jumps to the other  // no code: heads, merges (moved at predecessors), parameters (at entry)
       case Op::Proj:
-        if (n->aux == 2) emit(MOp::Mov, {reg(n), Opnd::preg(RAX)});
+        if (n->aux == 2) emit(MOp::Mov, {reg(n), Opnd::preg(isFloatValue(n) ? XMM0 : RAX)});
         break;
       case Op::Con: selectCon(n); break;
       case Op::Add: selectAdd(n); break;
@@ -202,6 +231,9 @@ class Selector {
       case Op::Sub: case Op::Or: case Op::Xor: case Op::Mul: selectBinary(n); break;
       case Op::Shl: case Op::Shr: selectShift(n); break;
       case Op::Div: case Op::Mod: selectDivMod(n); break;
+      case Op::Cast:  // only the optimizer's knowledge changes: a copy
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        break;
       case Op::Neg:
         emit(MOp::Mov, {reg(n), reg(n->in[1])});
         emit(MOp::Neg, {reg(n)});
@@ -213,11 +245,42 @@ class Selector {
         emit(std::move(set));
         break;
       }
-      case Op::EQ: case Op::NE: case Op::LT: case Op::LE: {
-        emit(MOp::Cmp, {reg(n->in[1]), use(n, 2)});
+      case Op::EQ: case Op::NE: case Op::LT: case Op::LE: case Op::FLT: case Op::FLE: {
         MInst set(MOp::Setcc, {reg(n)});
-        set.cc = condOf(n->op);
+        set.cc = emitCompare(n);
         emit(std::move(set));
+        break;
+      }
+      case Op::FEQ: case Op::FNE: selectFloatEquality(n); break;
+      case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax: {
+        MOp op = n->op == Op::FAdd ? MOp::FAdd : n->op == Op::FSub ? MOp::FSub : n->op == Op::FMul ? MOp::FMul
+               : n->op == Op::FDiv ? MOp::FDiv : n->op == Op::FMin ? MOp::FMin : MOp::FMax;
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        emit(op, {reg(n), reg(n->in[2])});
+        break;
+      }
+      case Op::FNeg: case Op::FAbs: {
+        bool neg = n->op == Op::FNeg;
+        (neg ? cx_.usesSignMask : cx_.usesAbsMask) = true;
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        emit(neg ? MOp::FXor : MOp::FAnd,
+             {reg(n), Opnd::memSym(neg ? IselContext::kSignMaskLabel : IselContext::kAbsMaskLabel)});
+        break;
+      }
+      case Op::FSqrt: emit(MOp::FSqrt, {reg(n), reg(n->in[1])}); break;
+      case Op::IToF: emit(MOp::CvtSI2SD, {reg(n), reg(n->in[1])}); break;
+      case Op::FToI: selectFloatToInt(n); break;
+      case Op::FToF32:
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        emit(MOp::RoundF32, {reg(n)});
+        break;
+      case Op::FFloor: case Op::FCeil: {
+        // No SSE2 instruction rounds to an integer (roundsd is SSE4.1).
+        emit(MOp::Mov, {Opnd::preg(XMM0), reg(n->in[1])});
+        MInst call(MOp::Call, {Opnd::symbol(n->op == Op::FFloor ? "__simplec_floor" : "__simplec_ceil")});
+        call.argRegs = {XMM0};
+        emit(std::move(call));
+        emit(MOp::Mov, {reg(n), Opnd::preg(XMM0)});
         break;
       }
       case Op::ZeroCheck: selectZeroCheck(n); break;
@@ -234,6 +297,56 @@ class Selector {
     }
   }
 
+  // Flags for compare n (a Cmp or Ucomisd); returns the condition that is
+  // true when n holds.
+  Cond emitCompare(Node* n) {
+    if (n->op == Op::FLT || n->op == Op::FLE) {
+      emit(MOp::Ucomisd, {reg(n->in[2]), reg(n->in[1])});
+    } else {
+      emit(MOp::Cmp, {reg(n->in[1]), use(n, 2)});
+    }
+    return condOf(n->op);
+  }
+
+  // ==: ZF and not PF; !=: not ZF or PF (unordered: NaN != anything).
+  void selectFloatEquality(Node* n) {
+    bool eq = n->op == Op::FEQ;
+    emit(MOp::Ucomisd, {reg(n->in[1]), reg(n->in[2])});
+    int t = f_.newVReg();
+    MInst a(MOp::Setcc, {reg(n)});
+    a.cc = eq ? Cond::E : Cond::NE;
+    emit(std::move(a));
+    MInst b(MOp::Setcc, {Opnd::vreg(t)});
+    b.cc = eq ? Cond::NP : Cond::P;
+    emit(std::move(b));
+    emit(eq ? MOp::And : MOp::Or, {reg(n), Opnd::vreg(t)});
+  }
+
+  // cvttsd2si gives INT64_MIN for NaN and out-of-range values; NaN must give
+  // 0 and values >= 2^63 INT64_MAX (below -2^63 INT64_MIN is already right).
+  void selectFloatToInt(Node* n) {
+    Opnd x = reg(n->in[1]);
+    emit(MOp::CvtTSD2SI, {reg(n), x});
+    int zero = f_.newVReg(), big = f_.newVReg();
+    emit(MOp::Ucomisd, {x, x});
+    emit(MOp::Mov, {Opnd::vreg(zero), Opnd::imm64(0)});
+    MInst nan(MOp::Cmov, {reg(n), Opnd::vreg(zero)});
+    nan.cc = Cond::P;
+    emit(std::move(nan));
+    emit(MOp::Ucomisd, {x, floatConst(9223372036854775808.0)});
+    emit(MOp::Mov, {Opnd::vreg(big), Opnd::imm64(INT64_MAX)});
+    MInst sat(MOp::Cmov, {reg(n), Opnd::vreg(big)});
+    sat.cc = Cond::AE;  // unordered sets CF: NaN is not >= 2^63
+    emit(std::move(sat));
+  }
+
+  Opnd floatConst(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    cx_.floatConsts.insert(bits);
+    return Opnd::memSym(IselContext::floatLabel(bits));
+  }
+
   void selectParms(Node* fun) {
     // Copy every incoming argument out of its ABI register first.
     std::vector<Node*> parms;
@@ -241,16 +354,27 @@ class Selector {
       if (u->op == Op::Parm && u->aux >= 0 && inFunction(u)) parms.push_back(u);
     std::sort(parms.begin(), parms.end(), [](Node* a, Node* b) { return a->aux < b->aux; });
     const FunInfo& info = g_.funs[size_t(s_.funIndex)];
-    f_.numIncomingStackArgs = info.paramTypes.size() > 6 ? int(info.paramTypes.size() - 6) : 0;
+    std::vector<bool> isFloat;
+    for (const Type* t : info.paramTypes) isFloat.push_back(t && t->isFlt());
+    std::vector<ArgPlace> places = placeArgs(isFloat);
+    f_.numIncomingStackArgs = 0;
+    for (const ArgPlace& a : places)
+      if (a.stack >= 0) f_.numIncomingStackArgs++;
     for (Node* p : parms) {
-      if (p->aux < 6)
-        emit(MOp::Mov, {reg(p), Opnd::preg(kIntArgRegs[p->aux])});
+      SIMPLEC_CHECK(size_t(p->aux) < places.size(), "isel", "parameter beyond the function's parameter list");
+      const ArgPlace& a = places[size_t(p->aux)];
+      if (a.reg != NoReg)
+        emit(MOp::Mov, {reg(p), Opnd::preg(a.reg)});
       else
-        emit(MOp::Mov, {reg(p), Opnd::inArg(int(p->aux - 6))});
+        emit(MOp::Mov, {reg(p), Opnd::inArg(a.stack)});
     }
   }
 
   void selectCon(Node* n) {
+    if (n->type->isFltConst()) {
+      if (needsRegister(n)) emit(MOp::Mov, {reg(n), floatConst(n->type->fltValue())});
+      return;
+    }
     if (n->type->isInt()) {
       if (needsRegister(n)) emit(MOp::Mov, {reg(n), Opnd::imm64(n->type->value())});
       return;
@@ -385,6 +509,14 @@ class Selector {
 
   void selectLoad(Node* n) {
     MemAccess m = MemAccess::decode(n->aux);
+    if (m.value == MemValue::Float) {
+      // An f32 slot holds a single; values are doubles in registers.
+      MInst mi(MOp::Mov, {reg(n), address(n->in[2], n->in[3])});
+      mi.size = uint8_t(m.size);
+      emit(std::move(mi));
+      if (m.size == 4) emit(MOp::CvtSS2SD, {reg(n)});
+      return;
+    }
     MInst mi(m.size == 8 ? MOp::Mov : m.isSigned ? MOp::MovSX : MOp::MovZX, {reg(n), address(n->in[2], n->in[3])});
     mi.size = uint8_t(m.size);
     emit(std::move(mi));
@@ -392,7 +524,15 @@ class Selector {
 
   void selectStore(Node* n) {
     MemAccess m = MemAccess::decode(n->aux);
-    MInst mi(MOp::Mov, {address(n->in[2], n->in[3]), use(n, 4)});
+    Opnd value = use(n, 4);
+    if (m.value == MemValue::Float && m.size == 4) {
+      // Stored as a single: convert a copy, the double may have other uses.
+      Opnd single = Opnd::vreg(f_.newVReg(RegClass::Xmm));
+      emit(MOp::Mov, {single, value});
+      emit(MOp::CvtSD2SS, {single});
+      value = single;
+    }
+    MInst mi(MOp::Mov, {address(n->in[2], n->in[3]), value});
     mi.size = uint8_t(m.size);
     emit(std::move(mi));
   }
@@ -438,17 +578,24 @@ class Selector {
 
   void selectCall(Node* n) {
     size_t nargs = n->in.size() - 3;
-    int stackBytes = nargs > 6 ? int(nargs - 6) * 8 : 0;
+    std::vector<bool> isFloat;
+    for (size_t i = 0; i < nargs; i++) isFloat.push_back(isFloatValue(n->in[3 + i]));
+    std::vector<ArgPlace> places = placeArgs(isFloat);
+    int stackBytes = 0;
+    for (const ArgPlace& a : places)
+      if (a.stack >= 0) stackBytes += 8;
     f_.outArgBytes = std::max(f_.outArgBytes, (stackBytes + 15) & ~15);
     // Stack arguments first, then register arguments (so nothing clobbers them).
-    for (size_t i = 6; i < nargs; i++) {
-      MInst st(MOp::Mov, {Opnd::memP(RSP, int64_t(i - 6) * 8), use(n, 3 + i)});
+    for (size_t i = 0; i < nargs; i++) {
+      if (places[i].stack < 0) continue;
+      MInst st(MOp::Mov, {Opnd::memP(RSP, int64_t(places[i].stack) * 8), use(n, 3 + i)});
       emit(std::move(st));
     }
     MInst call(MOp::Call);
-    for (size_t i = 0; i < nargs && i < 6; i++) {
-      emit(MOp::Mov, {Opnd::preg(kIntArgRegs[i]), use(n, 3 + i)});
-      call.argRegs.push_back(kIntArgRegs[i]);
+    for (size_t i = 0; i < nargs; i++) {
+      if (places[i].reg == NoReg) continue;
+      emit(MOp::Mov, {Opnd::preg(places[i].reg), use(n, 3 + i)});
+      call.argRegs.push_back(places[i].reg);
     }
     Node* fp = n->in[2];
     if (fp->op == Op::Con && fp->type->kind() == TKind::FunPtr && fp->type->isConst())
@@ -465,8 +612,7 @@ class Selector {
     Node* p = n->in[1];
     Cond cc = Cond::NE;
     if (isCompare(p) && fused_.count(p)) {
-      emit(MOp::Cmp, {reg(p->in[1]), use(p, 2)});
-      cc = condOf(p->op);
+      cc = emitCompare(p);
     } else {
       Opnd v = reg(p);
       emit(MOp::Test, {v, v});
@@ -489,12 +635,13 @@ class Selector {
   void selectReturn(Node* n) {
     MInst ret(MOp::Ret);
     const FunInfo& info = g_.funs[size_t(s_.funIndex)];
+    bool isFloat = info.retType && info.retType->isFlt();
     if (info.retType) {
-      emit(MOp::Mov, {Opnd::preg(RAX), use(n, 2)});
+      emit(MOp::Mov, {Opnd::preg(isFloat ? XMM0 : RAX), use(n, 2)});
     } else {
       emit(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(0)});
     }
-    ret.argRegs = {RAX};
+    ret.argRegs = {isFloat ? XMM0 : RAX};
     emit(std::move(ret));
   }
 
@@ -601,6 +748,12 @@ class Selector {
 };
 
 }  // namespace
+
+std::string IselContext::floatLabel(uint64_t bits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ".Lflt.%016llx", static_cast<unsigned long long>(bits));
+  return buf;
+}
 
 MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContext& cx) {
   Selector sel(g, s, cx);

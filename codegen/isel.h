@@ -7,6 +7,8 @@
 // ZeroChecks branch to out-of-line stubs (cold blocks, laid out last) that
 // call the runtime's error reporter with the source position.
 #pragma once
+#include <cstdint>
+#include <set>
 #include <string>
 
 #include "codegen/mir.h"
@@ -18,6 +20,14 @@ struct IselContext {
   std::string fileLabel;   // rodata label of the source file name (runtime errors)
   // Rodata label of the constant string idx.
   static std::string stringLabel(int idx) { return ".Lstr." + std::to_string(idx); }
+  // Float constants are loaded from .rodata: isel records the bit patterns
+  // it used here, and the caller emits them (8 bytes each, floatLabel).
+  // The sign masks for neg/abs are 16-byte items (andpd/xorpd operands).
+  mutable std::set<uint64_t> floatConsts;
+  mutable bool usesSignMask = false, usesAbsMask = false;
+  static std::string floatLabel(uint64_t bits);
+  static constexpr const char* kSignMaskLabel = ".Lflt.signmask";
+  static constexpr const char* kAbsMaskLabel = ".Lflt.absmask";
 };
 
 mir::MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContext& cx);

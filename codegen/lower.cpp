@@ -3,6 +3,7 @@
 
 #include "codegen/frame.h"
 #include "codegen/isel.h"
+#include "codegen/mir_peephole.h"
 #include "codegen/regalloc.h"
 #include "lexer/diag.h"
 #include "sched/gcm.h"
@@ -30,6 +31,8 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
     if (f.isExtern) m.externs.push_back(f.symbol);
   m.externs.push_back("__simplec_rt_error");
   m.externs.push_back("__simplec_new_array");
+  m.externs.push_back("__simplec_floor");
+  m.externs.push_back("__simplec_ceil");
   for (size_t i = 0; i < g.funs.size(); i++) {
     if (!isCompiled(g.funs[i])) continue;
     try {
@@ -38,6 +41,7 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
       if (opts.allocate) {
         allocateRegisters(mf);
         lowerFrame(mf);
+        peepholeMachineCode(mf);
       }
       m.funcs.push_back(std::move(mf));
     } catch (InternalError& e) {
@@ -47,6 +51,15 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
       throw InternalError(e.pass, what);
     }
   }
+  // The float constants the code loads, little-endian as x86 reads them.
+  auto bytesOf = [](uint64_t bits, int n) {
+    std::string b;
+    for (int i = 0; i < n; i++) b += char((bits >> (8 * (i % 8))) & 0xff);
+    return b;
+  };
+  for (uint64_t bits : cx.floatConsts) m.rodata.push_back({IselContext::floatLabel(bits), bytesOf(bits, 8), 8});
+  if (cx.usesSignMask) m.rodata.push_back({IselContext::kSignMaskLabel, bytesOf(uint64_t(1) << 63, 16), 16});
+  if (cx.usesAbsMask) m.rodata.push_back({IselContext::kAbsMaskLabel, bytesOf(~(uint64_t(1) << 63), 16), 16});
   return m;
 }
 

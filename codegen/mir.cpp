@@ -37,6 +37,8 @@ Cond negate(Cond c) {
     case Cond::BE: return Cond::A;
     case Cond::A: return Cond::BE;
     case Cond::AE: return Cond::B;
+    case Cond::P: return Cond::NP;
+    case Cond::NP: return Cond::P;
   }
   return c;
 }
@@ -53,6 +55,8 @@ Cond swapOperands(Cond c) {
     case Cond::BE: return Cond::AE;
     case Cond::A: return Cond::B;
     case Cond::AE: return Cond::BE;
+    case Cond::P: return Cond::P;
+    case Cond::NP: return Cond::NP;
   }
   return c;
 }
@@ -69,6 +73,8 @@ const char* condName(Cond c) {
     case Cond::BE: return "be";
     case Cond::A: return "a";
     case Cond::AE: return "ae";
+    case Cond::P: return "p";
+    case Cond::NP: return "np";
   }
   return "?";
 }
@@ -102,6 +108,21 @@ const char* mopName(MOp op) {
     case MOp::ParMove: return "parmove";
     case MOp::Push: return "push";
     case MOp::Pop: return "pop";
+    case MOp::FAdd: return "addsd";
+    case MOp::FSub: return "subsd";
+    case MOp::FMul: return "mulsd";
+    case MOp::FDiv: return "divsd";
+    case MOp::FMin: return "minsd";
+    case MOp::FMax: return "maxsd";
+    case MOp::FAnd: return "andpd";
+    case MOp::FXor: return "xorpd";
+    case MOp::FSqrt: return "sqrtsd";
+    case MOp::Ucomisd: return "ucomisd";
+    case MOp::CvtSI2SD: return "cvtsi2sd";
+    case MOp::CvtTSD2SI: return "cvttsd2si";
+    case MOp::RoundF32: return "roundf32";
+    case MOp::CvtSD2SS: return "cvtsd2ss";
+    case MOp::CvtSS2SD: return "cvtss2sd";
   }
   return "?";
 }
@@ -133,6 +154,9 @@ OpndRole operandRole(const MInst& mi, size_t i) {
     case MOp::Lea:
     case MOp::Setcc:
     case MOp::Pop:
+    case MOp::FSqrt:
+    case MOp::CvtSI2SD:
+    case MOp::CvtTSD2SI:
       return i == 0 ? OpndRole::Def : OpndRole::Use;
     case MOp::Add:
     case MOp::Sub:
@@ -146,6 +170,17 @@ OpndRole operandRole(const MInst& mi, size_t i) {
     case MOp::Sar:
     case MOp::Shr:
     case MOp::Cmov:
+    case MOp::FAdd:
+    case MOp::FSub:
+    case MOp::FMul:
+    case MOp::FDiv:
+    case MOp::FMin:
+    case MOp::FMax:
+    case MOp::FAnd:
+    case MOp::FXor:
+    case MOp::RoundF32:
+    case MOp::CvtSD2SS:
+    case MOp::CvtSS2SD:
       return i == 0 ? OpndRole::UseDef : OpndRole::Use;
     case MOp::ParMove:
       return i % 2 == 0 ? OpndRole::Def : OpndRole::Use;

@@ -36,7 +36,7 @@ constexpr int kScratch2 = R10;
 constexpr int kXmmScratch = XMM15;
 constexpr int kXmmScratch2 = XMM15 - 1;  // xmm14
 
-enum class Cond : uint8_t { E, NE, L, LE, G, GE, B, BE, A, AE };
+enum class Cond : uint8_t { E, NE, L, LE, G, GE, B, BE, A, AE, P, NP };
 Cond negate(Cond c);
 Cond swapOperands(Cond c);  // a < b  <=>  b > a
 const char* condName(Cond c);
@@ -101,7 +101,17 @@ struct Opnd {
   X(Call)     /* Sym | U(reg) ; implicit uses: argRegs ; clobbers caller-saved */ \
   X(Ret)      /* implicit uses: rax when the function returns a value */   \
   X(ParMove)  /* D,U, D,U, ... all at once (phi resolution) */             \
-  X(Push) X(Pop) /* U | D, prologue/epilogue only */
+  X(Push) X(Pop) /* U | D, prologue/epilogue only */                      \
+  /* SSE2 scalar doubles; xmm operands, `mem` a 16-byte aligned constant */ \
+  X(FAdd) X(FSub) X(FMul) X(FDiv) X(FMin) X(FMax) /* UD, U(xmm|mem) */     \
+  X(FAnd) X(FXor) /* UD, U(mem): andpd/xorpd with a sign mask */           \
+  X(FSqrt)    /* D, U(xmm) */                                              \
+  X(Ucomisd)  /* U(xmm), U(xmm|mem) ; sets ZF PF CF, unordered sets all */ \
+  X(CvtSI2SD) /* D(xmm), U(gpr) */                                         \
+  X(CvtTSD2SI) /* D(gpr), U(xmm) ; out of range and NaN give INT64_MIN */  \
+  X(RoundF32) /* UD(xmm): cvtsd2ss + cvtss2sd, to the nearest f32 */     \
+  X(CvtSD2SS) /* UD(xmm): double to single in place (before an f32 store) */ \
+  X(CvtSS2SD) /* UD(xmm): single to double in place (after an f32 load) */
 
 enum class MOp : uint8_t {
 #define X(n) n,

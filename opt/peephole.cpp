@@ -8,6 +8,9 @@ namespace simplec {
 namespace {
 bool isCon(const Node* n) { return n && n->isConst() && n->type->isInt() && n->type->isConst(); }
 bool isConVal(const Node* n, int64_t v) { return isCon(n) && n->type->value() == v; }
+bool isFltCon(const Node* n) { return n && n->isConst() && n->type->isFltConst(); }
+// Compares bits: 0.0 and -0.0 are different constants.
+bool isFltConVal(const Node* n, double v) { return isFltCon(n) && n->type == Type::fltConst(v); }
 bool isDead(const Node* c) { return c && c->type && c->type->kind() == TKind::XCtrl; }
 bool loopInProgress(const Node* r) {
   return r->op == Op::Loop && (r->in.size() < 3 || !r->in[2]);
@@ -25,7 +28,14 @@ Node* Peephole::run(Node* n) {
   // either changes the node or returns, and every rule shrinks the graph or
   // moves constants right, so this terminates.
   for (int round = 0; round < 64; round++) {
-    n->type = compute(n);
+    const Type* t = compute(n);
+    // A Cast keeps the range sccp found (unless it becomes a constant or
+    // dead): recomputed here, without the analysis's widening, a range cut
+    // by a Cast in a loop would shrink by one per visit around the cycle.
+    if (n->op == Op::Cast && n->type && n->type->isInt() && !n->type->isIntTop() && t->isInt() &&
+        !t->isConst() && !t->isIntTop() && t->isa(n->type))
+      t = n->type;
+    n->type = t;
     if (!enabled) return n;
     if (!n->isCFG() && !n->isConst() && n->type->isConst() && n->op != Op::Parm) {
       Node* c = g_.con(n->type);
@@ -87,7 +97,7 @@ Node* Peephole::idealizeArith(Node* n) {
   Node* a = n->in[1];
   Node* b = n->in.size() > 2 ? n->in[2] : nullptr;
   // Canonical form: a constant operand of a commutative node goes right.
-  if (n->isCommutative() && isCon(a) && !isCon(b)) {
+  if (n->isCommutative() && (isCon(a) || isFltCon(a)) && !(isCon(b) || isFltCon(b))) {
     n->in[1] = b;
     n->in[2] = a;
     return n;
@@ -163,6 +173,24 @@ Node* Peephole::idealizeArith(Node* n) {
     case Op::NE:
     case Op::LT:
       if (a == b) return con(0);
+      break;
+    // Floats: only rewrites exact for every input, -0.0 and NaN included
+    // (x + 0.0 is not x when x is -0.0; x - x is not 0 when x is NaN).
+    case Op::FAdd:
+      if (isFltConVal(b, -0.0)) return a;
+      break;
+    case Op::FSub:
+      if (isFltConVal(b, 0.0)) return a;
+      break;
+    case Op::FMul:
+    case Op::FDiv:
+      if (isFltConVal(b, 1.0)) return a;
+      break;
+    case Op::FNeg:
+      if (a->op == Op::FNeg) return a->in[1];
+      break;
+    case Op::FToF32:
+      if (a->op == Op::FToF32) return a;
       break;
     default: break;
   }

@@ -7,6 +7,7 @@
 #include "lexer/diag.h"
 #include "opt/inline.h"
 #include "opt/iterate.h"
+#include "opt/narrow.h"
 #include "opt/sccp.h"
 #include "opt/unused_funs.h"
 #include "opt/zero_check_elim.h"
@@ -22,6 +23,8 @@ void runPeepholes(Graph& g, const PassOptions& o) { iterPeeps(g, o.seed, o.check
 void runSccp(Graph& g, const PassOptions&) { sccp(g); }
 void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 void runInline(Graph& g, const PassOptions&) { inlineCalls(g); }
+void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
+void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
 void runUnusedFuns(Graph& g, const PassOptions&) { removeUnusedFunctions(g); }
 
 void verifyOrThrow(const Graph& g, const std::string& pass) {
@@ -58,16 +61,19 @@ void checkBehaviour(const EvalResult& before, const EvalResult& after, const std
     internalError(pass, "--check-passes: pass '" + pass + "' changed the program's behaviour: " + diff);
 }
 
-// A hash of the live graph (nodes, edges, types): --check-passes evaluates
-// again only after a pass that changed something, evaluation being far
-// slower than this walk.
+// A hash of what the evaluator runs: the live nodes and edges, and the
+// values of constants (other types, beyond their kind, do not change what
+// the evaluator computes).
+// --check-passes evaluates again only after a pass that changed it (not
+// after one that only refines types), evaluation being far slower than this.
 uint64_t fingerprint(const Graph& g) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
   for (const Node* n : liveNodes(g)) {
     mix(n->id);
     mix(uint64_t(n->op));
-    mix(uint64_t(reinterpret_cast<uintptr_t>(n->type)));
+    if (n->op == Op::Con) mix(uint64_t(reinterpret_cast<uintptr_t>(n->type)));
+    else mix(n->type ? uint64_t(n->type->kind()) : ~0ull);  // memory or not
     mix(uint64_t(n->aux));
     for (const Node* d : n->in) mix(d ? d->id : ~0ull);
   }
@@ -81,11 +87,14 @@ const std::vector<Pass>& passTable() {
   static const std::vector<Pass> table = {
       // First, so that the analyses see callers' arguments inside the copies.
       {"inline", runInline, 2, {}},
+      // Casts below branches, for the analysis to narrow ranges by.
+      {"narrow", runNarrow, 2, {}},
       // The analysis only lowers types; the peepholes then rewrite by them.
       {"sccp", runSccp, 2, {}},
       {"peephole", runPeepholes, 1, {"sccp"}},
       // After the peepholes, so that equal divisors are one node.
       {"zerocheck", runZeroCheckElim, 2, {"peephole"}},
+      {"idle-casts", runIdleCasts, 2, {"peephole"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
       {"unused-funs", runUnusedFuns, 1, {"peephole"}},
   };

@@ -10,6 +10,12 @@ namespace simplec {
 
 namespace {
 
+// The value under any narrowing Casts: the same number, known more precisely.
+Node* uncast(Node* n) {
+  while (n && n->op == Op::Cast && n->in.size() > 1 && n->in[1]) n = n->in[1];
+  return n;
+}
+
 bool isZero(const Node* n) { return n->isConst() && n->type->isInt() && n->type->isConst() && n->type->value() == 0; }
 
 // The value a branch arm proves non-zero, or null.
@@ -18,15 +24,15 @@ Node* provenNonZero(Node* proj) {
   Node* p = proj->in[0]->in[1];
   bool trueArm = proj->aux == 0;
   if (trueArm && p->op == Op::NE) {
-    if (isZero(p->in[2])) return p->in[1];
-    if (isZero(p->in[1])) return p->in[2];
+    if (isZero(p->in[2])) return uncast(p->in[1]);
+    if (isZero(p->in[1])) return uncast(p->in[2]);
   }
   if (!trueArm && p->op == Op::EQ) {
-    if (isZero(p->in[2])) return p->in[1];
-    if (isZero(p->in[1])) return p->in[2];
+    if (isZero(p->in[2])) return uncast(p->in[1]);
+    if (isZero(p->in[1])) return uncast(p->in[2]);
   }
   if (!trueArm && p->op == Op::Not) return nullptr;
-  return trueArm ? p : nullptr;
+  return trueArm ? uncast(p) : nullptr;
 }
 
 int eliminateIn(Graph& g, Node* fun) {
@@ -48,7 +54,7 @@ int eliminateIn(Graph& g, Node* fun) {
     Node* fact = nullptr;
     Node* boundsFact = nullptr;
     if (n->op == Op::ZeroCheck) {
-      Node* v = n->in[1];
+      Node* v = uncast(n->in[1]);
       if (known[v] > 0) dead.push_back(n);
       else fact = v;
     } else if (n->op == Op::BoundsCheck) {

@@ -69,7 +69,7 @@ SType Parser::parseType(bool stopAtSize) {
   SType t;
   if (at(Tok::TypeName)) {
     const std::string& n = tok().text;
-    t = intTypeNamed(n);
+    t = primitiveTypeNamed(n);
     if (t.isError()) {
       error(tok().pos, "type '" + n + "' is not supported yet");
       t = SType::intT();
@@ -169,12 +169,13 @@ void Parser::parseDeclaration() {
     } else if (declared.isRef()) {
       v = {peep(mk(Op::Con, {g_.start()}, Type::nullPtr())), SType::nullT()};
     } else {
-      v = {con(0), declared};
+      v = zeroOf(declared);
     }
     SType t = declared;
     if (isVar || isVal) {
       // Inference never picks a narrow type: a bool or u8 initializer makes an int.
-      t = v.t.isNarrow() ? SType::intT() : v.t;
+      // Likewise an f32 initializer makes a flt.
+      t = v.t.isNarrow() ? SType::intT() : v.t.isFloat() ? SType::floatT(64) : v.t;
       if (t.kind == SType::Null) {
         error(initPos, "cannot infer a type from 'null'");
         t = SType::error();

@@ -61,18 +61,20 @@ Val Parser::toBool(Val v) {
   return {dataOp(Op::NE, v.n, con(0)), SType::boolT()};
 }
 
+// A float condition is true when it is not zero (NaN is true, as in C).
 Val Parser::condition(Val v, SrcPos pos) {
   if (!v.t.hasValue()) {
     error(pos, "expression has no value");
     return {con(0), SType::error()};
   }
+  if (v.t.isFloat()) return {dataOp(Op::FNE, v.n, fcon(0.0)), SType::boolT()};
   return v;
 }
 
 Val Parser::coerce(Val v, const SType& to, SrcPos pos) {
   if (!v.t.hasValue() && !v.t.isError()) {
     error(pos, "expression has no value");
-    return {con(0), to};
+    return zeroOf(to);
   }
   // An array converts to `int`: the address of its element 0 (for C).
   if (v.t.kind == SType::Array && !v.t.nullable && to.kind == SType::Int && to.bits == 64)
@@ -83,10 +85,9 @@ Val Parser::coerce(Val v, const SType& to, SrcPos pos) {
       error(pos, "cannot store read-only '" + v.t.str() + "' where '" + to.str() + "' is expected");
     else
       error(pos, "type mismatch: expected '" + to.str() + "', found '" + v.t.str() + "'");
-    return {con(0), to};
+    return zeroOf(to);
   }
-  if (to.isNarrow()) return narrowTo(v, to);
-  return {v.n, to.isError() ? v.t : to};
+  return storeAs(v, to);
 }
 
 Val Parser::narrowTo(Val v, const SType& to) {
@@ -103,7 +104,15 @@ Val Parser::narrowTo(Val v, const SType& to) {
 }
 
 Val Parser::arith(Op op, Val a, Val b, SrcPos opPos, const char* opText) {
+  bool floatOp = op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div;
+  if (floatOp && (a.t.isFloat() || b.t.isFloat()) && (a.t.isNumeric() || a.t.isError()) &&
+      (b.t.isNumeric() || b.t.isError())) {
+    if (a.t.isError() || b.t.isError()) return {fcon(0.0), SType::error()};
+    return floatArith(op, a, b, opPos);
+  }
+  bool aWasError = a.t.isError();
   a = requireInt(a, opPos, opText);
+  if (a.t.isError() && !aWasError) return {con(0), SType::error()};  // one error per operator
   b = requireInt(b, opPos, opText);
   if (a.t.isError() || b.t.isError()) return {con(0), SType::error()};
   if (op == Op::Div || op == Op::Mod) {
@@ -132,6 +141,8 @@ Val Parser::arith(Op op, Val a, Val b, SrcPos opPos, const char* opText) {
 
 Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
   const char* txt = tokSpelling(op);
+  if ((a.t.isFloat() && b.t.isNumeric()) || (b.t.isFloat() && a.t.isNumeric()))
+    return floatCompare(op, a, b, opPos);
   if (op == Tok::Eq || op == Tok::Ne) {
     bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError() ||
               (a.t.isRef() && b.t.isRef() && !commonType(a.t, b.t).isError());
@@ -141,8 +152,9 @@ Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
     }
     return {dataOp(op == Tok::Eq ? Op::EQ : Op::NE, a.n, b.n, opPos), SType::boolT()};
   }
+  bool aWasError = a.t.isError();
   a = requireInt(a, opPos, txt);
-  b = requireInt(b, opPos, txt);
+  if (!a.t.isError() || aWasError) b = requireInt(b, opPos, txt);
   switch (op) {
     case Tok::Lt: return {dataOp(Op::LT, a.n, b.n, opPos), SType::boolT()};
     case Tok::Le: return {dataOp(Op::LE, a.n, b.n, opPos), SType::boolT()};
@@ -254,19 +266,23 @@ Val Parser::parseTernary() {
   Val b;
   if (accept(Tok::Colon)) {
     b = parseTernary();
-  } else if (a.t.isIntegral() || a.t.isError()) {
-    b = {con(0), a.t};  // `c ? a` yields a or zero
+  } else if (a.t.isNumeric() || a.t.isError()) {
+    b = zeroOf(a.t);  // `c ? a` yields a or zero
   } else {
     error(qpos, "'?' without ':' needs an integer value, found '" + a.t.str() + "'");
     b = a;
   }
   fScope = scope();
   SType t = commonType(a.t, b.t);
-  bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError() ||
+  bool ok = (a.t.isNumeric() && b.t.isNumeric()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError() ||
             !t.isError();
   if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
     error(qpos, "the arms of '?' have no common type: '" + a.t.str() + "' and '" + b.t.str() + "'");
     t = SType::error();
+  } else if (t.isFloat()) {
+    // An integer arm widens (a pure node: where it is made does not matter).
+    a = widenToFloat(a);
+    b = widenToFloat(b);
   }
   return mergeValues(tScope, a, fScope, b, t);
 }
@@ -393,7 +409,9 @@ Val Parser::parseUnary() {
     case Tok::Minus: {
       pos_++;
       if (at(Tok::IntLit) && !tok().isHex) return parseIntLiteral(true);
-      Val v = requireInt(parseUnary(), op.pos, "-");
+      Val v = parseUnary();
+      if (v.t.isFloat()) return {dataOp(Op::FNeg, v.n, nullptr, op.pos), SType::floatT(64)};
+      v = requireInt(v, op.pos, "-");
       return {dataOp(Op::Neg, v.n, nullptr, op.pos), v.t.isError() ? v.t : SType::intT()};
     }
     case Tok::Bang: {
@@ -517,8 +535,10 @@ Val Parser::parsePrimary() {
         if (!at(Tok::LParen) && callsExtern(v.n)) v.n = externThunk(v.n->type->fun());
         return v;
       }
-    case Tok::FloatLit: pos_++; error(t.pos, "floating-point numbers are not supported yet"); return {con(0), SType::error()};
-    case Tok::TypeName: syntaxError(t.pos, "type conversions are not supported yet");
+    case Tok::FloatLit: pos_++; return {fcon(t.floatValue), SType::floatT(64)};
+    case Tok::TypeName:
+      if (peekTok().kind == Tok::LParen) return parseConversion();
+      syntaxError(t.pos, "expected expression");
     default: syntaxError(t.pos, "expected expression");
   }
 }

@@ -57,7 +57,7 @@ void Parser::addReturn(Val v, SrcPos pos) {
   } else if (f.retTypeKnown) {
     // A reference and null (or a read-only and a writable array) have a
     // common type too.
-    bool ok = (f.retType.isIntegral() && v.t.isIntegral()) || sameType(f.retType, v.t) ||
+    bool ok = (f.retType.isNumeric() && v.t.isNumeric()) || sameType(f.retType, v.t) ||
               f.retType.isError() || v.t.isError() ||
               (f.retType.isRef() && v.t.isRef() && !commonType(f.retType, v.t).isError());
     if (!ok)
@@ -102,6 +102,11 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
     Node* rc = ctx.returns->in[3 * i];
     if (rc->type->kind() != TKind::XCtrl) live.push_back({rc, ctx.returns->in[3 * i + 1], ctx.returns->in[3 * i + 2]});
   }
+  // Every value as the result type stores it: integers widen where the
+  // result is a float (the exit of an endless loop returns an integer 0),
+  // and an f32 result is rounded.
+  if (ctx.retType.isFloat())
+    for (RetPath& r : live) r.val = storeAs({r.val, r.val->type->isInt() ? SType::intT() : SType::floatT(64)}, ctx.retType).n;
   Node *c, *m, *v;
   if (live.size() == 1) {
     c = live[0].ctrl;
@@ -111,7 +116,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
     // Never returns (e.g. an endless loop): keep the function well-formed.
     c = scopes_.deadCtrl();
     m = ctx.numReturns() == 0 ? scope()->allMem() : ctx.returns->in[1];
-    v = con(0);
+    v = zeroOf(ctx.retType).n;
   } else {
     std::vector<Node*> cs{nullptr}, ms{nullptr}, vs{nullptr};
     for (auto& r : live) {
@@ -404,6 +409,7 @@ Val Parser::parseSys() {
     path += "." + tok().text;
     pos_++;
     if (path == "sys.io.p") break;
+    if (path.rfind("sys.math.", 0) == 0) return parseSysMath(path.substr(9), sys.pos);
   }
   if (path != "sys.io.p") {
     error(sys.pos, "unknown name '" + path + "'");
@@ -425,6 +431,15 @@ Val Parser::printCall(Val v, SrcPos pos) {
     case SType::Bool: {
       bool isBool = v.t.kind == SType::Bool;
       int f = declareExtern(isBool ? "__simplec_print_bool" : "__simplec_print_i64", {SType::intT()}, SType::voidT());
+      Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+      callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
+      break;
+    }
+    case SType::Float: {
+      // An f32 is passed as the double it widens to; the runtime prints the
+      // shortest digits that read back as the same f32.
+      bool isF32 = v.t.bits == 32;
+      int f = declareExtern(isF32 ? "__simplec_print_f32d" : "__simplec_print_f64", {SType::floatT(64)}, SType::voidT());
       Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
       callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
       break;

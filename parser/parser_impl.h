@@ -90,6 +90,7 @@ class Parser {
   Node* peep(Node* n) { return peep_.run(n); }
   Node* mk(Op op, std::vector<Node*> ins, const Type* t = nullptr, int64_t aux = 0);
   Node* con(int64_t v);
+  Node* fcon(double v);
   Node* dataOp(Op op, Node* a, Node* b = nullptr, SrcPos pos = {});
   Scope* scope() { return fn_->scope; }
   Node* ctrl() { return scope()->ctrl(); }
@@ -162,6 +163,16 @@ class Parser {
   bool callsExtern(const Node* fptr) const;
   // A function of ours that calls C function `ext` (made once per extern).
   Node* externThunk(int ext);
+
+  // ---- floats (parse_numeric.cpp)
+  Val zeroOf(const SType& t);          // 0 or 0.0 of type t
+  Val widenToFloat(Val v);             // an integer becomes a flt; floats stay
+  // v (assignable to `to`) as stored into a `to`: widened, rounded to f32, truncated.
+  Val storeAs(Val v, const SType& to);
+  Val floatArith(Op op, Val a, Val b, SrcPos opPos);
+  Val floatCompare(Tok op, Val a, Val b, SrcPos opPos);
+  Val parseConversion();
+  Val parseSysMath(const std::string& fn, SrcPos namePos);
   // Variables.
   struct VarRef { int idx = -1; Scope* scope = nullptr; };
   Val readName(const Token& name);

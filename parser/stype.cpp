@@ -10,6 +10,18 @@ SType SType::intN(int bits, bool isUnsigned) {
   return t;
 }
 
+SType SType::floatT(int bits) {
+  SType t = of(Float);
+  t.bits = uint8_t(bits == 32 ? 32 : 64);
+  return t;
+}
+
+SType primitiveTypeNamed(const std::string& n) {
+  if (n == "flt" || n == "f64") return SType::floatT(64);
+  if (n == "f32") return SType::floatT(32);
+  return intTypeNamed(n);
+}
+
 SType intTypeNamed(const std::string& n) {
   if (n == "int" || n == "i64") return SType::intT();
   if (n == "bool" || n == "u1") return SType::boolT();
@@ -73,6 +85,7 @@ const Type* SType::lattice() const {
       if (isUnsigned) return Type::intRange(0, int64_t((uint64_t(1) << bits) - 1));
       return Type::intRange(-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1);
     case Bool: return Type::boolType();
+    case Float: return Type::fltBot();
     case Fun: return Type::funAny();
     case Null: return Type::nullPtr();
     case Struct:
@@ -86,6 +99,7 @@ bool sameType(const SType& a, const SType& b) {
   if (a.kind == SType::Int) return a.bits == b.bits && a.isUnsigned == b.isUnsigned;
   if (a.kind == SType::Array)
     return a.nullable == b.nullable && a.readonly == b.readonly && sameType(*a.elem, *b.elem);
+  if (a.kind == SType::Float) return a.bits == b.bits;
   if (a.kind != SType::Fun) return true;
   if (a.sig->params.size() != b.sig->params.size()) return false;
   for (size_t i = 0; i < a.sig->params.size(); i++)
@@ -103,6 +117,8 @@ static bool intFits(const SType& a, const SType& b) {
 bool assignable(const SType& from, const SType& to) {
   if (from.isError() || to.isError()) return true;  // already reported
   if (from.isIntegral() && to.isIntegral()) return true;
+  // Integers widen to floats; f64 rounds into f32. Never float to integer.
+  if (from.isNumeric() && to.isFloat()) return true;
   // A function whose integer result fits the wanted result type will do:
   // our functions return narrow results extended to 64 bits.
   if (from.kind == SType::Fun && to.kind == SType::Fun && from.sig->params.size() == to.sig->params.size()) {
@@ -125,10 +141,21 @@ SType commonType(const SType& a, const SType& b) {
   if (b.isError()) return a;
   if (sameType(a, b)) return a;
   if (a.isIntegral() && b.isIntegral()) return SType::intT();
+  if (a.isNumeric() && b.isNumeric()) return SType::floatT(64);
   if (a.kind == SType::Null && b.isRef()) return b.withNullable(true);
   if (b.kind == SType::Null && a.isRef()) return a.withNullable(true);
   if (a.kind == SType::Array && b.kind == SType::Array && sameType(*a.elem, *b.elem))
     return SType::arrayT(*a.elem, a.readonly || b.readonly, a.nullable || b.nullable);
+  // Functions with the same parameters and integer results: the function
+  // type whose result holds both (either function is assignable to it).
+  if (a.kind == SType::Fun && b.kind == SType::Fun && a.sig->params.size() == b.sig->params.size() &&
+      a.sig->ret.isIntegral() && b.sig->ret.isIntegral()) {
+    for (size_t i = 0; i < a.sig->params.size(); i++)
+      if (!sameType(a.sig->params[i], b.sig->params[i])) return SType::error();
+    const SType &ra = a.sig->ret, &rb = b.sig->ret;
+    SType r = intFits(ra, rb) ? rb : intFits(rb, ra) ? ra : SType::intT();
+    return SType::fun(a.sig->params, r).withNullable(a.nullable || b.nullable);
+  }
   return SType::error();
 }
 

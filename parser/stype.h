@@ -17,7 +17,7 @@ struct StructInfo;
 struct SType {
   enum Kind : uint8_t { Error, Void, Int, Bool, Float, Null, Struct, Array, Fun };
   Kind kind = Error;
-  uint8_t bits = 64;        // Int: 8, 16, 32 or 64
+  uint8_t bits = 64;        // Int: 8, 16, 32 or 64; Float: 32 or 64
   bool isUnsigned = false;  // Int: u8 u16 u32
   bool nullable = false;    // Struct/Array/Fun references: may be null
   bool readonly = false;    // Array `[~]`: no element may be stored through it
@@ -36,6 +36,8 @@ struct SType {
   // A narrow integer: i8 i16 i32 (signed) or u8 u16 u32; 64 bits is `int`.
   static SType intN(int bits, bool isUnsigned);
   static SType boolT() { return of(Bool); }
+  // flt/f64 (64 bits) or f32: an f32 is a double rounded to single on store.
+  static SType floatT(int bits = 64);
   static SType nullT() { return of(Null); }
   static SType structT(const StructInfo* s, bool nullable = false);
   static SType arrayT(const SType& elem, bool readonly = false, bool nullable = false);
@@ -45,6 +47,8 @@ struct SType {
 
   bool isError() const { return kind == Error; }
   bool isIntegral() const { return kind == Int || kind == Bool; }
+  bool isFloat() const { return kind == Float; }
+  bool isNumeric() const { return isIntegral() || isFloat(); }
   // Values of this type are stored truncated (bool keeps the low bit).
   bool isNarrow() const { return kind == Bool || (kind == Int && bits < 64); }
   bool hasValue() const { return kind != Void; }
@@ -68,11 +72,14 @@ struct FunSig {
 
 // The integer type a primitive type name denotes (`byte` is `u8`), or Error.
 SType intTypeNamed(const std::string& name);
+// Any primitive type name: the integers, `flt`/`f64` and `f32`; or Error.
+SType primitiveTypeNamed(const std::string& name);
 
 bool sameType(const SType& a, const SType& b);
 // Can a value of type `from` be stored where `to` is expected?
 bool assignable(const SType& from, const SType& to);
-// The type of a value that may be either (int and bool give int); Error if none.
+// The type of a value that may be either (int and bool give int; an integer
+// and a float give flt); Error if none.
 SType commonType(const SType& a, const SType& b);
 
 }  // namespace simplec

@@ -129,3 +129,16 @@ static size_t formatFloat(double v, int isF32, char out[40]) {
 size_t __simplec_format_f64(double v, char out[40]) { return formatFloat(v, 0, out); }
 
 size_t __simplec_format_f32(float v, char out[40]) { return formatFloat((double)v, 1, out); }
+
+/* Matches son/float_fold.cpp (the compiler's constant folding and evaluator). */
+static double roundToInteger(double a, int up) {
+  if (!(fabs(a) < 4503599627370496.0)) return a; /* 2^52 */
+  double t = (double)(int64_t)a;                  /* toward zero */
+  if (!up && t > a) t -= 1.0;
+  if (up && t < a) t += 1.0;
+  return copysign(t, a);
+}
+
+double __simplec_floor(double v) { return roundToInteger(v, 0); }
+
+double __simplec_ceil(double v) { return roundToInteger(v, 1); }

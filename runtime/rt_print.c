@@ -124,6 +124,9 @@ void __simplec_print_f32(float v) {
   append(tmp, n);
 }
 
+/* An f32 as compiled code holds it: widened to a double. */
+void __simplec_print_f32d(double v) { __simplec_print_f32((float)v); }
+
 /* Runs when main returns or exit() is called; _exit bypasses it, which is
  * why __simplec_rt_error flushes explicitly. */
 __attribute__((destructor)) static void flushAtExit(void) { __simplec_flush(); }

@@ -24,6 +24,13 @@ void __simplec_print_str(const uint8_t* p, int64_t len);
  * the same value ("3.0", "0.1", "1e+16", "inf", "nan"); f32 reads back as f32. */
 void __simplec_print_f64(double v);
 void __simplec_print_f32(float v);
+void __simplec_print_f32d(double v);  /* v holds an f32 value widened to double */
+
+/* sys.math.floor/ceil (SSE2 has no rounding instruction; roundsd is SSE4.1):
+ * the sign of a zero result is the argument's; NaN, infinities and values
+ * of magnitude 2^52 and more are returned unchanged. */
+double __simplec_floor(double v);
+double __simplec_ceil(double v);
 
 /* Writes out everything buffered by the print functions. Compiled code should
  * call it before calling an external C function that may write to fd 1 (or

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "son/float_fold.h"
+
 namespace simplec {
 
 namespace {
@@ -25,6 +27,34 @@ int64_t maskCovering(int64_t v) {
   uint64_t m = 0;
   while (m < uint64_t(v)) m = (m << 1) | 1;
   return int64_t(m);
+}
+
+// The values v may take where `v REL b` holds, b ranging over bt.
+const Type* castRange(CastRel rel, const Type* v, const Type* bt) {
+  int64_t lo = bt->lo(), hi = bt->hi();
+  switch (rel) {
+    case CastRel::LT: return hi == INT64_MIN ? Type::intTop() : Type::intRange(INT64_MIN, hi - 1);
+    case CastRel::LE: return Type::intRange(INT64_MIN, hi);
+    case CastRel::GT: return lo == INT64_MAX ? Type::intTop() : Type::intRange(lo + 1, INT64_MAX);
+    case CastRel::GE: return Type::intRange(lo, INT64_MAX);
+    case CastRel::EQ: return bt;
+    case CastRel::NE:
+      // Only a constant at an end of v's range can be cut off.
+      if (bt->isConst() && v->lo() == lo && lo != INT64_MAX) return Type::intRange(lo + 1, INT64_MAX);
+      if (bt->isConst() && v->hi() == lo && lo != INT64_MIN) return Type::intRange(INT64_MIN, lo - 1);
+      return Type::intBot();
+  }
+  return Type::intBot();
+}
+
+const Type* computeCast(const Node* n) {
+  if (isDeadCtrl(n->in[0])) return n->type ? n->type->dualTop() : Type::top();
+  const Type* v = n->in.size() > 1 && n->in[1] ? n->in[1]->type : nullptr;
+  const Type* b = n->in.size() > 2 && n->in[2] ? n->in[2]->type : nullptr;
+  if (!v) return Type::bottom();
+  if (!v->isInt() || !b || !b->isInt()) return v;  // nothing known to narrow by
+  if (v->isIntTop() || b->isIntTop()) return Type::intTop();
+  return v->join(castRange(CastRel(n->aux), v, b));
 }
 
 const Type* computeArith(const Node* n) {
@@ -122,6 +152,32 @@ const Type* computeLoad(const Node* n) {
   return m.loadType();
 }
 
+// Float nodes fold only constants: a float has no useful range.
+const Type* computeFloat(const Node* n) {
+  bool toInt = n->op == Op::FEQ || n->op == Op::FNE || n->op == Op::FLT || n->op == Op::FLE ||
+               n->op == Op::FToI;
+  const Type* top = toInt ? Type::intTop() : Type::fltTop();
+  const Type* bot = toInt ? (n->op == Op::FToI ? Type::intBot() : Type::boolType()) : Type::fltBot();
+  const Type* a = n->in.size() > 1 ? n->in[1]->type : nullptr;
+  const Type* b = n->in.size() > 2 ? n->in[2]->type : nullptr;
+  if (!a) return bot;
+  if (a->kind() == TKind::Top || a->isFltTop() || a->isIntTop()) return top;
+  if (b && (b->kind() == TKind::Top || b->isFltTop())) return top;
+  if (n->op == Op::IToF) return a->isInt() && a->isConst() ? Type::fltConst(intToFloat(a->value())) : bot;
+  if (!a->isFltConst() || (b && !b->isFltConst())) return bot;
+  double x = a->fltValue();
+  switch (n->op) {
+    case Op::FEQ: case Op::FNE: case Op::FLT: case Op::FLE:
+      if (!b) return bot;
+      return Type::intConst(foldFloatCompare(n->op, x, b->fltValue()) ? 1 : 0);
+    case Op::FToI: return Type::intConst(floatToInt(x));
+    case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax:
+      if (!b) return bot;
+      return Type::fltConst(foldFloatBinary(n->op, x, b->fltValue()));
+    default: return Type::fltConst(foldFloatUnary(n->op, x));
+  }
+}
+
 }  // namespace
 
 int64_t foldBinary(Op op, int64_t a, int64_t b) {
@@ -160,6 +216,7 @@ const Type* compute(const Node* n) {
       if (n->aux < 0) return Type::mem();
       return n->type ? n->type : Type::intBot();
     case Op::Scope: return Type::bottom();
+    case Op::Cast: return computeCast(n);
     case Op::Region: {
       for (size_t i = 1; i < n->in.size(); i++)
         if (!isDeadCtrl(n->in[i])) return Type::ctrl();
@@ -221,7 +278,7 @@ const Type* compute(const Node* n) {
       if (t->kind() == TKind::Top && n->type) return n->type->dualTop();
       return t;
     }
-    default: return computeArith(n);
+    default: return isFloatOp(n->op) ? computeFloat(n) : computeArith(n);
   }
 }
 

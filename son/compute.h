@@ -10,6 +10,9 @@ namespace simplec {
 
 const Type* compute(const Node* n);
 
+// FAdd .. FMax of ops.def: the float node kinds (folded in son/float_fold.h).
+inline bool isFloatOp(Op op) { return op >= Op::FAdd && op <= Op::FMax; }
+
 // Integer arithmetic as the machine does it (wrapping, counts mod 64,
 // MIN / -1 == MIN, MIN % -1 == 0). Division by zero is never asked for.
 int64_t foldBinary(Op op, int64_t a, int64_t b);

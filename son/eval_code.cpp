@@ -10,10 +10,13 @@
 #include <unordered_map>
 
 #include "lexer/diag.h"
+#include "son/compute.h"
 
 namespace simplec {
 
 namespace {
+
+bool isArith(Op op);
 
 bool isMemType(const Node* n) { return n->type && n->type->kind() == TKind::Mem; }
 
@@ -22,6 +25,8 @@ bool isArith(Op op) {
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod:
     case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Sar: case Op::Shr:
     case Op::EQ: case Op::NE: case Op::LT: case Op::LE:
+    case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax:
+    case Op::FEQ: case Op::FNE: case Op::FLT: case Op::FLE:
       return true;
     default:
       return false;
@@ -219,7 +224,8 @@ class Builder {
         for (size_t i = 2; i < n->in.size(); i++) data(n->in[i]);
         return;
       case Op::MergeMem: return;
-      case Op::Neg: case Op::Not:
+      case Op::Neg: case Op::Not: case Op::Cast: case Op::FNeg: case Op::IToF: case Op::FToI: case Op::FToF32:
+      case Op::FSqrt: case Op::FAbs: case Op::FFloor: case Op::FCeil:
         if (n->in.size() < 2 || !n->in[1]) malformed(ref(n) + " has a missing operand");
         data(n->in[1]);
         return;
@@ -249,6 +255,9 @@ class Builder {
     if (t && t->isInt() && t->isConst()) {
       e.kind = EvalKind::Int;
       e.imm = t->value();
+    } else if (t && t->isFltConst()) {
+      e.kind = EvalKind::Flt;
+      e.imm = t->lo();  // the double's bits
     } else if (t && t->kind() == TKind::FunPtr && t->isConst() && t->fun() >= 0) {
       e.kind = EvalKind::Fun;
       e.imm = t->fun();
@@ -297,7 +306,8 @@ class Builder {
       for (const Node* d : n->in) e.ins.push_back(slotOf(d));
       if (e.cls == SlotClass::Const) setConst(e);
       if (n->op == Op::Proj) e.a = e.ins[0];
-      if (n->op == Op::Neg || n->op == Op::Not || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
+      e.unary = n->op == Op::Proj || n->op == Op::Cast || isUnary(n->op);
+      if (isUnary(n->op) || n->op == Op::Cast || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
       if (isArith(n->op)) {
         e.a = e.ins[1];
         e.b = e.ins[2];
@@ -455,6 +465,8 @@ class Builder {
 };
 
 }  // namespace
+
+bool isUnary(Op op) { return op == Op::Neg || op == Op::Not || (isFloatOp(op) && !isArith(op)); }
 
 EvalCode buildEvalCode(const Graph& g, int funIndex, const std::vector<char>& live) {
   return Builder(g, funIndex, live).build();

@@ -13,10 +13,10 @@
 namespace simplec {
 
 // What a value is. Pointers are indices: a function of Graph::funs, a string
-// of Graph::strings. None is the memory/control token (it carries nothing).
-// Ptr is a reference to an object of the evaluator's heap (1 + its index),
-// or null (0).
-enum class EvalKind : uint8_t { None, Int, Fun, Str, Ptr };
+// of Graph::strings. A Flt holds the bits of a double. None is the
+// memory/control token (it carries nothing). Ptr is a reference to an
+// object of the evaluator's heap (1 + its index), or null (0).
+enum class EvalKind : uint8_t { None, Int, Fun, Str, Ptr, Flt };
 
 // How a slot gets its value.
 enum class SlotClass : uint8_t {
@@ -34,6 +34,7 @@ struct EvalNode {
   EvalKind kind = EvalKind::None;  // Const: the constant's kind
   int64_t imm = 0;       // Const: its value; Parm/Proj/CProj: the node's aux
   int32_t a = -1, b = -1;  // data operands (Computed); ZeroCheck/If: the tested value
+  bool unary = false;      // Computed: reads only `a` (Proj and isUnary kinds)
   std::vector<int32_t> ins;  // every input's slot, -1 when absent or not needed
   // Control nodes: the successor control slot for each way out (If/Never:
   // arm 0 and arm 1; others: [0]), and when that successor is a Region, the
@@ -69,6 +70,9 @@ struct EvalCode {
 // Throws InternalError ("evaluate") for a malformed graph: a function
 // without a Fun node, a Parm of another function, a Scope node.
 EvalCode buildEvalCode(const Graph& g, int funIndex, const std::vector<char>& live);
+
+// Data kinds with one operand (slot `a`): Neg, Not, the unary float kinds.
+bool isUnary(Op op);
 
 // The longest stale list kept per Region/CallEnd; longer ones become staleAll.
 constexpr size_t kMaxStaleList = 2048;

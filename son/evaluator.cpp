@@ -16,6 +16,8 @@
 #include "son/compute.h"
 #include "son/eval_code.h"
 #include "son/mem_access.h"
+#include "son/float_fold.h"
+#include "son/float_text.h"
 
 namespace simplec {
 
@@ -224,10 +226,11 @@ class Evaluator {
   Val compute(const Frame& f, const EvalNode& n) const {
     if (n.memory) return Val{};
     Val a = read(f, n.a);
-    if (n.op == Op::Proj) return a;
+    if (n.op == Op::Proj || n.op == Op::Cast) return a;
     if (n.op == Op::Load) return lengthOf(f, n, a, read(f, n.b));
     if (n.op == Op::Neg) return Val{int64_t(0 - uint64_t(intOf(f, n, a))), EvalKind::Int};
     if (n.op == Op::Not) return Val{truthy(f, n, a) ? 0 : 1, EvalKind::Int};
+    if (isFloatOp(n.op)) return computeFloat(f, n, a);
     Val b = read(f, n.b);
     if ((n.op == Op::EQ || n.op == Op::NE) && (a.k != EvalKind::Int || b.k != EvalKind::Int)) {
       bool same = a.k == b.k && a.v == b.v;
@@ -236,6 +239,24 @@ class Evaluator {
     int64_t x = intOf(f, n, a), y = intOf(f, n, b);
     if ((n.op == Op::Div || n.op == Op::Mod) && y == 0) fail(f, n, "divides by zero without a ZeroCheck");
     return Val{foldBinary(n.op, x, y), EvalKind::Int};
+  }
+
+  double fltOf(const Frame& f, const EvalNode& user, Val v) const {
+    if (v.k != EvalKind::Flt) fail(f, user, "does float arithmetic on a value that is not a float");
+    return bitsToDouble(v.v);
+  }
+
+  Val computeFloat(const Frame& f, const EvalNode& n, Val a) const {
+    auto flt = [](double d) { return Val{doubleToBits(d), EvalKind::Flt}; };
+    switch (n.op) {
+      case Op::IToF: return flt(intToFloat(intOf(f, n, a)));
+      case Op::FToI: return Val{floatToInt(fltOf(f, n, a)), EvalKind::Int};
+      case Op::FEQ: case Op::FNE: case Op::FLT: case Op::FLE:
+        return Val{foldFloatCompare(n.op, fltOf(f, n, a), fltOf(f, n, read(f, n.b))) ? 1 : 0, EvalKind::Int};
+      case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax:
+        return flt(foldFloatBinary(n.op, fltOf(f, n, a), fltOf(f, n, read(f, n.b))));
+      default: return flt(foldFloatUnary(n.op, fltOf(f, n, a)));
+    }
   }
 
   // The value of slot `slot`, evaluating what it needs first.
@@ -255,7 +276,7 @@ class Evaluator {
       int32_t missing = -1;
       if (!n.memory) {
         int32_t operands[2] = {n.a, n.b};
-        int count = n.op == Op::Proj || n.op == Op::Neg || n.op == Op::Not ? 1 : 2;
+        int count = n.unary ? 1 : 2;
         for (int i = 0; i < count && missing < 0; i++) {
           int32_t d = operands[i];
           if (d >= 0 && ready(f, d)) continue;
@@ -331,6 +352,8 @@ class Evaluator {
       } else {
         fail(f, c, "prints a value that is not an array");
       }
+    } else if (fi.symbol == "__simplec_print_f64" || fi.symbol == "__simplec_print_f32d") {
+      emit(floatRepr(bitsToDouble(arg(0, EvalKind::Flt)), fi.symbol == "__simplec_print_f32d"));
     } else if (fi.symbol == "__simplec_print_str") {
       int64_t idx = arg(0, EvalKind::Str), len = arg(1, EvalKind::Int);
       if (idx < 0 || size_t(idx) >= g_.strings.size()) fail(f, c, "prints a string that does not exist");
@@ -347,23 +370,40 @@ class Evaluator {
 
   // A C function of this process, called with up to six integer arguments
   // in registers (extra ones are ignored by the System V callee).
+  // A C function of this process. System V passes integers and doubles in
+  // separate register files, so calling it as f(6 integers, 8 doubles)
+  // puts each argument where the real prototype expects it.
   Val callC(const Frame& f, const EvalNode& c, const FunInfo& fi, const std::vector<Val>& args) {
-    void* sym = o_.callExterns && args.size() <= 6 ? dlsym(RTLD_DEFAULT, fi.symbol.c_str()) : nullptr;
-    bool intsOnly = fi.retType == nullptr || fi.retType->isInt();
-    for (const Val& a : args) intsOnly = intsOnly && a.k == EvalKind::Int;
-    if (!sym || !intsOnly) {
+    (void)f;
+    (void)c;
+    int64_t ints[6] = {};
+    double dbls[8] = {};
+    size_t ni = 0, nd = 0;
+    bool ok = fi.retType == nullptr || fi.retType->isInt() || fi.retType->isFlt();
+    for (const Val& a : args) {
+      if (a.k == EvalKind::Int && ni < 6) ints[ni++] = a.v;
+      else if (a.k == EvalKind::Flt && nd < 8) dbls[nd++] = bitsToDouble(a.v);
+      else ok = false;  // pointers to the evaluator's heap, stack arguments
+    }
+    void* sym = o_.callExterns && ok ? dlsym(RTLD_DEFAULT, fi.symbol.c_str()) : nullptr;
+    if (!sym) {
       res_.unsupported = "the program calls the external function '" + fi.name + "'";
       throw StopRun{};
     }
-    (void)f;
-    (void)c;
     std::fwrite(res_.out.data() + res_.outWritten, 1, res_.out.size() - res_.outWritten, stdout);
     std::fflush(stdout);
     res_.outWritten = res_.out.size();
-    int64_t a[6] = {};
-    for (size_t i = 0; i < args.size(); i++) a[i] = args[i].v;
-    using CFun = int64_t (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t);
-    int64_t r = reinterpret_cast<CFun>(sym)(a[0], a[1], a[2], a[3], a[4], a[5]);
+    if (fi.retType && fi.retType->isFlt()) {
+      using CFun = double (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, double, double, double,
+                              double, double, double, double, double);
+      double r = reinterpret_cast<CFun>(sym)(ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], dbls[0], dbls[1],
+                                             dbls[2], dbls[3], dbls[4], dbls[5], dbls[6], dbls[7]);
+      return Val{doubleToBits(r), EvalKind::Flt};
+    }
+    using CFun = int64_t (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, double, double, double, double,
+                             double, double, double, double);
+    int64_t r = reinterpret_cast<CFun>(sym)(ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], dbls[0], dbls[1],
+                                            dbls[2], dbls[3], dbls[4], dbls[5], dbls[6], dbls[7]);
     return Val{r, EvalKind::Int};
   }
 
@@ -468,7 +508,10 @@ class Evaluator {
             EvalKind k = o.kinds[size_t(cell)];
             int64_t x = o.cells[size_t(cell)];
             if (k == EvalKind::None)
-              k = m.value == MemValue::Fun ? EvalKind::Fun : m.value == MemValue::Ptr ? EvalKind::Ptr : EvalKind::Int;
+              k = m.value == MemValue::Fun   ? EvalKind::Fun
+                  : m.value == MemValue::Ptr   ? EvalKind::Ptr
+                  : m.value == MemValue::Float ? EvalKind::Flt
+                                               : EvalKind::Int;
             v = Val{k == EvalKind::Int ? m.extend(x) : x, k};
           }
         }

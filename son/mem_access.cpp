@@ -16,7 +16,7 @@ const Type* MemAccess::loadType() const {
   switch (value) {
     case MemValue::Ptr: return Type::dataPtr(Type::kFunAny);
     case MemValue::Fun: return Type::funAny();
-    case MemValue::Float: return Type::bottom();
+    case MemValue::Float: return Type::fltBot();
     default: break;
   }
   if (size >= 8) return Type::intBot();

@@ -15,6 +15,12 @@ const OpInfo kOpInfo[] = {
 
 const OpInfo& opInfo(Op op) { return kOpInfo[static_cast<int>(op)]; }
 
+const char* castRelName(CastRel r) {
+  static const char* const names[] = {"<", "<=", ">", ">=", "==", "!="};
+  int i = int(r);
+  return i >= 0 && i < 6 ? names[i] : "?";
+}
+
 std::string Node::label() const {
   switch (op) {
     case Op::Con: return "Con " + (type ? type->str() : std::string("?"));
@@ -31,6 +37,7 @@ std::string Node::label() const {
       MemAccess m = MemAccess::decode(aux);
       return "New " + m.str() + " @" + std::to_string(m.alias);
     }
+    case Op::Cast: return std::string("Cast ") + castRelName(CastRel(aux));
     default: return opName(op);
   }
 }

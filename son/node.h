@@ -31,6 +31,10 @@ constexpr int kNumOps = 0
 #undef OP
     ;
 
+// The fact a Cast carries (its aux): value REL bound holds below its control.
+enum class CastRel : int64_t { LT, LE, GT, GE, EQ, NE };
+const char* castRelName(CastRel r);
+
 class Node {
  public:
   uint32_t id;

@@ -2,7 +2,9 @@
 #include "son/type.h"
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -38,6 +40,19 @@ const Type* Type::intRange(int64_t lo, int64_t hi) {
 }
 const Type* Type::intTop() { return intern(TKind::Int, 1, 0, 0, {}); }
 const Type* Type::intBot() { return intern(TKind::Int, INT64_MIN, INT64_MAX, 0, {}); }
+// Flt: lo_ holds the constant's bits; fun_ is 0 (constant), kFunTop, kFunAny.
+const Type* Type::fltConst(double v) {
+  int64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return intern(TKind::Flt, bits, 0, 0, {});
+}
+const Type* Type::fltTop() { return intern(TKind::Flt, 0, 0, kFunTop, {}); }
+const Type* Type::fltBot() { return intern(TKind::Flt, 0, 0, kFunAny, {}); }
+double Type::fltValue() const {
+  double v;
+  std::memcpy(&v, &lo_, sizeof v);
+  return v;
+}
 const Type* Type::funPtr(int fun) { return intern(TKind::FunPtr, 0, 0, fun, {}); }
 const Type* Type::dataPtr(int idx) { return intern(TKind::Ptr, 0, 0, idx, {}); }
 const Type* Type::tuple(std::vector<const Type*> elems) {
@@ -46,6 +61,7 @@ const Type* Type::tuple(std::vector<const Type*> elems) {
 
 bool Type::isConst() const {
   if (kind_ == TKind::Int) return lo_ == hi_;
+  if (kind_ == TKind::Flt) return fun_ == 0;
   if (kind_ == TKind::Ptr) return fun_ >= 0 || fun_ == kNull;
   if (kind_ == TKind::FunPtr) return fun_ >= 0;
   return false;
@@ -67,6 +83,7 @@ const Type* Type::meet(const Type* t) const {
       return intRange(std::min(lo_, t->lo_), std::max(hi_, t->hi_));
     case TKind::FunPtr:
     case TKind::Ptr:
+    case TKind::Flt:
       if (fun_ == kFunTop) return t;
       if (t->fun_ == kFunTop) return this;
       // Two non-null pointers (strings, fresh arrays) stay non-null.
@@ -98,6 +115,7 @@ const Type* Type::join(const Type* t) const {
       return intRange(std::max(lo_, t->lo_), std::min(hi_, t->hi_));
     case TKind::FunPtr:
     case TKind::Ptr:
+    case TKind::Flt:
       if (fun_ == kFunAny) return t;
       if (t->fun_ == kFunAny) return this;
       if (kind_ == TKind::Ptr && fun_ == kNonNull && t->isNonNullPtr()) return t;
@@ -121,6 +139,7 @@ const Type* Type::dualTop() const {
     case TKind::XCtrl: return xctrl();
     case TKind::FunPtr: return funPtr(kFunTop);
     case TKind::Ptr: return dataPtr(kFunTop);
+    case TKind::Flt: return fltTop();
     case TKind::Tuple: {
       std::vector<const Type*> e;
       for (auto* x : elems_) e.push_back(x->dualTop());
@@ -152,6 +171,14 @@ std::string Type::str() const {
       if (fun_ == kNull) return "null";
       if (fun_ == kNonNull) return "ptr!";
       return "str#" + std::to_string(fun_);
+    case TKind::Flt: {
+      if (fun_ == kFunAny) return "flt";
+      if (fun_ == kFunTop) return "flt-top";
+      // Shortest digits that read back exactly; "f" marks the kind.
+      char buf[40];
+      auto r = std::to_chars(buf, buf + sizeof buf, fltValue());
+      return std::string(buf, r.ptr) + "f";
+    }
     case TKind::Tuple: {
       std::string s = "(";
       for (size_t i = 0; i < elems_.size(); i++) s += (i ? ", " : "") + elems_[i]->str();

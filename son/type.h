@@ -4,10 +4,12 @@
 // range of one value; an empty range (lo > hi) is the integer TOP.
 //
 //            TOP
-//   XCTRL   int-top   fun-top   (tuples)
-//   CTRL    [lo,hi]   fun(i)
-//           int-bot   fun-any    MEM
+//   XCTRL   int-top   fun-top   flt-top   (tuples)
+//   CTRL    [lo,hi]   fun(i)    flt(c)
+//           int-bot   fun-any   flt        MEM
 //            BOTTOM
+// Floats are IEEE doubles; a float constant is identified by its bit
+// pattern, so 0.0 and -0.0 differ and a NaN equals itself.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -15,7 +17,7 @@
 
 namespace simplec {
 
-enum class TKind : uint8_t { Top, Bottom, Ctrl, XCtrl, Int, Mem, FunPtr, Ptr, Tuple };
+enum class TKind : uint8_t { Top, Bottom, Ctrl, XCtrl, Int, Mem, FunPtr, Ptr, Tuple, Flt };
 
 class Type {
  public:
@@ -29,6 +31,9 @@ class Type {
   static const Type* intTop();   // empty range
   static const Type* intBot();   // [INT64_MIN, INT64_MAX]
   static const Type* boolType() { return intRange(0, 1); }
+  static const Type* fltConst(double v);
+  static const Type* fltTop();
+  static const Type* fltBot();   // any double
   static const Type* funPtr(int fun);  // fun >= 0: that function; kFunAny
   static const Type* funAny() { return funPtr(kFunAny); }
   static const Type* tuple(std::vector<const Type*> elems);
@@ -47,7 +52,11 @@ class Type {
   TKind kind() const { return kind_; }
   bool isInt() const { return kind_ == TKind::Int; }
   bool isIntTop() const { return kind_ == TKind::Int && lo_ > hi_; }
-  bool isConst() const;  // a single integer or a single function
+  bool isConst() const;  // a single integer, float or function
+  bool isFlt() const { return kind_ == TKind::Flt; }
+  bool isFltTop() const { return kind_ == TKind::Flt && fun_ == kFunTop; }
+  bool isFltConst() const { return kind_ == TKind::Flt && fun_ == 0; }
+  double fltValue() const;  // isFltConst()
   int64_t lo() const { return lo_; }
   int64_t hi() const { return hi_; }
   int64_t value() const { return lo_; }  // isConst() integers

@@ -46,7 +46,11 @@ namespace simplec::x86_64 {
   X(JMP_1) X(JCC_1) X(CALL64pcrel32) X(CALL64r) X(RET64)                             \
   X(PUSH64r) X(POP64r)                                                               \
   X(MOVAPSrr) X(MOVSDrm) X(MOVSDmr) X(MOVSSrm) X(MOVSSmr)                            \
-  X(MOVPQIto64rr) X(MOV64toPQIrr)
+  X(MOVPQIto64rr) X(MOV64toPQIrr)                                                    \
+  X(ADDSDrr) X(ADDSDrm) X(SUBSDrr) X(SUBSDrm) X(MULSDrr) X(MULSDrm)                  \
+  X(DIVSDrr) X(DIVSDrm) X(MINSDrr) X(MINSDrm) X(MAXSDrr) X(MAXSDrm)                  \
+  X(ANDPDrm) X(XORPDrm) X(SQRTSDr) X(UCOMISDrr) X(UCOMISDrm)                         \
+  X(CVTSI642SDrr) X(CVTTSD2SI64rr) X(CVTSD2SSrr) X(CVTSS2SDrr)
 // clang-format on
 
 enum class XOp : uint16_t {

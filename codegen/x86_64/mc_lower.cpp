@@ -77,6 +77,8 @@ int64_t x86Cond(mir::Cond c) {
     case mir::Cond::BE: return int64_t(X86Cond::BE);
     case mir::Cond::A: return int64_t(X86Cond::A);
     case mir::Cond::AE: return int64_t(X86Cond::AE);
+    case mir::Cond::P: return int64_t(X86Cond::P);
+    case mir::Cond::NP: return int64_t(X86Cond::NP);
   }
   throw InternalError("emit", "invalid condition code " + std::to_string(int(c)));
 }
@@ -318,8 +320,91 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
                .addReg(gpr(mi.ops[0])));
       return;
     case MOp::ParMove: fail("ParMove reached the emitter (not resolved by register allocation)");
+    case MOp::FAdd:
+    case MOp::FSub:
+    case MOp::FMul:
+    case MOp::FDiv:
+    case MOp::FMin:
+    case MOp::FMax:
+    case MOp::FAnd:
+    case MOp::FXor: return lowerSse(mi);
+    case MOp::FSqrt:
+    case MOp::CvtSI2SD:
+    case MOp::CvtTSD2SI: {
+      expectOps(mi, 2);
+      const Opnd& d = mi.ops[0];
+      const Opnd& s = mi.ops[1];
+      if (mi.op == MOp::FSqrt)
+        emit(llvm::MCInstBuilder(t_.op(XOp::SQRTSDr)).addReg(xmmReg(d)).addReg(xmmReg(s)));
+      else if (mi.op == MOp::CvtSI2SD)
+        emit(llvm::MCInstBuilder(t_.op(XOp::CVTSI642SDrr)).addReg(xmmReg(d)).addReg(gpr(s)));
+      else
+        emit(llvm::MCInstBuilder(t_.op(XOp::CVTTSD2SI64rr)).addReg(gpr(d)).addReg(xmmReg(s)));
+      return;
+    }
+    case MOp::Ucomisd: {
+      expectOps(mi, 2);
+      unsigned a = xmmReg(mi.ops[0]);
+      if (mi.ops[1].kind == Opnd::Mem) {
+        llvm::MCInst inst = make(XOp::UCOMISDrm);
+        inst.addOperand(llvm::MCOperand::createReg(a));
+        addMem(inst, mi.ops[1]);
+        return emit(inst);
+      }
+      emit(llvm::MCInstBuilder(t_.op(XOp::UCOMISDrr)).addReg(a).addReg(xmmReg(mi.ops[1])));
+      return;
+    }
+    case MOp::RoundF32: {
+      expectOps(mi, 1);
+      unsigned r = xmmReg(mi.ops[0]);
+      emit(llvm::MCInstBuilder(t_.op(XOp::CVTSD2SSrr)).addReg(r).addReg(r));
+      emit(llvm::MCInstBuilder(t_.op(XOp::CVTSS2SDrr)).addReg(r).addReg(r));
+      return;
+    }
+    case MOp::CvtSD2SS:
+    case MOp::CvtSS2SD: {
+      expectOps(mi, 1);
+      unsigned r = xmmReg(mi.ops[0]);
+      XOp op = mi.op == MOp::CvtSD2SS ? XOp::CVTSD2SSrr : XOp::CVTSS2SDrr;
+      emit(llvm::MCInstBuilder(t_.op(op)).addReg(r).addReg(r));
+      return;
+    }
   }
   fail("unknown MIR opcode " + std::to_string(int(mi.op)));
+}
+
+// Two-address SSE2 arithmetic: xmm op= xmm | mem. andpd/xorpd take only a
+// (16-byte aligned) memory operand here: they apply a constant mask.
+void McLowering::lowerSse(const mir::MInst& mi) {
+  expectOps(mi, 2);
+  struct Forms {
+    XOp rr, rm;
+  };
+  Forms f{XOp::ADDSDrr, XOp::ADDSDrm};
+  switch (mi.op) {
+    case MOp::FSub: f = {XOp::SUBSDrr, XOp::SUBSDrm}; break;
+    case MOp::FMul: f = {XOp::MULSDrr, XOp::MULSDrm}; break;
+    case MOp::FDiv: f = {XOp::DIVSDrr, XOp::DIVSDrm}; break;
+    case MOp::FMin: f = {XOp::MINSDrr, XOp::MINSDrm}; break;
+    case MOp::FMax: f = {XOp::MAXSDrr, XOp::MAXSDrm}; break;
+    case MOp::FAnd: f = {XOp::ANDPDrm, XOp::ANDPDrm}; break;
+    case MOp::FXor: f = {XOp::XORPDrm, XOp::XORPDrm}; break;
+    default: break;
+  }
+  unsigned d = xmmReg(mi.ops[0]);
+  const Opnd& s = mi.ops[1];
+  bool packed = mi.op == MOp::FAnd || mi.op == MOp::FXor;
+  if (isXmmOp(s) && !packed) {
+    emit(llvm::MCInstBuilder(t_.op(f.rr)).addReg(d).addReg(d).addReg(xmmReg(s)));
+  } else if (s.kind == Opnd::Mem) {
+    llvm::MCInst inst = make(f.rm);
+    inst.addOperand(llvm::MCOperand::createReg(d));
+    inst.addOperand(llvm::MCOperand::createReg(d));
+    addMem(inst, s);
+    emit(inst);
+  } else {
+    unsupported(mi);
+  }
 }
 
 // r <- imm: the shortest of mov r32, imm32 (zero-extends), mov r64, simm32,

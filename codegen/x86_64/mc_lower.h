@@ -62,6 +62,7 @@ class McLowering {
   void lowerTest(const mir::MInst& mi);
   void lowerDivRem(const mir::MInst& mi);
   void lowerCall(const mir::MInst& mi);
+  void lowerSse(const mir::MInst& mi);
 
   // Operand accessors: check the operand's kind and map it to LLVM.
   unsigned gpr(const mir::Opnd& o, int width = 8) const;

@@ -124,6 +124,7 @@ class Machine {
       case Cond::BE: return cf_ || zf_;
       case Cond::A: return !cf_ && !zf_;
       case Cond::AE: return !cf_;
+      case Cond::P: case Cond::NP: throw Fail("the parity flag (float compares) is not modelled");
     }
     return false;
   }
@@ -325,6 +326,10 @@ int Machine::step(const MInst& mi, InterpResult& res) {
       write(mi.ops[0], load(int64_t(pregs_[RSP]), 8));
       pregs_[RSP] += 8;
       return -1;
+    case MOp::FAdd: case MOp::FSub: case MOp::FMul: case MOp::FDiv: case MOp::FMin: case MOp::FMax:
+    case MOp::FAnd: case MOp::FXor: case MOp::FSqrt: case MOp::Ucomisd: case MOp::CvtSI2SD:
+    case MOp::CvtTSD2SI: case MOp::RoundF32: case MOp::CvtSD2SS: case MOp::CvtSS2SD:
+      throw Fail(std::string("float instruction ") + mopName(mi.op) + " is not modelled");
   }
   throw Fail("unknown instruction");
 }

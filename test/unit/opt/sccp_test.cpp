@@ -5,6 +5,7 @@
 
 #include "lexer/diag.h"
 #include "opt/iterate.h"
+#include "opt/narrow.h"
 #include "opt/sccp.h"
 #include "parser/parser.h"
 #include "test/unit/son/graph_builder.h"
@@ -85,4 +86,52 @@ TEST_CASE("opt/sccp: unreachable code contributes nothing, reachable code stays"
   std::string ir = optimize("int x = 3; if (x > 5) x = arg; return x * 2;", true);
   CHECK(ir.find("Con 6") != std::string::npos);
   CHECK(ir.find("Parm 0") == std::string::npos);
+}
+
+namespace {
+
+// The range sccp gives parameter `index` of function `name` in `src`
+// (after the branch Casts are in, as in the pipeline).
+const Type* parmRange(const std::string& src, const std::string& name, int index) {
+  Graph g;
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+  insertNarrowingCasts(g);
+  sccp(g);
+  CHECK(sontest::verifyText(g) == "");
+  iterPeeps(g, 0, true);
+  CHECK(sontest::verifyText(g) == "");
+  for (const FunInfo& f : g.funs)
+    if (f.name == name && f.fun)
+      for (Node* u : f.fun->out)
+        if (u->op == Op::Parm && u->aux == index) return u->type;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("opt/sccp: parameters take the range of every call site's argument", "[opt][sccp]") {
+  const char* f = "val f = { int v, int k -> return v / k + v % k; };\n";
+  CHECK(parmRange(std::string(f) + "return f(arg, 4) + f(arg, 7);", "f", 1) == Type::intRange(4, 7));
+  CHECK(parmRange(std::string(f) + "return f(arg, 4) + f(arg, 7);", "f", 0) == Type::intBot());
+  CHECK(parmRange(std::string(f) + "return f(arg, 3) + f(2, 3);", "f", 1) == Type::intConst(3));
+  // A call in a branch never taken does not count.
+  CHECK(parmRange(std::string(f) + "int r = f(arg, 3); if (0) r = f(arg, arg); return r;", "f", 1) ==
+        Type::intConst(3));
+  // Unknown callers: a function passed as a value keeps its declared type.
+  const char* apply = "val apply = { {int, int -> int} fn, int a -> return fn(a, 2); };\n";
+  CHECK(parmRange(std::string(f) + apply + "return f(arg, 3) + apply(f, 1);", "f", 1) == Type::intBot());
+  CHECK(parmRange(std::string(f) + apply + "return f(arg, 3) + apply(f, 1);", "apply", 1) == Type::intConst(1));
+  // Recursion: the range is widened at the end that moves, and stays sound.
+  const Type* n = parmRange(
+      "val fact = { int n -> if (n <= 1) return 1; return n * fact(n - 1); };\nreturn fact(6);", "fact", 0);
+  REQUIRE(n);
+  CHECK(n->hi() == 6);
+  CHECK(n->lo() <= 1);
+}
+
+TEST_CASE("opt/sccp: a library's exported functions keep their declared parameters", "[opt][sccp]") {
+  const char* src = "val f = { int v, int k -> return v / k; };\nval g = { int x -> return f(x, 3); };\n";
+  CHECK(parmRange(src, "f", 1) == Type::intBot());
 }

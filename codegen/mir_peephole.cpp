@@ -1,0 +1,91 @@
+// Machine-code peepholes.
+#include "codegen/mir_peephole.h"
+
+namespace simplec {
+
+namespace {
+
+using mir::MInst;
+using mir::MOp;
+using mir::Opnd;
+
+bool isGpr(const Opnd& o) { return o.kind == Opnd::PReg && o.reg >= 0 && o.reg < 16; }
+bool isImm(const Opnd& o, int64_t v) { return o.kind == Opnd::Imm && o.imm == v; }
+
+bool readsFlags(MOp op) { return op == MOp::Jcc || op == MOp::Setcc || op == MOp::Cmov; }
+// Sets or destroys the flags without reading them. Shifts are not here: a
+// shift by a count of 0 leaves the flags alone.
+bool writesFlags(MOp op) {
+  switch (op) {
+    case MOp::Add: case MOp::Sub: case MOp::And: case MOp::Or: case MOp::Xor: case MOp::Imul:
+    case MOp::Neg: case MOp::Cmp: case MOp::Test: case MOp::SDivRem: case MOp::Call:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Are the flags dead after instruction i of block b? Flags never live from
+// one block into another here (a conditional jump follows its compare in the
+// same block), but a block that falls through is treated as reading them.
+bool flagsDeadAfter(const mir::MBlock& b, size_t i) {
+  for (size_t k = i + 1; k < b.insts.size(); k++) {
+    MOp op = b.insts[k].op;
+    if (readsFlags(op)) return false;
+    if (writesFlags(op) || op == MOp::Jmp || op == MOp::Ret) return true;
+  }
+  return false;
+}
+
+// Where control really goes when it enters block `b`: through blocks that
+// are empty (fall through) or hold one unconditional jump.
+int finalTarget(const mir::MFunction& f, int b) {
+  for (size_t steps = 0; steps < f.blocks.size(); steps++) {
+    if (b < 0 || size_t(b) >= f.blocks.size()) return b;
+    const mir::MBlock& blk = f.blocks[size_t(b)];
+    if (blk.insts.empty()) {
+      if (size_t(b) + 1 >= f.blocks.size() || blk.succs.size() != 1 || blk.succs[0] != b + 1) return b;
+      b = b + 1;
+    } else if (blk.insts.size() == 1 && blk.insts[0].op == MOp::Jmp && blk.insts[0].ops.size() == 1 &&
+               blk.insts[0].ops[0].kind == Opnd::Block) {
+      int next = blk.insts[0].ops[0].reg;
+      if (next == b) return b;  // an endless loop of one jump
+      b = next;
+    } else {
+      return b;
+    }
+  }
+  return b;  // a cycle of jump-only blocks: leave it as it is
+}
+
+}  // namespace
+
+int peepholeMachineCode(mir::MFunction& f) {
+  int changed = 0;
+  for (mir::MBlock& b : f.blocks)
+    for (size_t i = 0; i < b.insts.size(); i++) {
+      MInst& mi = b.insts[i];
+      if (mi.op == MOp::Cmp && mi.ops.size() == 2 && isGpr(mi.ops[0]) && isImm(mi.ops[1], 0)) {
+        mi = MInst(MOp::Test, {mi.ops[0], mi.ops[0]});
+        changed++;
+      } else if (mi.op == MOp::Mov && mi.ops.size() == 2 && isGpr(mi.ops[0]) && isImm(mi.ops[1], 0) &&
+                 flagsDeadAfter(b, i)) {
+        mi = MInst(MOp::Xor, {mi.ops[0], mi.ops[0]});
+        changed++;
+      }
+    }
+  for (mir::MBlock& b : f.blocks)
+    for (MInst& mi : b.insts) {
+      if ((mi.op != MOp::Jmp && mi.op != MOp::Jcc) || mi.ops.size() != 1 || mi.ops[0].kind != Opnd::Block) continue;
+      int from = mi.ops[0].reg;
+      int to = finalTarget(f, from);
+      if (to == from) continue;
+      mi.ops[0].reg = to;
+      for (int& s : b.succs)
+        if (s == from) s = to;
+      changed++;
+    }
+  return changed;
+}
+
+}  // namespace simplec

@@ -1,0 +1,179 @@
+// Insertion of range-narrowing Casts below branches.
+#include "opt/narrow.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "opt/cfg_dominators.h"
+#include "son/compute.h"
+
+namespace simplec {
+
+namespace {
+
+constexpr size_t kMaxUses = 200;      // values used more often are left alone (time)
+constexpr int kFloatingDepth = 3;     // levels of floating uses looked through
+
+CastRel negate(CastRel r) {
+  switch (r) {
+    case CastRel::LT: return CastRel::GE;
+    case CastRel::LE: return CastRel::GT;
+    case CastRel::GT: return CastRel::LE;
+    case CastRel::GE: return CastRel::LT;
+    case CastRel::EQ: return CastRel::NE;
+    case CastRel::NE: return CastRel::EQ;
+  }
+  return r;
+}
+
+// `a REL b` read from b's side.
+CastRel mirror(CastRel r) {
+  switch (r) {
+    case CastRel::LT: return CastRel::GT;
+    case CastRel::LE: return CastRel::GE;
+    case CastRel::GT: return CastRel::LT;
+    case CastRel::GE: return CastRel::LE;
+    default: return r;
+  }
+}
+
+struct Fact {
+  Node* value;
+  CastRel rel;
+  Node* bound;  // null: the constant 0
+};
+
+class Narrower {
+ public:
+  Narrower(Graph& g, Node* fun) : g_(g), dom_(g, fun) {
+    // Pre/post numbers of the dominator tree: a dominates b iff a's interval
+    // encloses b's.
+    int clock = 0;
+    std::vector<std::pair<Node*, size_t>> stack{{fun, 0}};
+    pre_[fun] = clock++;
+    while (!stack.empty()) {
+      auto& [n, i] = stack.back();
+      const auto& kids = dom_.children(n);
+      if (i < kids.size()) {
+        Node* k = kids[i++];
+        pre_[k] = clock++;
+        stack.push_back({k, 0});
+      } else {
+        post_[n] = clock++;
+        stack.pop_back();
+      }
+    }
+  }
+
+  int run() {
+    int made = 0;
+    std::vector<Node*> ifs;
+    for (Node* c : dom_.order())
+      if (c->op == Op::If && c->in.size() > 1 && c->in[1]) ifs.push_back(c);
+    for (Node* iff : ifs)
+      for (Node* arm : std::vector<Node*>(iff->out))
+        if (arm->op == Op::CProj && !arm->dead && dom_.reached(arm))
+          for (const Fact& f : factsOf(iff->in[1], arm->aux == 0)) made += narrow(arm, f);
+    return made;
+  }
+
+ private:
+  // What the arm (true or false) of a branch on p proves, for each operand
+  // worth narrowing.
+  std::vector<Fact> factsOf(Node* p, bool taken) {
+    while (p->op == Op::Not && p->in.size() > 1 && p->in[1]) {
+      p = p->in[1];
+      taken = !taken;
+    }
+    CastRel rel;
+    Node *a, *b;
+    switch (p->op) {
+      case Op::LT: rel = CastRel::LT; break;
+      case Op::LE: rel = CastRel::LE; break;
+      case Op::EQ: rel = CastRel::EQ; break;
+      case Op::NE: rel = CastRel::NE; break;
+      default: rel = CastRel::NE; break;  // if (x): x != 0
+    }
+    if (p->op == Op::LT || p->op == Op::LE || p->op == Op::EQ || p->op == Op::NE) {
+      if (p->in.size() < 3 || !p->in[1] || !p->in[2]) return {};
+      a = p->in[1];
+      b = p->in[2];
+    } else {
+      if (!p->type || !p->type->isInt() || p->isConst()) return {};
+      a = p;
+      b = nullptr;
+    }
+    if (!taken) rel = negate(rel);
+    std::vector<Fact> facts;
+    auto want = [](Node* x) { return x->type && x->type->isInt() && !x->isConst() && x->out.size() <= kMaxUses; };
+    if (a != b && want(a)) facts.push_back({a, rel, b});
+    if (b && a != b && want(b)) facts.push_back({b, mirror(rel), a});
+    return facts;
+  }
+
+  bool dominates(Node* a, Node* c) const {
+    auto pa = pre_.find(a), pc = pre_.find(c);
+    if (pa == pre_.end() || pc == pre_.end()) return false;
+    return pa->second <= pc->second && post_.at(c) <= post_.at(a);
+  }
+
+  // Does `user`'s use of its input in `slot` happen only below `arm`?
+  bool useBelow(Node* user, size_t slot, Node* arm, int depth) const {
+    if (user->dead) return false;
+    if (user->op == Op::Phi) {
+      Node* r = user->in[0];
+      return r && slot < r->in.size() && r->in[slot] && dominates(arm, r->in[slot]);
+    }
+    if (user->isCFG()) return dominates(arm, user);
+    if ((opInfo(user->op).flags & CTRL) && !user->in.empty() && user->in[0])
+      return dominates(arm, user->in[0]);
+    if (user->op == Op::Con || user->op == Op::Parm || user->op == Op::Proj || user->op == Op::Scope) return false;
+    // Floating: it goes below the arm if all its uses do.
+    if (depth == 0 || user->out.empty()) return false;
+    for (Node* u : user->out)
+      for (size_t i = 0; i < u->in.size(); i++)
+        if (u->in[i] == user && !useBelow(u, i, arm, depth - 1)) return false;
+    return true;
+  }
+
+  int narrow(Node* arm, const Fact& f) {
+    std::vector<std::pair<Node*, size_t>> uses;
+    std::vector<Node*> users(f.value->out);
+    std::sort(users.begin(), users.end());
+    users.erase(std::unique(users.begin(), users.end()), users.end());
+    for (Node* u : users)
+      for (size_t i = 0; i < u->in.size(); i++)
+        if (u->in[i] == f.value && useBelow(u, i, arm, kFloatingDepth)) uses.push_back({u, i});
+    if (uses.empty()) return 0;
+    Node* bound = f.bound ? f.bound : g_.con(Type::intConst(0));
+    Node* cast = g_.make(Op::Cast, {arm, f.value, bound}, nullptr, int64_t(f.rel));
+    cast->type = compute(cast);
+    for (auto [u, i] : uses) g_.setDef(u, i, cast);
+    return 1;
+  }
+
+  Graph& g_;
+  CfgDominators dom_;
+  std::unordered_map<Node*, int> pre_, post_;
+};
+
+}  // namespace
+
+int insertNarrowingCasts(Graph& g) {
+  int made = 0;
+  for (const FunInfo& f : g.funs)
+    if (f.fun && f.ret && !f.fun->dead && !f.ret->dead) made += Narrower(g, f.fun).run();
+  return made;
+}
+
+int removeIdleCasts(Graph& g) {
+  int removed = 0;
+  for (Node* n : liveNodes(g))
+    if (n->op == Op::Cast && !n->dead && n->in.size() > 1 && n->in[1] && n->in[1]->type == n->type) {
+      g.subsume(n, n->in[1]);
+      removed++;
+    }
+  return removed;
+}
+
+}  // namespace simplec

@@ -1,0 +1,78 @@
+// Tests for codegen/mir_peephole.h: compares with zero become tests, zeroing
+// moves become xor only where the flags are dead, and jumps to blocks that
+// only pass control on go to the final target.
+#include <catch2/catch.hpp>
+
+#include "codegen/mir_peephole.h"
+
+using namespace simplec;
+using namespace simplec::mir;
+
+namespace {
+
+MInst jcc(Cond c, int block) {
+  MInst j(MOp::Jcc, {Opnd::block(block)});
+  j.cc = c;
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("codegen/mir_peephole: cmp $0 becomes test", "[codegen][mir_peephole]") {
+  MFunction f;
+  f.blocks.resize(3);
+  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), jcc(Cond::L, 2)};
+  f.blocks[0].succs = {2, 1};
+  f.blocks[1].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(5)}), MInst(MOp::Ret)};
+  f.blocks[2].insts = {MInst(MOp::Ret)};
+  CHECK(peepholeMachineCode(f) == 1);
+  const MInst& t = f.blocks[0].insts[0];
+  CHECK(t.op == MOp::Test);
+  CHECK(t.ops[0] == Opnd::preg(RDI));
+  CHECK(t.ops[1] == Opnd::preg(RDI));
+  CHECK(f.blocks[1].insts[0].op == MOp::Cmp);  // not a zero
+}
+
+TEST_CASE("codegen/mir_peephole: mov $0 becomes xor only where the flags are dead", "[codegen][mir_peephole]") {
+  MFunction f;
+  f.blocks.resize(2);
+  MInst set(MOp::Setcc, {Opnd::preg(RCX)});
+  set.cc = Cond::E;
+  f.blocks[0].insts = {
+      MInst(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(0)}),   // then cmp: flags dead -> xor
+      MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::preg(RSI)}),
+      MInst(MOp::Mov, {Opnd::preg(RDX), Opnd::imm64(0)}),   // between cmp and setcc: stays
+      set,
+      MInst(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(0)}),    // block falls through: stays
+  };
+  f.blocks[0].succs = {1};
+  f.blocks[1].insts = {MInst(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(0)}), MInst(MOp::Ret)};
+  CHECK(peepholeMachineCode(f) == 2);
+  CHECK(f.blocks[0].insts[0].op == MOp::Xor);
+  CHECK(f.blocks[0].insts[0].ops[0] == Opnd::preg(RAX));
+  CHECK(f.blocks[0].insts[2].op == MOp::Mov);
+  CHECK(f.blocks[0].insts[4].op == MOp::Mov);
+  CHECK(f.blocks[1].insts[0].op == MOp::Xor);
+}
+
+TEST_CASE("codegen/mir_peephole: jumps through jump-only blocks are threaded", "[codegen][mir_peephole]") {
+  MFunction f;
+  f.blocks.resize(6);
+  // B0: jl B2 else B1; B1: jmp B3; B2: empty, falls into B3; B3: jmp B5;
+  // B4: jmp B4 (an endless loop); B5: ret.
+  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::preg(RSI)}), jcc(Cond::L, 2)};
+  f.blocks[0].succs = {2, 1};
+  f.blocks[1].insts = {MInst(MOp::Jmp, {Opnd::block(3)})};
+  f.blocks[1].succs = {3};
+  f.blocks[2].succs = {3};
+  f.blocks[3].insts = {MInst(MOp::Jmp, {Opnd::block(5)})};
+  f.blocks[3].succs = {5};
+  f.blocks[4].insts = {MInst(MOp::Jmp, {Opnd::block(4)})};
+  f.blocks[4].succs = {4};
+  f.blocks[5].insts = {MInst(MOp::Ret)};
+  peepholeMachineCode(f);
+  CHECK(f.blocks[0].insts[1].ops[0].reg == 5);
+  CHECK(f.blocks[0].succs[0] == 5);
+  CHECK(f.blocks[1].insts[0].ops[0].reg == 5);
+  CHECK(f.blocks[4].insts[0].ops[0].reg == 4);
+}
