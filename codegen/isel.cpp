@@ -568,7 +568,7 @@ class Selector {
   void selectNew(Node* n) {
     MInst call(MOp::Call, {Opnd::symbol("__simplec_new_array")});
     emit(MOp::Mov, {Opnd::preg(RDI), use(n, 2)});
-    emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(n->aux)});
+    emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(MemAccess::decode(n->aux).size)});
     emit(MOp::Lea, {Opnd::preg(RDX), Opnd::memSym(cx_.fileLabel)});
     emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(n->pos.line)});
     emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(n->pos.col)});

@@ -7,6 +7,8 @@
 #include "opt/peephole.h"
 #include "son/mem_access.h"
 
+#include <algorithm>
+
 namespace simplec {
 
 namespace {
@@ -14,6 +16,22 @@ bool isIntCon(const Node* n) { return n && n->op == Op::Con && n->type->isInt() 
 bool isStringCon(const Node* n) { return n && n->op == Op::Con && n->type->isPtr() && n->type->fun() >= 0; }
 constexpr int kMaxWalk = 64;  // stores looked through per load: bounds the work
 Node* untruncated(Node* v, int size);
+
+// The memory of alias class k in all memory `mm` (a MergeMem: class k is
+// input k + 1, the base input 1).
+Node* classOf(Node* mm, int k) {
+  size_t i = size_t(k) + 1;
+  return i < mm->in.size() && mm->in[i] ? mm->in[i] : mm->in[1];
+}
+
+// An access given all memory (an inlined callee's, whose memory was the
+// call's) takes just its own class.
+bool narrowMemory(Graph& g, Node* n, int alias) {
+  Node* mem = n->in[1];
+  if (!mem || mem->op != Op::MergeMem || alias <= 0) return false;
+  g.setDef(n, 1, classOf(mem, alias));
+  return true;
+}
 }  // namespace
 
 Node* Peephole::idealizeLoad(Node* n) {
@@ -34,11 +52,7 @@ Node* Peephole::idealizeLoad(Node* n) {
   }
   Node* mem = n->in[1];
   if (!mem) return nullptr;
-  if (mem->op == Op::MergeMem) {
-    Node* cls = size_t(m.alias) < mem->in.size() && mem->in[size_t(m.alias)] ? mem->in[size_t(m.alias)] : mem->in[1];
-    g_.setDef(n, 1, cls);
-    return n;
-  }
+  if (narrowMemory(g_, n, m.alias)) return n;
   bool changed = false;
   for (int step = 0; step < kMaxWalk && mem; step++) {
     Node* before;  // the memory before this store or allocation
@@ -94,8 +108,11 @@ Node* untruncated(Node* v, int size) {
 }
 }  // namespace
 
+Node* Peephole::idealizeNew(Node* n) { return narrowMemory(g_, n, MemAccess::decode(n->aux).alias) ? n : nullptr; }
+
 Node* Peephole::idealizeStore(Node* n) {
   MemAccess m = MemAccess::decode(n->aux);
+  if (narrowMemory(g_, n, m.alias)) return n;
   if (m.size < 8 && m.value == MemValue::Int) {
     if (Node* x = untruncated(n->in[4], m.size)) {
       g_.setDef(n, 4, x);
@@ -114,6 +131,19 @@ Node* Peephole::idealizeStore(Node* n) {
 }
 
 Node* Peephole::idealizeMergeMem(Node* n) {
+  // A MergeMem over a MergeMem (an inlined callee's memory over the
+  // caller's) is one MergeMem.
+  Node* inner = n->in[1];
+  if (inner->op == Op::MergeMem && inner != n) {
+    std::vector<Node*> ins{nullptr, inner->in[1]};
+    size_t k = std::max(n->in.size(), inner->in.size());
+    for (size_t i = 2; i < k; i++) {
+      Node* x = i < n->in.size() ? n->in[i] : nullptr;
+      if (!x && i < inner->in.size()) x = inner->in[i];
+      ins.push_back(x);
+    }
+    return make(Op::MergeMem, ins);
+  }
   // Classes equal to the base are the base; with none left, just the base.
   bool changed = false;
   for (size_t i = 2; i < n->in.size(); i++)

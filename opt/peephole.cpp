@@ -68,7 +68,7 @@ Node* Peephole::idealize(Node* n) {
     case Op::Store: return idealizeStore(n);
     case Op::MergeMem: return idealizeMergeMem(n);
     case Op::BoundsCheck: return idealizeBoundsCheck(n);
-    case Op::New: return nullptr;
+    case Op::New: return idealizeNew(n);
     case Op::ZeroCheck: {
       const Type* t = n->in[1]->type;
       if (t->isInt() && !t->isIntTop() && (t->lo() > 0 || t->hi() < 0)) return n->in[0];

@@ -34,6 +34,7 @@ class Peephole {
   Node* idealizeStore(Node* n);
   Node* idealizeMergeMem(Node* n);
   Node* idealizeBoundsCheck(Node* n);
+  Node* idealizeNew(Node* n);
   Node* con(int64_t v);
   Node* make(Op op, std::vector<Node*> ins);
   Graph& g_;

@@ -131,7 +131,7 @@ Val Parser::parseNew() {
   SType t = SType::arrayT(elem);
   if (n.t.isError() || elem.isError()) return {con(0), SType::error()};
   MemAccess m = elemAccess(elem);
-  Node* nw = mk(Op::New, {ctrl(), scope()->memOf(m.alias), n.n}, nullptr, m.size);
+  Node* nw = mk(Op::New, {ctrl(), scope()->memOf(m.alias), n.n}, nullptr, m.encode());
   nw->pos = newPos;
   nw = peep(nw);
   nw->keep++;

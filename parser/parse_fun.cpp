@@ -55,8 +55,11 @@ void Parser::addReturn(Val v, SrcPos pos) {
   if (f.funIdx == mainFun_ && topLevel_ && !v.t.isIntegral() && !v.t.isError()) {
     error(pos, "the program must return an integer, found '" + v.t.str() + "'");
   } else if (f.retTypeKnown) {
+    // A reference and null (or a read-only and a writable array) have a
+    // common type too.
     bool ok = (f.retType.isNumeric() && v.t.isNumeric()) || sameType(f.retType, v.t) ||
-              f.retType.isError() || v.t.isError();
+              f.retType.isError() || v.t.isError() ||
+              (f.retType.isRef() && v.t.isRef() && !commonType(f.retType, v.t).isError());
     if (!ok)
       error(pos, "return type mismatch: '" + v.t.str() + "' here, '" + f.retType.str() + "' before");
     else

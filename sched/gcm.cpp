@@ -188,8 +188,10 @@ class Placer {
       } else if (u->op == Op::Call) {
         raise(block_[size_t(index_.at(u))]);
       } else if (u->op == Op::MergeMem) {
+        // All memory: what a call takes, or (not yet narrowed) an inlined store.
         for (const Node* w : u->out)
-          if (w->op == Op::Call && index_.count(w)) raise(block_[size_t(index_.at(w))]);
+          if ((w->op == Op::Call || (w->op == Op::Store && !provablyDisjoint(load, w))) && index_.count(w))
+            raise(block_[size_t(index_.at(w))]);
       } else if (u->op == Op::Phi) {
         const Node* r = u->in[0];
         for (size_t k = 1; k < u->in.size(); k++) {

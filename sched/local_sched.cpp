@@ -91,7 +91,8 @@ class BlockScheduler {
         if (u == l) continue;
         if (u->op == Op::MergeMem) {
           for (Node* w : u->out)
-            if (w->op == Op::Call && find(w)) anti_.push_back({w, l});
+            if ((w->op == Op::Call || (w->op == Op::Store && !provablyDisjoint(l, w))) && find(w))
+              anti_.push_back({w, l});
         } else if (find(u) && ((u->op == Op::Store && !provablyDisjoint(l, u)) || u->op == Op::Call)) {
           anti_.push_back({u, l});
         }

@@ -483,6 +483,9 @@ class Evaluator {
 
   void runMemOps(Frame& f, const EvalNode& c) {
     if (c.memOps.empty()) return;
+    // Values computed from these loads last time are stale now; each one is
+    // computed again on demand, after the loads it reads (the order).
+    invalidate(f, c);
     for (int32_t s : c.memOps) {
       const EvalNode& n = f.code->nodes[size_t(s)];
       MemAccess m = MemAccess::decode(n.node->aux);
@@ -525,7 +528,6 @@ class Evaluator {
         set(f, s, Val{});
       }
     }
-    invalidate(f, c);
   }
 
   void loop() {

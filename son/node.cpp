@@ -33,7 +33,10 @@ std::string Node::label() const {
       MemAccess m = MemAccess::decode(aux);
       return std::string(opName(op)) + " " + m.str() + " @" + std::to_string(m.alias);
     }
-    case Op::New: return "New " + std::to_string(aux);
+    case Op::New: {
+      MemAccess m = MemAccess::decode(aux);
+      return "New " + m.str() + " @" + std::to_string(m.alias);
+    }
     case Op::Cast: return std::string("Cast ") + castRelName(CastRel(aux));
     default: return opName(op);
   }

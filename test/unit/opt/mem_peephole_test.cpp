@@ -219,3 +219,33 @@ TEST_CASE("mem: loads of different element types use different memory", "[opt][m
   CHECK(main.ret->in[2]->type == Type::intConst(7));
   CHECK(sontest::liveOfKind(g, Op::Load).empty());
 }
+
+TEST_CASE("mem: an access given all memory takes its own class (input class + 1)", "[opt][mem]") {
+  // As after inlining: a store whose memory is the caller's MergeMem.
+  Fixture f;
+  Node* st0 = f.b.store(f.a.ctrl, f.a.mem, f.a.ptr, f.off(0), f.v(), intAccess(f.cls));
+  std::vector<Node*> ins{nullptr, f.b.mem};
+  while (ins.size() < size_t(f.cls) + 1) ins.push_back(nullptr);
+  ins.push_back(st0);  // class f.cls
+  Node* mm = f.g.make(Op::MergeMem, ins, Type::mem());
+  Node* ld = f.b.load(f.a.ctrl, mm, f.a.ptr, f.off(0), intAccess(f.cls));
+  // Narrowed to st0's memory, then forwarded from it.
+  CHECK(f.rewriteReturned(mm, ld, ld) == f.v());
+}
+
+TEST_CASE("mem: a MergeMem over a MergeMem is one MergeMem", "[opt][mem]") {
+  Fixture f;
+  Node* st0 = f.b.store(f.a.ctrl, f.a.mem, f.a.ptr, f.off(0), f.v(), intAccess(f.cls));
+  std::vector<Node*> inner{nullptr, f.b.mem};
+  while (inner.size() < size_t(f.cls) + 1) inner.push_back(nullptr);
+  inner.push_back(f.a.mem);
+  Node* in = f.g.make(Op::MergeMem, inner, Type::mem());
+  std::vector<Node*> outer{nullptr, in};
+  while (outer.size() < size_t(f.cls) + 1) outer.push_back(nullptr);
+  outer.push_back(st0);
+  Node* out = f.g.make(Op::MergeMem, outer, Type::mem());
+  Node* r = f.rewriteReturned(out, f.v(), out);
+  REQUIRE(r->op == Op::MergeMem);
+  CHECK(r->in[1] == f.b.mem);
+  CHECK(r->in[size_t(f.cls) + 1] == st0);
+}

@@ -99,7 +99,7 @@ class SonBuilder {
     Node* ptr;
   };
   NewResult newArray(Node* ctrl, Node* memIn, Node* len, int size) {
-    Node* n = typed(g.make(Op::New, {ctrl, memIn, len}, nullptr, size));
+    Node* n = typed(g.make(Op::New, {ctrl, memIn, len}, nullptr, int64_t(size) << 24));  // MemAccess: size, alias 0
     return {n, typed(g.make(Op::CProj, {n}, nullptr, 0)), typed(g.make(Op::Proj, {n}, nullptr, 1)),
             typed(g.make(Op::Proj, {n}, nullptr, 2))};
   }
