@@ -185,8 +185,15 @@ class Driver {
 
   bool readSource(const std::string& path, std::string* text) {
     struct stat st;
-    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    bool known = stat(path.c_str(), &st) == 0;
+    if (known && S_ISDIR(st.st_mode)) {
       std::cerr << "simplec: error: '" << path << "' is a directory\n";
+      return false;
+    }
+    // Refuse a huge file before reading it; the check after reading covers
+    // pipes and files that grow.
+    if (known && S_ISREG(st.st_mode) && size_t(st.st_size) > kMaxSourceBytes) {
+      std::cerr << path << ": error: source file too large (limit " << (kMaxSourceBytes >> 20) << " MiB)\n";
       return false;
     }
     std::ifstream in(path, std::ios::binary);

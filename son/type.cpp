@@ -13,9 +13,15 @@ namespace simplec {
 
 namespace {
 using Key = std::tuple<TKind, int64_t, int64_t, int, std::vector<const Type*>>;
-std::map<Key, std::unique_ptr<Type>>& table() {
-  static std::map<Key, std::unique_ptr<Type>> t;
+using Table = std::map<Key, std::unique_ptr<Type>>;
+Table& table() {
+  static Table t;
   return t;
+}
+// The table's entries in the order they were made (map iterators stay valid).
+std::vector<Table::iterator>& creationOrder() {
+  static std::vector<Table::iterator> order;
+  return order;
 }
 }  // namespace
 
@@ -25,8 +31,18 @@ const Type* Type::intern(TKind k, int64_t lo, int64_t hi, int fun, std::vector<c
   auto it = t.find(key);
   if (it != t.end()) return it->second.get();
   auto* ty = new Type(k, lo, hi, fun, std::move(e));
-  t.emplace(std::move(key), std::unique_ptr<Type>(ty));
+  creationOrder().push_back(t.emplace(std::move(key), std::unique_ptr<Type>(ty)).first);
   return ty;
+}
+
+size_t Type::internedCount() { return creationOrder().size(); }
+
+void Type::releaseInternedSince(size_t count) {
+  auto& order = creationOrder();
+  while (order.size() > count) {
+    table().erase(order.back());
+    order.pop_back();
+  }
 }
 
 const Type* Type::top() { return intern(TKind::Top, 0, 0, 0, {}); }

@@ -49,6 +49,14 @@ class Type {
   static constexpr int kNull = -3;     // Ptr: the null reference
   static constexpr int kNonNull = -4;  // Ptr: any reference that is not null
 
+  // Interned types live until the process ends. A driver that compiles many
+  // inputs in one process (the libFuzzer targets) releases those made by one
+  // compile after it: internedCount() before, releaseInternedSince(it)
+  // after, when no graph is left. So no static may keep a Type* it did not
+  // make at start-up.
+  static size_t internedCount();
+  static void releaseInternedSince(size_t count);
+
   TKind kind() const { return kind_; }
   bool isInt() const { return kind_ == TKind::Int; }
   bool isIntTop() const { return kind_ == TKind::Int && lo_ > hi_; }

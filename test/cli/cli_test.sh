@@ -78,5 +78,12 @@ check "diagnostic" "bad.smp:1:8: error: undefined name 'x'" "$(head -1 err.txt)"
 "$SIMPLEC" -O7 prog.smp 2>/dev/null; check "bad -O status" 2 $?
 "$SIMPLEC" --version | grep -q '^simplec '; check "--version" 0 $?
 
+# Size limit: a source over 256 MiB is refused before it is read (the file
+# is sparse: no disk space and no time are spent on it).
+truncate -s 300M huge.smp
+"$SIMPLEC" -c huge.smp -o huge.o 2>err.txt; check "huge source status" 1 $?
+check "huge source message" "huge.smp: error: source file too large (limit 256 MiB)" "$(head -1 err.txt)"
+rm -f huge.smp
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

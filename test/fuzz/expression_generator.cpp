@@ -390,7 +390,7 @@ std::string Generator::rangeCompare(int depth) {
     case 4: {
       int64_t m = rng_.pick<int64_t>({1, 8, 0xFF, int64_t{1} << 62, kMin});
       ranged = "(" + e + " | " + constant(m) + ")";
-      edges = {0, m, m - 1, -1};
+      edges = {0, m, int64_t(uint64_t(m) - 1), -1};  // m - 1 wraps for kMin
       break;
     }
     default: {  // overflowing the range of a masked value
