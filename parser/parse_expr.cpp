@@ -56,7 +56,10 @@ Val Parser::requireInt(Val v, SrcPos pos, const char* what) {
 
 Val Parser::toBool(Val v) {
   if (v.t.kind == SType::Bool) return v;
-  return {dataOp(Op::NE, v.n, con(0)), SType::boolT()};
+  Val r{dataOp(Op::NE, v.n, v.t.isRef() ? nullCon() : con(0)), SType::boolT()};
+  r.nnTrue = v.nnTrue;
+  r.nnFalse = v.nnFalse;
+  return r;
 }
 
 Val Parser::condition(Val v, SrcPos pos) {
@@ -64,6 +67,7 @@ Val Parser::condition(Val v, SrcPos pos) {
     error(pos, "expression has no value");
     return {con(0), SType::error()};
   }
+  if (v.t.isRef()) return toBool(v);  // a reference is true when not null
   return v;
 }
 
@@ -73,8 +77,18 @@ Val Parser::coerce(Val v, const SType& to, SrcPos pos) {
     return {con(0), to};
   }
   if (!assignable(v.t, to)) {
-    error(pos, "type mismatch: expected '" + to.str() + "', found '" + v.t.str() + "'");
-    return {con(0), to};
+    if (v.t.kind == SType::Struct && to.kind == SType::Struct && v.t.strct == to.strct)
+      error(pos, "a value of type '" + v.t.str() + "' might be null, but '" + to.str() + "' is expected");
+    else
+      error(pos, "type mismatch: expected '" + to.str() + "', found '" + v.t.str() + "'");
+    return {to.kind == SType::Struct ? nullCon() : con(0), to};
+  }
+  if (to.kind == SType::Struct) {
+    // Keeps what is known: a non-null value stored into an `S?` is non-null.
+    SType t = to;
+    t.nullable = v.t.kind == SType::Null || (to.nullable && v.t.nullable);
+    t.readonly = v.t.readonly;
+    return {v.n, t};
   }
   if (to.isNarrow()) return narrowTo(v, to);
   return {v.n, to.isError() ? v.t : to};
@@ -124,6 +138,15 @@ Val Parser::arith(Op op, Val a, Val b, SrcPos opPos, const char* opText) {
 Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
   const char* txt = tokSpelling(op);
   if (op == Tok::Eq || op == Tok::Ne) {
+    if (a.t.isRef() && b.t.isRef() && !commonType(a.t, b.t).isError()) {
+      // Identity; a test against null tells which arm has the other non-null.
+      Val r{dataOp(op == Tok::Eq ? Op::EQ : Op::NE, a.n, b.n, opPos), SType::boolT()};
+      std::vector<int> facts;
+      if (b.t.kind == SType::Null && a.var >= 0) facts.push_back(a.var);
+      if (a.t.kind == SType::Null && b.var >= 0) facts.push_back(b.var);
+      (op == Tok::Ne ? r.nnTrue : r.nnFalse) = facts;
+      return r;
+    }
     bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError();
     if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
       error(opPos, std::string("cannot compare '") + a.t.str() + "' and '" + b.t.str() + "' with '" + txt + "'");
@@ -182,19 +205,45 @@ Val Parser::parseAssign() {
         error(name.pos, "undefined name '" + name.text + "'");
       return v;
     }
-    v = coerce(v, scope()->vars[size_t(idx)].type, rhsPos);
+    SType to = scope()->vars[size_t(idx)].type;
+    if (regainsWrite(v.t, to) && !scope()->vars[size_t(idx)].immutable)
+      error(rhsPos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
+    v = coerce(v, to, rhsPos);
     assignVar(name, idx, v, op.pos);
     return v;
   }
-  return parseTernary();
+  size_t start = pos_;
+  lastField_ = {};
+  Val v = parseTernary();
+  if (isAssignOp(tok().kind)) {
+    if (lastField_.strct && lastField_.startTok == start && lastField_.endTok == pos_) {
+      Token op = tok();
+      pos_++;
+      return fieldAssign(op.kind, op.pos);
+    }
+    if (!v.t.isError()) syntaxError(tok().pos, "cannot assign to this expression");
+  }
+  return v;
 }
 
 void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
   VarInfo& info = scope()->vars[size_t(idx)];
-  if (info.immutable) {
-    error(opPos, "cannot assign to val '" + name.text + "'");
+  if (info.field >= 0) {
+    // A field named bare inside a method.
+    fn_->usedSelf = fn_->wroteSelf = true;
+    StructInfo* s = const_cast<StructInfo*>(fn_->selfStruct);
+    emitStore(readVar(info.selfVar), *s, info.field, v, opPos);
     return;
   }
+  if (info.immutable) {
+    if (info.type.kind == SType::Struct && info.type.readonly && info.constValue == nullptr &&
+        scope()->vars[size_t(idx)].name != "self")
+      error(opPos, "cannot assign to '" + name.text + "': a reference declared with an initializer in an inner block is immutable (use 'var' or '!" + name.text + "')");
+    else
+      error(opPos, "cannot assign to val '" + name.text + "'");
+    return;
+  }
+  if (info.type.kind == SType::Struct) info.maybeNull = v.t.kind == SType::Null || v.t.nullable;
   scope()->set(idx, v.n);
 }
 
@@ -237,6 +286,8 @@ Val Parser::parseTernary() {
   pos_++;
   c = condition(c, cpos);
   Scope* fScope = branch(c.n, qpos);
+  applyFacts(scope(), c.nnTrue);
+  applyFacts(fScope, c.nnFalse);
   Nesting nest(*this);
   Val a = parseTernary();
   Scope* tScope = scope();
@@ -246,13 +297,16 @@ Val Parser::parseTernary() {
     b = parseTernary();
   } else if (a.t.isIntegral() || a.t.isError()) {
     b = {con(0), a.t};  // `c ? a` yields a or zero
+  } else if (a.t.isRef()) {
+    b = nullValue();    // ... or null
   } else {
     error(qpos, "'?' without ':' needs an integer value, found '" + a.t.str() + "'");
     b = a;
   }
   fScope = scope();
   SType t = commonType(a.t, b.t);
-  bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError();
+  bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError() ||
+            (a.t.isRef() && b.t.isRef() && !t.isError());
   if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
     error(qpos, "the arms of '?' have no common type: '" + a.t.str() + "' and '" + b.t.str() + "'");
     t = SType::error();
@@ -274,6 +328,7 @@ Val Parser::parseLogical() {
     bool isAnd = op == Tok::AndAnd;
     // The current scope evaluates the right operand; `skip` does not.
     Scope* other = branch(a.n, opPos);
+    applyFacts(scope(), isAnd ? a.nnTrue : a.nnFalse);
     if (!isAnd) {
       // `||` evaluates its right side on the false arm: swap the arms.
       Node* t = ctrl();
@@ -285,10 +340,14 @@ Val Parser::parseLogical() {
     Nesting nest(*this);
     SrcPos bpos = tok().pos;
     Val b = condition(parseBitwise(), bpos);
-    bool same = sameType(a.t, b.t) || (a.t.isError() || b.t.isError());
+    bool same = (sameType(a.t, b.t) && !a.t.isRef()) || (a.t.isError() || b.t.isError());
     Val onB = same ? b : toBool(b);
     Val onSkip = same ? a : Val{con(isAnd ? 0 : 1), SType::boolT()};
+    // What both operands prove (when `&&` is true, or `||` false) holds after.
+    std::vector<int> facts = isAnd ? a.nnTrue : a.nnFalse;
+    for (int v : isAnd ? b.nnTrue : b.nnFalse) facts.push_back(v);
     a = mergeValues(scope(), onB, other, onSkip, same ? (a.t.isError() ? b.t : a.t) : SType::boolT());
+    (isAnd ? a.nnTrue : a.nnFalse) = facts;
   }
   return a;
 }
@@ -389,7 +448,10 @@ Val Parser::parseUnary() {
       pos_++;
       SrcPos vpos = tok().pos;
       Val v = condition(parseUnary(), vpos);
-      return {dataOp(Op::Not, v.n, nullptr, op.pos), SType::boolT()};
+      Val r{dataOp(Op::Not, v.n, nullptr, op.pos), SType::boolT()};
+      r.nnTrue = v.nnFalse;
+      r.nnFalse = v.nnTrue;
+      return r;
     }
     case Tok::PlusPlus:
     case Tok::MinusMinus: {
@@ -411,10 +473,29 @@ Val Parser::parsePostfix() {
     pos_++;
     return incDec(false, op.kind == Tok::PlusPlus, name, op.pos);
   }
+  size_t start = pos_;
   Val v = parsePrimary();
-  while (at(Tok::LParen)) v = parseCall(v, tok().pos);
-  if (at(Tok::PlusPlus) || at(Tok::MinusMinus))
-    syntaxError(tok().pos, std::string("'") + tokSpelling(tok().kind) + "' needs a variable");
+  bool isField = false;
+  while (at(Tok::LParen) || at(Tok::Dot)) {
+    if (at(Tok::Dot)) {
+      SrcPos dot = tok().pos;
+      pos_++;
+      v = fieldAccess(v, dot, start);
+      isField = lastField_.strct != nullptr;
+    } else {
+      v = parseCall(v, tok().pos);
+      isField = false;
+    }
+  }
+  if (at(Tok::PlusPlus) || at(Tok::MinusMinus)) {
+    if (isField) {
+      Token op = tok();
+      pos_++;
+      return fieldIncDec(op.kind == Tok::PlusPlus, op.pos);
+    }
+    if (!v.t.isError()) syntaxError(tok().pos, std::string("'") + tokSpelling(tok().kind) + "' needs a variable");
+    pos_++;
+  }
   return v;
 }
 
@@ -437,7 +518,21 @@ Val Parser::parseIntLiteral(bool negated) {
 
 Val Parser::readName(const Token& name) {
   int idx = scope()->find(name.text);
-  if (idx >= 0) return {scope()->get(idx), scope()->vars[size_t(idx)].type};
+  if (idx >= 0) {
+    const VarInfo& info = scope()->vars[size_t(idx)];
+    if (info.field >= 0) {
+      // A field named bare inside a method.
+      fn_->usedSelf = true;
+      StructInfo* s = const_cast<StructInfo*>(fn_->selfStruct);
+      return emitLoad(readVar(info.selfVar), *s, info.field, name.pos);
+    }
+    if (info.name == "self" && fn_->selfStruct) fn_->usedSelf = true;
+    if (info.type.kind == SType::Struct && !info.type.nullable && info.maybeNull) {
+      error(name.pos, "'" + name.text + "' might not be initialized");
+      return {nullCon(), SType::error()};
+    }
+    return readVar(idx);
+  }
   // Enclosing functions: only constants are visible (functions are not closures).
   for (FunCtx* c = fn_->outer; c; c = c->outer) {
     int j = c->scope->find(name.text);
@@ -484,11 +579,18 @@ Val Parser::parsePrimary() {
     }
     case Tok::Ident:
       if (t.text == "sys" && scope()->find("sys") < 0) return parseSys();
+      if (scope()->find(t.text) < 0) {
+        size_t end = 0;
+        if (StructInfo* s = structNameAt(pos_, &end)) {
+          pos_ = end;
+          return typeMember(s, t.pos);
+        }
+      }
       pos_++;
       return readName(toks_[pos_ - 1]);
     case Tok::FloatLit: pos_++; error(t.pos, "floating-point numbers are not supported yet"); return {con(0), SType::error()};
-    case Tok::KwNull: pos_++; error(t.pos, "'null' is not supported yet"); return {con(0), SType::error()};
-    case Tok::KwNew: syntaxError(t.pos, "'new' is not supported yet");  // skips the statement
+    case Tok::KwNull: pos_++; return nullValue();
+    case Tok::KwNew: return parseNew();
     case Tok::TypeName: syntaxError(t.pos, "type conversions are not supported yet");
     default: syntaxError(t.pos, "expected expression");
   }

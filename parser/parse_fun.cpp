@@ -50,7 +50,8 @@ void Parser::addReturn(Val v, SrcPos pos) {
     error(pos, "the program must return an integer, found '" + v.t.str() + "'");
   } else if (f.retTypeKnown) {
     bool ok = (f.retType.isIntegral() && v.t.isIntegral()) || sameType(f.retType, v.t) ||
-              f.retType.isError() || v.t.isError();
+              f.retType.isError() || v.t.isError() ||
+              (f.retType.isRef() && v.t.isRef() && !commonType(f.retType, v.t).isError());
     if (!ok)
       error(pos, "return type mismatch: '" + v.t.str() + "' here, '" + f.retType.str() + "' before");
     else
@@ -146,7 +147,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   fn_ = saved;
 }
 
-Val Parser::parseFunLiteral(const std::string& name) {
+Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruct) {
   SrcPos startPos = tok().pos;
   size_t open = pos_;
   expect(Tok::LBrace);
@@ -174,6 +175,11 @@ Val Parser::parseFunLiteral(const std::string& name) {
   int idx = newFunction(name, startPos);
   FunInfo& info = g_.funs[size_t(idx)];
   std::vector<SType> ptypes;
+  if (selfStruct) {
+    // A method: the hidden first parameter `self`.
+    ptypes.push_back(SType::structT(selfStruct));
+    info.paramTypes.push_back(ptypes.back().lattice());
+  }
   for (auto& p : params) {
     ptypes.push_back(p.t);
     info.paramTypes.push_back(p.t.lattice());
@@ -194,12 +200,33 @@ Val Parser::parseFunLiteral(const std::string& name) {
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
   ctx.scope = scopes_.fresh(fun, mem);
+  ctx.selfStruct = selfStruct;
+  size_t firstParam = 0;
+  if (selfStruct) {
+    Node* parm = mk(Op::Parm, {fun}, ptypes[0].lattice(), 0);
+    int selfIdx = ctx.scope->define({"self", ptypes[0], true, nullptr, startPos}, parm);
+    // Inside a method, fields may be named without `self.`.
+    for (size_t i = 0; i < selfStruct->fields.size(); i++) {
+      const FieldInfo& f = selfStruct->fields[i];
+      if (f.isConst()) continue;
+      VarInfo alias{f.name, f.type, false, nullptr, f.pos};
+      alias.field = int(i);
+      alias.selfVar = selfIdx;
+      ctx.scope->define(alias, con(0));
+    }
+    ctx.scope->pushBlock();  // parameters may shadow field names
+    ctx.bodyDepth = 2;
+    firstParam = 1;
+  }
   for (size_t i = 0; i < params.size(); i++) {
     // A narrow parameter is truncated again on entry: a C caller leaves the
     // upper bits of the register undefined.
-    Node* parm = mk(Op::Parm, {fun}, params[i].t.isNarrow() ? Type::intBot() : params[i].t.lattice(), int64_t(i));
+    Node* parm = mk(Op::Parm, {fun}, params[i].t.isNarrow() ? Type::intBot() : params[i].t.lattice(),
+                    int64_t(i + firstParam));
     Node* value = params[i].t.isNarrow() ? narrowTo({parm, SType::intT()}, params[i].t).n : parm;
-    if (ctx.scope->define({params[i].name.text, params[i].t, false, nullptr, params[i].name.pos}, value) < 0)
+    VarInfo pinfo{params[i].name.text, params[i].t, false, nullptr, params[i].name.pos};
+    pinfo.maybeNull = params[i].t.kind == SType::Struct && params[i].t.nullable;
+    if (ctx.scope->define(pinfo, value) < 0)
       error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
   }
   FunCtx* savedFn = fn_;
@@ -218,6 +245,8 @@ Val Parser::parseFunLiteral(const std::string& name) {
   }
   fn_ = savedFn;
   topLevel_ = savedTop;
+  lastMethodUsedSelf_ = ctx.usedSelf;
+  lastMethodWroteSelf_ = ctx.wroteSelf;
   SType ret = ctx.retTypeKnown ? ctx.retType : SType::voidT();
   SType type = SType::fun(ptypes, ret);
   funTypes_[size_t(idx)] = type;

@@ -163,6 +163,7 @@ bool Parser::parseFile() {
   toks_ = tokenize(file_, diag_);
   g_.deferKills = true;
   try {
+    preDeclareStructs();
     preDeclareTopFunctions();
     // The script body is the function `main` taking `arg`.
     mainFun_ = newFunction("main", SrcPos{1, 1});
@@ -254,13 +255,7 @@ void Parser::parseStatement() {
       case Tok::KwContinue: parseBreakContinue(false); break;
       case Tok::KwReturn: parseReturn(); break;
       case Tok::Semi: pos_++; break;
-      case Tok::KwStruct: {
-        error(tok().pos, "'struct' is not supported yet");
-        while (!at(Tok::Eof) && !at(Tok::LBrace) && !at(Tok::Semi)) pos_++;
-        if (at(Tok::LBrace)) skipPastBrace(pos_);
-        accept(Tok::Semi);
-        break;
-      }
+      case Tok::KwStruct: parseStructStatement(); break;
       default:
         if (atDeclaration()) {
           parseDeclaration();
@@ -317,6 +312,8 @@ void Parser::parseIf() {
   Val c = condition(parseExpr(), cpos);
   expect(Tok::RParen);
   Scope* fScope = branch(c.n, ifPos);
+  applyFacts(scope(), c.nnTrue);
+  applyFacts(fScope, c.nnFalse);
   size_t nslots = scope()->numSlots();
   if (atDeclaration()) error(tok().pos, "cannot define a new name on one arm of an if");
   parseStatement();

@@ -1,7 +1,14 @@
 // Static types: printing, equality, assignability.
 #include "parser/stype.h"
 
+#include "parser/struct_info.h"
+
 namespace simplec {
+
+namespace {
+// References: any pointer (null included) until memory has its own lattice.
+const Type* refLattice(const SType&) { return Type::dataPtr(Type::kFunAny); }
+}  // namespace
 
 SType SType::intN(int bits, bool isUnsigned) {
   SType t = of(Int);
@@ -22,6 +29,13 @@ SType intTypeNamed(const std::string& n) {
   return SType::error();
 }
 
+SType SType::structT(const StructInfo* s, bool nullable) {
+  SType t = of(Struct);
+  t.strct = s;
+  t.nullable = nullable;
+  return t;
+}
+
 SType SType::fun(std::vector<SType> params, SType ret) {
   auto s = std::make_shared<FunSig>();
   s->params = std::move(params);
@@ -38,6 +52,8 @@ std::string SType::str() const {
     case Int: return bits == 64 ? "int" : (isUnsigned ? "u" : "i") + std::to_string(bits);
     case Bool: return "bool";
     case Str: return "u8[~]";
+    case Null: return "null";
+    case Struct: return strct->name + (nullable ? "?" : "");
     case Fun: {
       std::string s = "{";
       for (auto& p : sig->params) s += " " + p.str();
@@ -57,6 +73,8 @@ const Type* SType::lattice() const {
     case Bool: return Type::boolType();
     case Fun: return Type::funAny();
     case Str: return Type::dataPtr(Type::kFunAny);
+    case Null:
+    case Struct: return refLattice(*this);
     default: return Type::bottom();
   }
 }
@@ -64,6 +82,7 @@ const Type* SType::lattice() const {
 bool sameType(const SType& a, const SType& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == SType::Int) return a.bits == b.bits && a.isUnsigned == b.isUnsigned;
+  if (a.kind == SType::Struct) return a.strct == b.strct && a.nullable == b.nullable;
   if (a.kind != SType::Fun) return true;
   if (a.sig->params.size() != b.sig->params.size()) return false;
   for (size_t i = 0; i < a.sig->params.size(); i++)
@@ -74,7 +93,15 @@ bool sameType(const SType& a, const SType& b) {
 bool assignable(const SType& from, const SType& to) {
   if (from.isError() || to.isError()) return true;  // already reported
   if (from.isIntegral() && to.isIntegral()) return true;
+  if (to.kind == SType::Struct) {
+    if (from.kind == SType::Null) return to.nullable;
+    return from.kind == SType::Struct && from.strct == to.strct && (to.nullable || !from.nullable);
+  }
   return sameType(from, to);
+}
+
+bool regainsWrite(const SType& from, const SType& to) {
+  return from.kind == SType::Struct && to.kind == SType::Struct && from.readonly && !to.readonly;
 }
 
 SType commonType(const SType& a, const SType& b) {
@@ -82,6 +109,15 @@ SType commonType(const SType& a, const SType& b) {
   if (b.isError()) return a;
   if (sameType(a, b)) return a;
   if (a.isIntegral() && b.isIntegral()) return SType::intT();
+  // A reference and null give a nullable reference; read-only wins.
+  if (a.kind == SType::Struct && b.kind == SType::Null) return a.asNullable();
+  if (a.kind == SType::Null && b.kind == SType::Struct) return b.asNullable();
+  if (a.kind == SType::Struct && b.kind == SType::Struct && a.strct == b.strct) {
+    SType t = a;
+    t.nullable = a.nullable || b.nullable;
+    t.readonly = a.readonly || b.readonly;
+    return t;
+  }
   return SType::error();
 }
 
