@@ -129,6 +129,7 @@ void Parser::parseDeclaration() {
     Val v;
     SrcPos initPos = tok().pos;
     bool hasInit = at(Tok::Assign);
+    SrcPos assignPos = tok().pos;
     if (accept(Tok::Assign)) {
       initPos = tok().pos;
       // A top-level `val main = {...}` is the function-form entry.
@@ -175,7 +176,7 @@ void Parser::parseDeclaration() {
       if (t.kind == SType::Str) error(initPos, "string values are not supported yet");
     } else {
       if (hasInit && regainsWrite(v.t, declared) && !readonlyDecl(isVal, isVar, bang))
-        error(initPos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
+        error(assignPos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
       if (hasInit) v = coerce(v, declared, initPos);
     }
     bool immutable = isVal;

@@ -207,7 +207,7 @@ Val Parser::parseAssign() {
     }
     SType to = scope()->vars[size_t(idx)].type;
     if (regainsWrite(v.t, to) && !scope()->vars[size_t(idx)].immutable)
-      error(rhsPos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
+      error(op.pos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
     v = coerce(v, to, rhsPos);
     assignVar(name, idx, v, op.pos);
     return v;
@@ -222,6 +222,11 @@ Val Parser::parseAssign() {
       return fieldAssign(op.kind, op.pos);
     }
     if (!v.t.isError()) syntaxError(tok().pos, "cannot assign to this expression");
+    // The target was wrong (reported): still parse the value.
+    pos_++;
+    Nesting nest(*this);
+    parseAssign();
+    return {con(0), SType::error()};
   }
   return v;
 }

@@ -184,6 +184,11 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
     ptypes.push_back(p.t);
     info.paramTypes.push_back(p.t.lattice());
   }
+  if (selfStruct && parsingMethod_) {
+    parsingMethod_->funIdx = idx;
+    parsingMethod_->methodParams = ptypes;
+    parsingMethod_ = nullptr;
+  }
   auto top = topFuns_.find(name);
   bool isTop = top != topFuns_.end() && top->second.parsing && top->second.funIdx < 0;
   if (isTop) {
@@ -300,7 +305,7 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
     while (f && f->funIdx != tf.funIdx) f = f->outer;
     SType ret = SType::boolT();
     auto hint = hints_.find(name);
-    if (hint != hints_.end()) ret = hint->second;
+    if (hint != hints_.end()) ret = remapStructs(hint->second);
     else if (f && f->retTypeKnown) ret = f->retType;
     if (tf.retAssumed && !sameType(tf.assumedRet, ret)) tf.assumptionsDiffer = true;
     tf.assumedRet = ret;
@@ -350,7 +355,11 @@ Val Parser::parseCall(Val callee, SrcPos pos) {
     return {con(0), sig.ret};
   }
   std::vector<Node*> ns;
-  for (size_t i = 0; i < args.size(); i++) ns.push_back(coerce(args[i], sig.params[i], argPos[i]).n);
+  for (size_t i = 0; i < args.size(); i++) {
+    if (regainsWrite(args[i].t, sig.params[i]))
+      error(argPos[i], "a read-only '" + args[i].t.str() + "' cannot be passed as a mutable argument");
+    ns.push_back(coerce(args[i], sig.params[i], argPos[i]).n);
+  }
   Val r = callFunction(callee.n, sig, ns);
   if (!r.n) r.n = con(0);
   return r;

@@ -158,8 +158,24 @@ void Parser::parseStructStatement() {
 Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   if (f.constValue) return f.constValue;
   if (f.evaluating) {
+    if (f.isMethod && f.funIdx >= 0) {
+      // A recursive call: assume a result type as for top-level functions
+      // (an earlier parse's, the returns so far, else bool); parseFile()
+      // checks the assumption afterwards.
+      FunCtx* c = fn_;
+      while (c && c->funIdx != f.funIdx) c = c->outer;
+      SType ret = SType::boolT();
+      auto hint = hints_.find(s.name + "." + f.name);
+      if (hint != hints_.end()) ret = remapStructs(hint->second);
+      else if (c && c->retTypeKnown) ret = c->retType;
+      if (f.retAssumed && !sameType(f.assumedRet, ret)) f.assumptionsDiffer = true;
+      f.assumedRet = ret;
+      f.retAssumed = true;
+      f.type = SType::fun(f.methodParams, ret);
+      return peep(mk(Op::Con, {g_.start()}, Type::funPtr(f.funIdx)));
+    }
     if (f.isMethod) {
-      error(tok().pos, "method '" + f.name + "' used inside its own definition is not supported yet");
+      error(tok().pos, "method '" + f.name + "' is used in its own parameter list");
     } else {
       error(f.pos, "constant '" + f.name + "' is defined by itself");
     }
@@ -172,6 +188,7 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   typeContext_ = &s;
   Val v;
   try {
+    if (f.isMethod) parsingMethod_ = &f;
     if (f.isMethod)
       v = parseFunLiteral(s.name + "." + f.name, &s);
     else
@@ -179,6 +196,7 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   } catch (SyntaxError&) {
     v = {con(0), SType::error()};
   }
+  parsingMethod_ = nullptr;
   pos_ = saved;
   typeContext_ = savedCtx;
   f.evaluating = false;
@@ -195,6 +213,20 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   f.constValue = v.n;
   f.constValue->keep++;
   return f.constValue;
+}
+
+SType Parser::remapStructs(const SType& t) const {
+  SType r = t;
+  if (t.kind == SType::Struct) {
+    auto it = structByName_.find(t.strct->name);
+    if (it == structByName_.end()) return SType::error();
+    r.strct = it->second;
+  } else if (t.kind == SType::Fun) {
+    std::vector<SType> params;
+    for (auto& p : t.sig->params) params.push_back(remapStructs(p));
+    r = SType::fun(params, remapStructs(t.sig->ret));
+  }
+  return r;
 }
 
 // ---------------------------------------------------------------- values
@@ -405,7 +437,11 @@ Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
   if (obj.t.readonly && f.methodWritesSelf)
     error(pos, "cannot call method '" + f.name + "' through a read-only reference: it assigns to fields");
   std::vector<Node*> ns{obj.n};
-  for (size_t i = 0; i < args.size(); i++) ns.push_back(coerce(args[i], sig.params[i + 1], argPos[i]).n);
+  for (size_t i = 0; i < args.size(); i++) {
+    if (regainsWrite(args[i].t, sig.params[i + 1]))
+      error(argPos[i], "a read-only '" + args[i].t.str() + "' cannot be passed as a mutable argument");
+    ns.push_back(coerce(args[i], sig.params[i + 1], argPos[i]).n);
+  }
   Val r = callFunction(fn, sig, ns);
   if (!r.n) r.n = con(0);
   return r;
@@ -429,7 +465,7 @@ Val Parser::fieldAssign(Tok op, SrcPos opPos) {
   }
   v = coerce(v, f.type, rhsPos);
   if (regainsWrite(rhs.t, f.type) && op == Tok::Assign)
-    error(rhsPos, "a read-only '" + rhs.t.str() + "' cannot be stored in mutable field '" + f.name + "'");
+    error(opPos, "a read-only '" + rhs.t.str() + "' cannot be stored in mutable field '" + f.name + "'");
   if (ref.obj.t.readonly) {
     error(opPos, "cannot assign to field '" + f.name + "' through a read-only reference");
     return v;
@@ -438,8 +474,13 @@ Val Parser::fieldAssign(Tok op, SrcPos opPos) {
     error(opPos, "cannot assign to immutable field '" + f.name + "'");
     return v;
   }
+  noteSelfWrite(ref.obj);
   emitStore(ref.obj, *ref.strct, ref.field, v, opPos);
   return v;
+}
+
+void Parser::noteSelfWrite(const Val& obj) {
+  if (fn_->selfStruct && obj.var >= 0 && scope()->vars[size_t(obj.var)].name == "self") fn_->wroteSelf = true;
 }
 
 Val Parser::fieldIncDec(bool inc, SrcPos opPos) {
@@ -453,6 +494,7 @@ Val Parser::fieldIncDec(bool inc, SrcPos opPos) {
     error(opPos, "cannot assign to field '" + f.name + "' through a read-only reference");
     return old;
   }
+  noteSelfWrite(ref.obj);
   emitStore(ref.obj, *ref.strct, ref.field, v, opPos);
   return old;
 }

@@ -20,11 +20,14 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Graph& g) {
   // proves wrong, the file is parsed again with what was learnt (each round
   // only widens a type, so this ends quickly).
   Parser::RetHints hints;
+  // Hints may name structs of an earlier round: those stay alive until the end.
+  std::vector<std::unique_ptr<StructInfo>> earlierStructs;
   for (int round = 0;; round++) {
     g.reset();
     diag.hold();
     Parser p(file, diag, g, hints);
     bool ok = p.parseFile();
+    OnExit keep{[&] { p.moveStructsTo(earlierStructs); }};
     Parser::RetHints failed;
     bool held = p.assumptionsHeld(&failed);
     if (held || round == 4) {
@@ -62,6 +65,17 @@ bool Parser::assumptionsHeld(RetHints* learnt) const {
     if (tf.assumptionsDiffer || !sameType(tf.assumedRet, actual)) {
       held = false;
       (*learnt)[name] = actual;
+    }
+  }
+  for (const auto& s : structs_) {
+    for (const FieldInfo& f : s->fields) {
+      if (!f.retAssumed || f.funIdx < 0) continue;
+      const SType& actual = funTypes_[size_t(f.funIdx)].sig->ret;
+      if (actual.isError()) continue;
+      if (f.assumptionsDiffer || !sameType(f.assumedRet, actual)) {
+        held = false;
+        (*learnt)[s->name + "." + f.name] = actual;
+      }
     }
   }
   return held;

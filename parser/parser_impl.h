@@ -46,6 +46,9 @@ class Parser {
   // function turned out to have? If not, `learnt` holds the real types.
   bool assumptionsHeld(RetHints* learnt) const;
   void reportUnresolvedRecursion(const RetHints& failed);
+  void moveStructsTo(std::vector<std::unique_ptr<StructInfo>>& into) {
+    for (auto& s : structs_) into.push_back(std::move(s));
+  }
 
  private:
   // One function being parsed.
@@ -192,15 +195,19 @@ class Parser {
   Val nullValue();
   Node* nullCon();
   bool lastMethodUsedSelf_ = false, lastMethodWroteSelf_ = false;
+  FieldInfo* parsingMethod_ = nullptr;  // the method whose literal is about to be parsed
   Val parseNew();
   Val fieldAccess(Val obj, SrcPos dotPos, size_t startTok);
   Val fieldAssign(Tok op, SrcPos opPos);
   Val fieldIncDec(bool inc, SrcPos opPos);
   Val methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos);
   bool checkDeref(const Val& obj, SrcPos dotPos);
+  void noteSelfWrite(const Val& obj);  // a method assigning a field of `self`
   void applyFacts(Scope* s, const std::vector<int>& vars);
   void weakenAssignedInLoop(Scope* head);
   Val readVar(int idx);
+  // A type learnt in an earlier parse, with its structs those of this parse.
+  SType remapStructs(const SType& t) const;
   // The last field access parsed, so that `s.f = v` can turn it into a store.
   struct FieldRef {
     Val obj;

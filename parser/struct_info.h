@@ -28,6 +28,12 @@ struct FieldInfo {
   bool isMethod = false;       // a constant function taking a hidden `self`
   bool methodUsesSelf = false;    // reads `self` or a field by its bare name
   bool methodWritesSelf = false;  // assigns to a field of `self` in its body
+  // A method calling itself before its result type is known (as for
+  // top-level functions: assumed, and checked after the parse).
+  int funIdx = -1;
+  std::vector<SType> methodParams;
+  SType assumedRet;
+  bool retAssumed = false, assumptionsDiffer = false;
 };
 
 struct StructInfo {

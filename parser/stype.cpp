@@ -107,17 +107,17 @@ bool regainsWrite(const SType& from, const SType& to) {
 SType commonType(const SType& a, const SType& b) {
   if (a.isError()) return b;
   if (b.isError()) return a;
-  if (sameType(a, b)) return a;
-  if (a.isIntegral() && b.isIntegral()) return SType::intT();
-  // A reference and null give a nullable reference; read-only wins.
-  if (a.kind == SType::Struct && b.kind == SType::Null) return a.asNullable();
-  if (a.kind == SType::Null && b.kind == SType::Struct) return b.asNullable();
   if (a.kind == SType::Struct && b.kind == SType::Struct && a.strct == b.strct) {
     SType t = a;
     t.nullable = a.nullable || b.nullable;
     t.readonly = a.readonly || b.readonly;
     return t;
   }
+  if (sameType(a, b)) return a;
+  if (a.isIntegral() && b.isIntegral()) return SType::intT();
+  // A reference and null give a nullable reference; read-only wins.
+  if (a.kind == SType::Struct && b.kind == SType::Null) return a.asNullable();
+  if (a.kind == SType::Null && b.kind == SType::Struct) return b.asNullable();
   return SType::error();
 }
 
