@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "lexer/diag.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -15,6 +16,7 @@ namespace {
 
 // Error kinds of runtime/simplec_rt.h (a C header).
 constexpr int64_t kErrDivZero = 0;
+constexpr int64_t kErrBounds = 1;
 
 bool fitsImm32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 bool isIntCon(const Node* n) { return n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
@@ -76,6 +78,9 @@ class Selector {
         return slot == 2;
       case Op::Phi: return slot >= 1;
       case Op::Call: return slot >= 3;
+      case Op::BoundsCheck: return slot == 2;
+      case Op::New: return slot == 2;
+      case Op::Store: return slot == 4 && (MemAccess::decode(user->aux).size < 8 || fitsImm32(c->type->value()));
       case Op::Return: return slot == 2;
       default: return false;
     }
@@ -182,7 +187,12 @@ class Selector {
         break;
       }
       case Op::ZeroCheck: selectZeroCheck(n); break;
+      case Op::BoundsCheck: selectBoundsCheck(n); break;
       case Op::Call: selectCall(n); break;
+      case Op::New: selectNew(n); break;
+      case Op::Load: selectLoad(n); break;
+      case Op::Store: selectStore(n); break;
+      case Op::MergeMem: break;  // memory: no value
       case Op::If: selectIf(b, n); break;
       case Op::Return: selectReturn(n); break;
       default:
@@ -220,6 +230,10 @@ class Selector {
             if (u->in[i] == n && !(u->op == Op::Call && i == 2)) needed = true;
       if (!needed) return;
       emit(MOp::Lea, {reg(n), Opnd::memSym(g_.funs[size_t(n->type->fun())].symbol)});
+      return;
+    }
+    if (n->type->isNullPtr()) {
+      if (needsRegister(n)) emit(MOp::Mov, {reg(n), Opnd::imm64(0)});
       return;
     }
     if (n->type->isPtr() && n->type->isConst()) {
@@ -310,6 +324,84 @@ class Selector {
     layout_.push_back(cur_);
   }
 
+  // [ptr + off] as an x86 address: off = (i << k) + disp becomes
+  // [ptr + i * 2^k + disp] when that shape is fused (see findFusedAddresses).
+  Opnd address(const Node* ptr, const Node* off) {
+    Opnd m;
+    m.kind = Opnd::Mem;
+    m.base = vregOf(ptr);
+    m.baseVirt = true;
+    if (isIntCon(off) && fitsImm32(off->type->value())) {
+      m.imm = off->type->value();
+      return m;
+    }
+    const Node* x = off;
+    if (fused_.count(off) && off->op == Op::Add) {
+      m.imm = off->in[2]->type->value();
+      x = off->in[1];
+    }
+    if (fused_.count(x) && x->op == Op::Shl) {
+      m.scale = uint8_t(1) << x->in[2]->type->value();
+      x = x->in[1];
+    }
+    m.index = vregOf(x);
+    m.indexVirt = true;
+    return m;
+  }
+
+  void selectLoad(Node* n) {
+    MemAccess m = MemAccess::decode(n->aux);
+    MInst mi(m.size == 8 ? MOp::Mov : m.isSigned ? MOp::MovSX : MOp::MovZX, {reg(n), address(n->in[2], n->in[3])});
+    mi.size = uint8_t(m.size);
+    emit(std::move(mi));
+  }
+
+  void selectStore(Node* n) {
+    MemAccess m = MemAccess::decode(n->aux);
+    MInst mi(MOp::Mov, {address(n->in[2], n->in[3]), use(n, 4)});
+    mi.size = uint8_t(m.size);
+    emit(std::move(mi));
+  }
+
+  void selectBoundsCheck(Node* n) {
+    // One unsigned compare: a negative index is a huge unsigned one.
+    Opnd len = use(n, 2);
+    emit(MOp::Cmp, {reg(n->in[1]), len});
+    int saved = cur_;
+    int stub = errorStub(kErrBounds, n->pos);
+    // The stub passes the index and length to the message.
+    cur_ = stub;
+    auto& insts = f_.blocks[size_t(stub)].insts;
+    MInst call = std::move(insts.back());
+    insts.pop_back();
+    insts.pop_back();  // r9 = 0
+    insts.pop_back();  // r8 = 0
+    emit(MOp::Mov, {Opnd::preg(R8), reg(n->in[1])});
+    emit(MOp::Mov, {Opnd::preg(R9), len});
+    emit(std::move(call));
+    cur_ = saved;
+    MInst j(MOp::Jcc, {Opnd::block(stub)});
+    j.cc = Cond::AE;
+    emit(std::move(j));
+    succ(cur_, stub);
+    int next = newBlock(f_.blocks[size_t(cur_)].loopDepth);
+    emit(MOp::Jmp, {Opnd::block(next)});
+    succ(cur_, next);
+    cur_ = next;
+    layout_.push_back(cur_);
+  }
+
+  void selectNew(Node* n) {
+    MInst call(MOp::Call, {Opnd::symbol("__simplec_new_array")});
+    emit(MOp::Mov, {Opnd::preg(RDI), use(n, 2)});
+    emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(n->aux)});
+    emit(MOp::Lea, {Opnd::preg(RDX), Opnd::memSym(cx_.fileLabel)});
+    emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(n->pos.line)});
+    emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(n->pos.col)});
+    call.argRegs = {RDI, RSI, RDX, RCX, R8};
+    emit(std::move(call));
+  }
+
   void selectCall(Node* n) {
     size_t nargs = n->in.size() - 3;
     int stackBytes = nargs > 6 ? int(nargs - 6) * 8 : 0;
@@ -393,6 +485,29 @@ class Selector {
 
  public:
   // Compares used only by their block's final If are emitted with the branch.
+  // Address arithmetic used only as the offset of loads and stores folds
+  // into their addressing mode: off = (i << k) + disp with k <= 3.
+  void findFusedAddresses() {
+    for (const BasicBlock& bb : s_.blocks)
+      for (Node* n : bb.nodes) {
+        if (n->op != Op::Add || !isIntCon(n->in[2]) || !fitsImm32(n->in[2]->type->value())) continue;
+        bool onlyOffsets = true;
+        for (Node* u : n->out)
+          if (inFunction(u) && !((u->op == Op::Load || u->op == Op::Store) && u->in[3] == n && u->in[2] != n &&
+                                 (u->op != Op::Store || u->in[4] != n)))
+            onlyOffsets = false;
+        if (!onlyOffsets) continue;
+        fused_.insert(n);
+        Node* x = n->in[1];
+        if (x->op == Op::Shl && isIntCon(x->in[2]) && x->in[2]->type->value() >= 1 && x->in[2]->type->value() <= 3) {
+          int uses = 0;
+          for (Node* u : x->out)
+            if (inFunction(u)) uses++;
+          if (uses == 1) fused_.insert(x);
+        }
+      }
+  }
+
   void findFusedCompares() {
     for (const BasicBlock& bb : s_.blocks) {
       Node* last = bb.last();
@@ -424,6 +539,7 @@ class Selector {
 MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContext& cx) {
   Selector sel(g, s, cx);
   sel.findFusedCompares();
+  sel.findFusedAddresses();
   return sel.run();
 }
 

@@ -19,11 +19,17 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
   IselContext cx;
   cx.fileLabel = ".Lsrc.file";
   m.rodata.push_back({cx.fileLabel, sourcePath + std::string(1, '\0'), 1});
-  for (size_t i = 0; i < g.strings.size(); i++)
-    m.rodata.push_back({IselContext::stringLabel(int(i)), g.strings[i], 1});
+  // A string constant is a read-only u8 array: its length, then its bytes.
+  for (size_t i = 0; i < g.strings.size(); i++) {
+    std::string bytes(8, '\0');
+    uint64_t len = g.strings[i].size();
+    for (int b = 0; b < 8; b++) bytes[size_t(b)] = char((len >> (8 * b)) & 0xFF);
+    m.rodata.push_back({IselContext::stringLabel(int(i)), bytes + g.strings[i], 8});
+  }
   for (const FunInfo& f : g.funs)
     if (f.isExtern) m.externs.push_back(f.symbol);
   m.externs.push_back("__simplec_rt_error");
+  m.externs.push_back("__simplec_new_array");
   for (size_t i = 0; i < g.funs.size(); i++) {
     if (!isCompiled(g.funs[i])) continue;
     try {

@@ -9,6 +9,7 @@ bool Gvn::eligible(const Node* n) {
     case Op::Parm:
     case Op::Proj:
     case Op::Scope:
+    case Op::Store:  // a side effect, even when an equal one exists
       return false;
     case Op::Phi:  // a Phi of a loop still being parsed may gain inputs
       return !(n->in[0]->op == Op::Loop && (n->in[0]->in.size() < 3 || !n->in[0]->in[2]));

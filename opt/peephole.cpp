@@ -54,6 +54,11 @@ Node* Peephole::idealize(Node* n) {
     case Op::Loop: return idealizeRegion(n);
     case Op::Phi: return idealizePhi(n);
     case Op::CProj: return idealizeCProj(n);
+    case Op::Load: return idealizeLoad(n);
+    case Op::Store: return idealizeStore(n);
+    case Op::MergeMem: return idealizeMergeMem(n);
+    case Op::BoundsCheck: return idealizeBoundsCheck(n);
+    case Op::New: return nullptr;
     case Op::ZeroCheck: {
       const Type* t = n->in[1]->type;
       if (t->isInt() && !t->isIntTop() && (t->lo() > 0 || t->hi() < 0)) return n->in[0];

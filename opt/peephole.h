@@ -29,6 +29,11 @@ class Peephole {
   Node* idealizeRegion(Node* n);
   Node* idealizePhi(Node* n);
   Node* idealizeCProj(Node* n);
+  // Memory (opt/mem_peephole.cpp).
+  Node* idealizeLoad(Node* n);
+  Node* idealizeStore(Node* n);
+  Node* idealizeMergeMem(Node* n);
+  Node* idealizeBoundsCheck(Node* n);
   Node* con(int64_t v);
   Node* make(Op op, std::vector<Node*> ins);
   Graph& g_;

@@ -29,6 +29,7 @@ const Type* startType(const Node* n) {
       const Type* r = n->type && n->type->kind() == TKind::Tuple ? n->type->elems()[2] : Type::intBot();
       return Type::tuple({Type::xctrl(), Type::mem(), r});
     }
+    case Op::New: return Type::tuple({Type::xctrl(), Type::mem(), Type::dataPtr(Type::kNonNull)});
     default: return n->isCFG() ? Type::xctrl() : Type::top();
   }
 }

@@ -35,8 +35,19 @@ size_t Parser::skipType(size_t p, int depth) const {
   } else {
     return 0;
   }
-  while (p < toks_.size() && toks_[p].kind == Tok::Question) p++;
-  return p;
+  // Suffixes: '?', '[]', '[~]'.
+  for (;;) {
+    if (p < toks_.size() && toks_[p].kind == Tok::Question) {
+      p++;
+    } else if (p + 1 < toks_.size() && toks_[p].kind == Tok::LBracket && toks_[p + 1].kind == Tok::RBracket) {
+      p += 2;
+    } else if (p + 2 < toks_.size() && toks_[p].kind == Tok::LBracket && toks_[p + 1].kind == Tok::Tilde &&
+               toks_[p + 2].kind == Tok::RBracket) {
+      p += 3;
+    } else {
+      return p;
+    }
+  }
 }
 
 bool Parser::isFunTypeAt(size_t p) const {
@@ -66,8 +77,8 @@ bool Parser::atDeclaration() {
   }
 }
 
-//   type = typename | '{' type* '->' [type] '}'
-SType Parser::parseType() {
+//   type = (typename | '{' type* '->' [type] '}') {'?' | '[' ['~'] ']'}
+SType Parser::parseType(bool stopAtSize) {
   Nesting nest(*this);
   SType t;
   if (at(Tok::TypeName)) {
@@ -98,12 +109,24 @@ SType Parser::parseType() {
   } else {
     syntaxError(tok().pos, "expected a type");
   }
-  if (at(Tok::Question)) {
-    if (t.kind == SType::Struct)
-      t.nullable = true;
-    else
-      error(tok().pos, "nullable types are not supported yet");
-    pos_++;
+  for (;;) {
+    if (at(Tok::Question)) {
+      if (!t.isRef() && !t.isError()) error(tok().pos, "'" + t.str() + "' cannot be nullable");
+      else t.nullable = true;
+      pos_++;
+    } else if (at(Tok::LBracket)) {
+      bool ro = peekTok().kind == Tok::Tilde;
+      if (stopAtSize && !ro && peekTok().kind != Tok::RBracket) break;
+      SrcPos lb = tok().pos;
+      pos_++;
+      accept(Tok::Tilde);
+      expect(Tok::RBracket);
+      if (t.isRef() && !t.nullable && !t.isError())
+        error(lb, "array elements of reference type '" + t.str() + "' must be nullable");
+      t = SType::arrayT(t.isRef() ? t.withNullable(true) : t, ro);
+    } else {
+      break;
+    }
   }
   return t;
 }
@@ -154,11 +177,16 @@ void Parser::parseDeclaration() {
     } else if (isVar || isVal) {
       error(name.endPos, std::string("'") + (isVar ? "var" : "val") + "' needs an initializer");
       v = {con(0), SType::error()};
-    } else if (declared.kind == SType::Fun) {
+    } else if (declared.kind == SType::Fun && !declared.nullable) {
       error(name.pos, "function reference '" + name.text + "' needs an initializer");
       v = {con(0), SType::error()};
     } else if (declared.kind == SType::Struct) {
       v = {nullCon(), declared.nullable ? SType::nullT() : declared};  // null, or not assigned yet
+    } else if (declared.kind == SType::Array && !declared.nullable) {
+      error(name.pos, "array reference '" + name.text + "' needs an initializer");
+      v = {con(0), SType::error()};
+    } else if (declared.isRef()) {
+      v = {peep(mk(Op::Con, {g_.start()}, Type::nullPtr())), SType::nullT()};
     } else {
       v = {con(0), declared};
     }
@@ -173,7 +201,6 @@ void Parser::parseDeclaration() {
         t = SType::error();
       }
       t = t.asNullable();
-      if (t.kind == SType::Str) error(initPos, "string values are not supported yet");
     } else {
       if (hasInit && regainsWrite(v.t, declared) && !readonlyDecl(isVal, isVar, bang))
         error(assignPos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");

@@ -25,8 +25,10 @@ bool isAssignOp(Tok t) {
     default: return false;
   }
 }
-bool isRelOp(Tok t) { return t == Tok::Lt || t == Tok::Le || t == Tok::Gt || t == Tok::Ge; }
+bool isRelOpTok(Tok t) { return t == Tok::Lt || t == Tok::Le || t == Tok::Gt || t == Tok::Ge; }
 }  // namespace
+
+bool Parser::isCompoundAssign(Tok t) { return t != Tok::Assign && isAssignOp(t); }
 
 Op Parser::binaryOpFor(Tok t) {
   switch (t) {
@@ -76,12 +78,18 @@ Val Parser::coerce(Val v, const SType& to, SrcPos pos) {
     error(pos, "expression has no value");
     return {con(0), to};
   }
+  // An array converts to `int`: the address of its element 0 (for C).
+  if (v.t.kind == SType::Array && !v.t.nullable && to.kind == SType::Int && to.bits == 64)
+    return {dataOp(Op::Add, v.n, con(kArrayHeader)), to};
   if (!assignable(v.t, to)) {
     if (v.t.kind == SType::Struct && to.kind == SType::Struct && v.t.strct == to.strct)
       error(pos, "a value of type '" + v.t.str() + "' might be null, but '" + to.str() + "' is expected");
+    else if (v.t.kind == SType::Array && to.kind == SType::Array && v.t.readonly && !to.readonly &&
+        sameType(*v.t.elem, *to.elem) && (!v.t.nullable || to.nullable))
+      error(pos, "cannot store read-only '" + v.t.str() + "' where '" + to.str() + "' is expected");
     else
       error(pos, "type mismatch: expected '" + to.str() + "', found '" + v.t.str() + "'");
-    return {to.kind == SType::Struct ? nullCon() : con(0), to};
+    return {to.isRef() ? nullCon() : con(0), to};
   }
   if (to.kind == SType::Struct) {
     // Keeps what is known: a non-null value stored into an `S?` is non-null.
@@ -147,7 +155,8 @@ Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
       (op == Tok::Ne ? r.nnTrue : r.nnFalse) = facts;
       return r;
     }
-    bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError();
+    bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError() ||
+              (a.t.isRef() && b.t.isRef() && !commonType(a.t, b.t).isError());
     if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
       error(opPos, std::string("cannot compare '") + a.t.str() + "' and '" + b.t.str() + "' with '" + txt + "'");
       return {con(0), SType::boolT()};
@@ -302,7 +311,7 @@ Val Parser::parseTernary() {
     b = parseTernary();
   } else if (a.t.isIntegral() || a.t.isError()) {
     b = {con(0), a.t};  // `c ? a` yields a or zero
-  } else if (a.t.isRef()) {
+  } else if (a.t.kind == SType::Struct || a.t.kind == SType::Array) {
     b = nullValue();    // ... or null
   } else {
     error(qpos, "'?' without ':' needs an integer value, found '" + a.t.str() + "'");
@@ -311,7 +320,7 @@ Val Parser::parseTernary() {
   fScope = scope();
   SType t = commonType(a.t, b.t);
   bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError() ||
-            (a.t.isRef() && b.t.isRef() && !t.isError());
+            !t.isError();
   if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
     error(qpos, "the arms of '?' have no common type: '" + a.t.str() + "' and '" + b.t.str() + "'");
     t = SType::error();
@@ -381,12 +390,12 @@ Val Parser::parseEquality() {
 
 Val Parser::parseRelational() {
   Val left = parseShift();
-  if (!isRelOp(tok().kind)) return left;
+  if (!isRelOpTok(tok().kind)) return left;
   Token op = tok();
   pos_++;
   Val mid = parseShift();
   Val res = compare(op.kind, left, mid, op.pos);
-  if (!isRelOp(tok().kind)) return res;
+  if (!isRelOpTok(tok().kind)) return res;
   return chainRest(res, mid, op.kind == Tok::Lt || op.kind == Tok::Le);
 }
 
@@ -402,7 +411,7 @@ Val Parser::chainRest(Val sofar, Val mid, bool less) {
   Nesting nest(*this);
   Val right = parseShift();
   Val c = compare(op.kind, mid, right, op.pos);
-  if (isRelOp(tok().kind)) c = chainRest(c, right, less);
+  if (isRelOpTok(tok().kind)) c = chainRest(c, right, less);
   return mergeValues(scope(), c, skip, Val{con(0), SType::boolT()}, SType::boolT());
 }
 
@@ -462,6 +471,26 @@ Val Parser::parseUnary() {
     case Tok::MinusMinus: {
       pos_++;
       if (!at(Tok::Ident)) syntaxError(tok().pos, std::string("'") + tokSpelling(op.kind) + "' needs a variable");
+      if (peekTok().kind == Tok::Dot || peekTok().kind == Tok::LParen) {
+        // ++s.f: the target is a field.
+        size_t start = pos_;
+        lastField_ = {};
+        Val v = parsePrimary();
+        while (at(Tok::Dot) || at(Tok::LParen)) {
+          if (at(Tok::LParen)) {
+            v = parseCall(v, tok().pos);
+            lastField_ = {};
+          } else {
+            SrcPos dot = tok().pos;
+            pos_++;
+            v = fieldAccess(v, dot, start);
+          }
+        }
+        if (lastField_.strct && lastField_.startTok == start && lastField_.endTok == pos_)
+          return fieldIncDec(op.kind == Tok::PlusPlus, op.pos, true);
+        if (!v.t.isError()) error(op.pos, std::string("'") + tokSpelling(op.kind) + "' needs a variable");
+        return {con(0), SType::error()};
+      }
       Token name = tok();
       pos_++;
       return incDec(true, op.kind == Tok::PlusPlus, name, op.pos);
@@ -481,15 +510,24 @@ Val Parser::parsePostfix() {
   size_t start = pos_;
   Val v = parsePrimary();
   bool isField = false;
-  while (at(Tok::LParen) || at(Tok::Dot)) {
-    if (at(Tok::Dot)) {
+  for (;;) {
+    if (at(Tok::LParen)) {
+      v = parseCall(v, tok().pos);
+      isField = false;
+    } else if (at(Tok::LBracket)) {
+      Nesting nest(*this);
+      v = parseIndex(v);
+      isField = false;
+    } else if (at(Tok::Hash)) {
+      v = parseLength(v);
+      isField = false;
+    } else if (at(Tok::Dot)) {
       SrcPos dot = tok().pos;
       pos_++;
       v = fieldAccess(v, dot, start);
       isField = lastField_.strct != nullptr;
     } else {
-      v = parseCall(v, tok().pos);
-      isField = false;
+      break;
     }
   }
   if (at(Tok::PlusPlus) || at(Tok::MinusMinus)) {
@@ -566,12 +604,15 @@ Val Parser::parsePrimary() {
       return v;
     }
     case Tok::StrLit: {
+      // A constant u8[~] in read-only data: its length, then its bytes.
       pos_++;
       auto [it, added] = stringIndex_.emplace(t.text, int(g_.strings.size()));
       if (added) g_.strings.push_back(t.text);
       int idx = it->second;
       return {peep(mk(Op::Con, {g_.start()}, Type::dataPtr(idx))), SType::strT()};
     }
+    case Tok::KwNull: pos_++; return nullValue();
+    case Tok::KwNew: return parseNew();
     case Tok::LBrace: {
       auto it = topFunAt_.find(pos_);
       if (it != topFunAt_.end()) {
@@ -594,8 +635,6 @@ Val Parser::parsePrimary() {
       pos_++;
       return readName(toks_[pos_ - 1]);
     case Tok::FloatLit: pos_++; error(t.pos, "floating-point numbers are not supported yet"); return {con(0), SType::error()};
-    case Tok::KwNull: pos_++; return nullValue();
-    case Tok::KwNew: return parseNew();
     case Tok::TypeName: syntaxError(t.pos, "type conversions are not supported yet");
     default: syntaxError(t.pos, "expected expression");
   }

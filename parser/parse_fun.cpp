@@ -60,7 +60,7 @@ void Parser::addReturn(Val v, SrcPos pos) {
     f.retType = v.t;
     f.retTypeKnown = true;
   }
-  addReturnPath(ctrl(), scope()->mem(), v.n);
+  addReturnPath(ctrl(), scope()->allMem(), v.n);
   setCtrl(scopes_.deadCtrl());
 }
 
@@ -102,7 +102,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   } else if (live.empty()) {
     // Never returns (e.g. an endless loop): keep the function well-formed.
     c = scopes_.deadCtrl();
-    m = ctx.numReturns() == 0 ? scope()->mem() : ctx.returns->in[1];
+    m = ctx.numReturns() == 0 ? scope()->allMem() : ctx.returns->in[1];
     v = con(0);
   } else {
     std::vector<Node*> cs{nullptr}, ms{nullptr}, vs{nullptr};
@@ -316,7 +316,7 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
 }
 
 Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args) {
-  std::vector<Node*> ins{ctrl(), scope()->mem(), fptr};
+  std::vector<Node*> ins{ctrl(), scope()->allMem(), fptr};
   ins.insert(ins.end(), args.begin(), args.end());
   Node* call = peep(mk(Op::Call, ins, Type::ctrl()));
   const Type* rt = sig.ret.hasValue() ? sig.ret.lattice() : Type::intBot();
@@ -327,7 +327,7 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
   Node* r = sig.ret.hasValue() ? peep(mk(Op::Proj, {ce}, nullptr, 2)) : nullptr;
   ce->keep--;
   setCtrl(c);
-  scope()->setMem(m);
+  scope()->setAllMem(m);
   return {r, sig.ret};
 }
 
@@ -346,6 +346,10 @@ Val Parser::parseCall(Val callee, SrcPos pos) {
   if (callee.t.isError()) return {con(0), SType::error()};
   if (callee.t.kind != SType::Fun) {
     error(pos, "cannot call a value of type '" + callee.t.str() + "'");
+    return {con(0), SType::error()};
+  }
+  if (callee.t.nullable) {
+    error(pos, "'" + callee.t.str() + "' might be null");
     return {con(0), SType::error()};
   }
   const FunSig& sig = *callee.t.sig;
@@ -400,15 +404,16 @@ Val Parser::printCall(Val v, SrcPos pos) {
       callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
       break;
     }
-    case SType::Str: {
-      int f = declareExtern("__simplec_print_str", {SType::strT(), SType::intT()}, SType::voidT());
-      Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
-      int64_t len = 0;
-      if (v.n->isConst() && v.n->type->isPtr() && v.n->type->fun() >= 0)
-        len = int64_t(g_.strings[size_t(v.n->type->fun())].size());
-      callFunction(fp, *funTypes_[size_t(f)].sig, {v.n, con(len)});
+    case SType::Array:
+      if (v.t.isString()) {
+        // The runtime prints the bytes of any u8 array (and "null" for null).
+        int f = declareExtern("__simplec_print_ary", {SType::strT().withNullable(true)}, SType::voidT());
+        Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+        callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
+        break;
+      }
+      error(pos, "cannot print a value of type '" + v.t.str() + "'");
       break;
-    }
     case SType::Void: error(pos, "expression has no value"); break;
     default: error(pos, "cannot print a value of type '" + v.t.str() + "'"); break;
   }

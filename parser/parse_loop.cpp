@@ -68,11 +68,12 @@ void Parser::closeLoop(Scope* head, Scope* exit) {
     Node* never = peep(mk(Op::Never, {back->ctrl()}, nullptr));
     Node* out = peep(mk(Op::CProj, {never}, nullptr, 0));
     Node* stay = peep(mk(Op::CProj, {never}, nullptr, 1));
-    addReturnPath(out, back->mem(), con(0));
+    addReturnPath(out, back->allMem(), con(0));
     back->setCtrl(stay);
   }
   scopes_.endLoop(head, back, exit);
   head->node->keep--;
+  exit->loopHead = head->loopHead;
   scopes_.kill(head);
   fn_->scope = exit;
 }

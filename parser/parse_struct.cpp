@@ -320,7 +320,7 @@ Val Parser::typeMember(StructInfo* s, SrcPos pos) {
 // ---------------------------------------------------------------- new
 
 //   new = 'new' structname ['{' statement* '}']
-Val Parser::parseNew() {
+Val Parser::parseNewStruct() {
   SrcPos newPos = tok().pos;
   pos_++;
   size_t end = 0;
@@ -483,7 +483,7 @@ void Parser::noteSelfWrite(const Val& obj) {
   if (fn_->selfStruct && obj.var >= 0 && scope()->vars[size_t(obj.var)].name == "self") fn_->wroteSelf = true;
 }
 
-Val Parser::fieldIncDec(bool inc, SrcPos opPos) {
+Val Parser::fieldIncDec(bool inc, SrcPos opPos, bool prefix) {
   FieldRef ref = lastField_;
   lastField_ = {};
   FieldInfo& f = ref.strct->fields[size_t(ref.field)];
@@ -496,7 +496,7 @@ Val Parser::fieldIncDec(bool inc, SrcPos opPos) {
   }
   noteSelfWrite(ref.obj);
   emitStore(ref.obj, *ref.strct, ref.field, v, opPos);
-  return old;
+  return prefix ? v : old;
 }
 
 }  // namespace simplec

@@ -176,8 +176,10 @@ Node* Parser::dataOp(Op op, Node* a, Node* b, SrcPos pos) {
 bool Parser::parseFile() {
   toks_ = tokenize(file_, diag_);
   g_.deferKills = true;
+  registerArrayAliases();
   try {
     preDeclareStructs();
+    registerStructAliases();
     preDeclareTopFunctions();
     // The script body is the function `main` taking `arg`.
     mainFun_ = newFunction("main", SrcPos{1, 1});
@@ -205,7 +207,7 @@ bool Parser::parseFile() {
     topLevel_ = false;
     // Script form: the top level returns, or at least does something
     // (calls, control flow); then falling off its end returns 0.
-    bool script = ctx.numReturns() != 0 || topLevelCode_ || ctx.scope->ctrl() != fun || ctx.scope->mem() != mem;
+    bool script = ctx.numReturns() != 0 || topLevelCode_ || ctx.scope->ctrl() != fun || ctx.scope->allMem() != mem;
     FunInfo& mainInfo = g_.funs[size_t(mainFun_)];
     if (script && valMainFun_ >= 0) {
       error(valMainPos_, "a program cannot have both top-level statements and 'val main'");

@@ -13,6 +13,7 @@
 #include "parser/scope.h"
 #include "parser/struct_info.h"
 #include "parser/stype.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -120,7 +121,9 @@ class Parser {
   void parseReturn();
   bool atDeclaration();
   void parseDeclaration();
-  SType parseType();
+  // With `stopAtSize`, a '[' not followed by ']' or '~' ends the type (the
+  // size of `new T[n]`).
+  SType parseType(bool stopAtSize = false);
   bool isFunTypeAt(size_t p) const;
   bool isStructDeclAt(size_t p) const;
   // Is a reference declared so (with an initializer) read-only through its name?
@@ -196,10 +199,10 @@ class Parser {
   Node* nullCon();
   bool lastMethodUsedSelf_ = false, lastMethodWroteSelf_ = false;
   FieldInfo* parsingMethod_ = nullptr;  // the method whose literal is about to be parsed
-  Val parseNew();
+  Val parseNewStruct();
   Val fieldAccess(Val obj, SrcPos dotPos, size_t startTok);
   Val fieldAssign(Tok op, SrcPos opPos);
-  Val fieldIncDec(bool inc, SrcPos opPos);
+  Val fieldIncDec(bool inc, SrcPos opPos, bool prefix = false);
   Val methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos);
   bool checkDeref(const Val& obj, SrcPos dotPos);
   void noteSelfWrite(const Val& obj);  // a method assigning a field of `self`
@@ -220,9 +223,23 @@ class Parser {
   std::unordered_map<std::string, StructInfo*> structByName_;
   const StructInfo* typeContext_ = nullptr;  // struct whose fields are being declared
   // Memory operations on struct objects (parse_struct_mem.cpp).
+  void registerStructAliases();
   Node* emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcPos pos);
   Val emitLoad(Val obj, StructInfo& s, int field, SrcPos pos);
   void emitStore(Val obj, StructInfo& s, int field, Val v, SrcPos pos);
+  // ---- arrays (parse_array.cpp)
+  void registerArrayAliases();
+  MemAccess elemAccess(const SType& elem);
+  bool checkArrayUse(const Val& v, SrcPos pos, const char* what);
+  Node* arrayLength(Node* ptr);
+  void boundsCheck(Node* ptr, Node* idx, SrcPos pos);
+  Node* elemOffset(Node* idx, int size);
+  Node* loadElem(Node* ptr, Node* idx, const SType& elem);
+  void storeElem(Node* ptr, Node* idx, const SType& elem, Node* v);
+  Val parseNew();
+  Val parseIndex(Val arr);
+  Val parseLength(Val arr);
+  static bool isCompoundAssign(Tok t);
 
   // ---- functions (parse_fun.cpp)
   Val parseFunLiteral(const std::string& name, const StructInfo* selfStruct = nullptr);

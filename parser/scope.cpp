@@ -9,6 +9,74 @@ void Scope::setCtrl(Node* c) { table_->graph().setDef(node, kCtrl, c); }
 Node* Scope::mem() { return getSlot(kMem); }
 void Scope::setMem(Node* m) { setSlot(kMem, m); }
 
+void Scope::setRawClass(size_t k, Node* m) {
+  Graph& g = table_->graph();
+  while (mems->in.size() <= k) g.addDef(mems, nullptr);
+  g.setDef(mems, k, m);
+}
+
+Node* Scope::memOf(int k) {
+  Node* v = rawClass(size_t(k));
+  if (!v) {
+    if (!baseIsLazy()) return mem();
+    v = node->in[kMem];  // the base is still bound to a loop head: so is the class
+  }
+  if (v->op != Op::Scope) return v;
+  Node* phi = table_->scopeOfNode(v)->headClassPhi(size_t(k));
+  setRawClass(size_t(k), phi);
+  return phi;
+}
+
+Node* Scope::headClassPhi(size_t k) {
+  Node* loop = ctrl();
+  Node* hv = rawClass(k);
+  if (hv && hv->op == Op::Phi && hv->in[0] == loop) return hv;
+  Node* entry;
+  Node* base = node->in[kMem];
+  if (!hv && base && base->op == Op::Phi && base->in[0] == loop)
+    entry = base->in[1];  // the class shares the base: its value on entry
+  else
+    entry = memOf(int(k));
+  Graph& g = table_->graph();
+  Node* phi = g.make(Op::Phi, {loop, entry, nullptr}, Type::mem());
+  phi->name = "$mem" + std::to_string(k);
+  setRawClass(k, phi);
+  return phi;
+}
+
+void Scope::setMemOf(int k, Node* m) {
+  Node* v = rawClass(size_t(k));
+  // A class still bound to a loop head gets its head Phi first, so the back
+  // edge has somewhere to go; so do all open loops around (a class first
+  // stored inside a loop after a call reset the memory).
+  if ((v && v->op == Op::Scope) || (!v && baseIsLazy())) memOf(k);
+  for (Scope* h = loopHead; h; h = h->loopHead) h->headClassPhi(size_t(k));
+  setRawClass(size_t(k), m);
+}
+
+Node* Scope::allMem() {
+  Graph& g = table_->graph();
+  std::vector<Node*> ins{nullptr, mem()};
+  size_t n = g.aliases.size();
+  bool any = false;
+  for (size_t k = 1; k < n; k++) {
+    Node* v = rawClass(k);
+    Node* m = v || baseIsLazy() ? memOf(int(k)) : nullptr;
+    if (m == ins[1]) m = nullptr;
+    ins.push_back(m);
+    any |= m != nullptr;
+  }
+  if (!any) return ins[1];
+  while (ins.back() == nullptr) ins.pop_back();
+  return table_->peep().run(g.make(Op::MergeMem, ins, Type::mem()));
+}
+
+void Scope::setAllMem(Node* m) {
+  for (size_t k = 1; k < mems->in.size(); k++)
+    if (rawClass(k)) setMemOf(int(k), nullptr);
+  setMem(m);
+}
+
 void Scope::popBlock() {
   size_t n = blocks.back().size();
   blocks.pop_back();
@@ -50,6 +118,13 @@ void Scope::set(int i, Node* v) { setSlot(kFirstVar + size_t(i), v); }
 Node* Scope::getSlot(size_t s) {
   Node* v = node->in[s];
   if (!v || v->op != Op::Scope) return v;
+  // A class that shares a lazily bound base is bound to the same loop head
+  // (it may get its own Phi there): say so before the base is resolved.
+  if (s == kMem) {
+    size_t n = table_->graph().aliases.size();
+    for (size_t k = 1; k < n; k++)
+      if (!rawClass(k)) setRawClass(k, v);
+  }
   // Lazy loop Phi: the head scope gets the Phi (created once), and this
   // scope then refers to it directly.
   Scope* head = table_->scopeOfNode(v);
@@ -88,6 +163,8 @@ Scope* ScopeTable::fresh(Node* ctrl, Node* mem) {
   s->table_ = this;
   s->node = g_.make(Op::Scope, {ctrl, mem}, Type::bottom(), int64_t(scopes_.size()));
   s->node->keep = 1;
+  s->mems = g_.make(Op::Scope, {nullptr}, Type::bottom(), int64_t(scopes_.size()));
+  s->mems->keep = 1;
   s->blocks.emplace_back();
   scopes_.push_back(std::move(s));
   return scopes_.back().get();
@@ -102,6 +179,11 @@ Scope* ScopeTable::dup(Scope* src, bool loop) {
   for (size_t i = 1; i < src->node->in.size(); i++) ins.push_back(loop ? src->node : src->node->in[i]);
   s->node = g_.make(Op::Scope, ins, Type::bottom(), int64_t(scopes_.size()));
   s->node->keep = 1;
+  std::vector<Node*> mins{nullptr};
+  for (size_t k = 1; k < src->mems->in.size(); k++) mins.push_back(loop ? src->node : src->mems->in[k]);
+  s->mems = g_.make(Op::Scope, mins, Type::bottom(), int64_t(scopes_.size()));
+  s->mems->keep = 1;
+  s->loopHead = loop ? src : src->loopHead;
   scopes_.push_back(std::move(s));
   return scopes_.back().get();
 }
@@ -112,6 +194,9 @@ void ScopeTable::kill(Scope* s) {
   // Detach the inputs one by one (they may be shared).
   while (!s->node->in.empty()) g_.delDef(s->node, s->node->in.size() - 1);
   g_.killIfUnused(s->node);
+  s->mems->keep = 0;
+  while (!s->mems->in.empty()) g_.delDef(s->mems, s->mems->in.size() - 1);
+  g_.killIfUnused(s->mems);
 }
 
 Node* ScopeTable::merge(Scope* s, Scope* that) {
@@ -136,6 +221,21 @@ Node* ScopeTable::merge(Scope* s, Scope* that) {
     phi->type = slotType(s, i);
     s->setSlot(i, peep_.run(phi));
   }
+  size_t nk = std::max(s->mems->in.size(), that->mems->in.size());
+  for (size_t k = 1; k < nk; k++) {
+    Node* ra = s->rawClass(k);
+    Node* rb = that->rawClass(k);
+    if (ra == rb && (ra || s->node->in[Scope::kMem] == that->node->in[Scope::kMem])) continue;
+    Node* a = s->memOf(int(k));
+    Node* b = that->memOf(int(k));
+    if (a == b) {
+      s->setRawClass(k, a);
+      continue;
+    }
+    Node* phi = g_.make(Op::Phi, {r, a, b}, Type::mem());
+    phi->name = "$mem" + std::to_string(k);
+    s->setRawClass(k, peep_.run(phi));
+  }
   kill(that);
   r->keep--;
   Node* nr = peep_.run(r);
@@ -147,6 +247,7 @@ Node* ScopeTable::merge(Scope* s, Scope* that) {
 void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
   Node* loop = head->ctrl();
   SIMPLEC_CHECK(loop->op == Op::Loop && loop->in[2] == nullptr, "parser", "loop closed twice");
+  bool exitBaseLazy = exit->node->in[Scope::kMem] == head->node;
   g_.setDef(loop, 2, back->ctrl());
   size_t n = head->numSlots();
   for (size_t i = 1; i < n; i++) {
@@ -161,10 +262,30 @@ void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
     // Phi, or what the head itself holds, possibly an outer loop's sentinel).
     if (i < exit->numSlots() && exit->node->in[i] == head->node) g_.setDef(exit->node, i, head->node->in[i]);
   }
+  // Memory classes: back edges into the head's class Phis; the exit sees
+  // the head's value where it is still bound to the head.
+  for (size_t k = 1; k < head->mems->in.size(); k++) {
+    Node* hv = head->mems->in[k];
+    if (hv && hv->op == Op::Phi && hv->in[0] == loop) {
+      Node* bv = back->rawClass(k);
+      bool unchanged = bv == head->node || (!bv && back->node->in[Scope::kMem] == head->node);
+      g_.setDef(hv, 2, unchanged ? hv : back->memOf(int(k)));
+    }
+    Node* ev = exit->rawClass(k);
+    if (ev == head->node || (!ev && exitBaseLazy && hv)) exit->setRawClass(k, hv);
+  }
+  for (size_t k = head->mems->in.size(); k < exit->mems->in.size(); k++)
+    if (exit->mems->in[k] == head->node) exit->setRawClass(k, nullptr);
   kill(back);
   // One round of useless-Phi removal, then the loop itself.
   for (size_t i = 1; i < n; i++) {
     Node* hv = head->node->in[i];
+    if (!hv || hv->op != Op::Phi || hv->in[0] != loop) continue;
+    Node* x = peep_.run(hv);
+    if (x != hv && !hv->dead) g_.subsume(hv, x);
+  }
+  for (size_t k = 1; k < head->mems->in.size(); k++) {
+    Node* hv = head->mems->in[k];
     if (!hv || hv->op != Op::Phi || hv->in[0] != loop) continue;
     Node* x = peep_.run(hv);
     if (x != hv && !hv->dead) g_.subsume(hv, x);

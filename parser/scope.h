@@ -2,6 +2,11 @@
 // inputs are the current control, memory, and value of every visible
 // variable (so use lists keep those values alive while parsing).
 // Slots: 0 = control, 1 = memory, 2 + i = variable i.
+// Memory is split into alias classes (son/mem_access.h): slot 1 holds the
+// base memory (everything no class has its own value for), and a second
+// Scope node, `mems`, holds the memory of alias class k in input k (null:
+// the same as the base). A call takes all memory (a MergeMem) and resets
+// every class to its result.
 // Lexical blocks nest; popping a block drops the variables it declared.
 // At an `if` the scope is duplicated and the two copies merged into a Region
 // with a Phi per slot that differs. At a loop head the body scope starts with
@@ -43,10 +48,21 @@ class Scope {
   std::vector<VarInfo> vars;
   std::vector<std::unordered_map<std::string, int>> blocks;  // name -> var index
 
+  Node* mems = nullptr;  // Op::Scope: input k = memory of alias class k, or null
+  Scope* loopHead = nullptr;  // the head scope of the innermost open loop
+
   Node* ctrl() const { return node->in[kCtrl]; }
   void setCtrl(Node* c);
+  // The base memory (what a class without its own value shares).
   Node* mem();
   void setMem(Node* m);
+  // The memory of alias class k >= 1.
+  Node* memOf(int k);
+  void setMemOf(int k, Node* m);
+  // All memory as one value: the base, or a MergeMem of base and classes.
+  Node* allMem();
+  // After a call: all memory is `m`.
+  void setAllMem(Node* m);
 
   void pushBlock() { blocks.emplace_back(); }
   void popBlock();
@@ -69,6 +85,11 @@ class Scope {
 
  private:
   friend class ScopeTable;
+  Node* rawClass(size_t k) const { return k < mems->in.size() ? mems->in[k] : nullptr; }
+  void setRawClass(size_t k, Node* m);
+  // The Phi of class k at this loop head scope (made on first need).
+  Node* headClassPhi(size_t k);
+  bool baseIsLazy() const { return node->in[kMem] && node->in[kMem]->op == Op::Scope; }
   ScopeTable* table_ = nullptr;
   Node* declared_ = nullptr;
 };

@@ -5,10 +5,6 @@
 
 namespace simplec {
 
-namespace {
-// References: any pointer (null included) until memory has its own lattice.
-const Type* refLattice(const SType&) { return Type::dataPtr(Type::kFunAny); }
-}  // namespace
 
 SType SType::intN(int bits, bool isUnsigned) {
   SType t = of(Int);
@@ -36,6 +32,14 @@ SType SType::structT(const StructInfo* s, bool nullable) {
   return t;
 }
 
+SType SType::arrayT(const SType& elem, bool readonly, bool nullable) {
+  SType t = of(Array);
+  t.elem = std::make_shared<const SType>(elem);
+  t.readonly = readonly;
+  t.nullable = nullable;
+  return t;
+}
+
 SType SType::fun(std::vector<SType> params, SType ret) {
   auto s = std::make_shared<FunSig>();
   s->params = std::move(params);
@@ -51,14 +55,15 @@ std::string SType::str() const {
     case Void: return "void";
     case Int: return bits == 64 ? "int" : (isUnsigned ? "u" : "i") + std::to_string(bits);
     case Bool: return "bool";
-    case Str: return "u8[~]";
+    case Float: return bits == 32 ? "f32" : "flt";
     case Null: return "null";
     case Struct: return strct->name + (nullable ? "?" : "");
+    case Array: return elem->str() + (readonly ? "[~]" : "[]") + (nullable ? "?" : "");
     case Fun: {
       std::string s = "{";
       for (auto& p : sig->params) s += " " + p.str();
       s += " -> " + sig->ret.str() + " }";
-      return s;
+      return s + (nullable ? "?" : "");
     }
   }
   return "?";
@@ -72,9 +77,9 @@ const Type* SType::lattice() const {
       return Type::intRange(-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1);
     case Bool: return Type::boolType();
     case Fun: return Type::funAny();
-    case Str: return Type::dataPtr(Type::kFunAny);
-    case Null:
-    case Struct: return refLattice(*this);
+    case Null: return Type::nullPtr();
+    case Struct:
+    case Array: return nullable ? Type::anyPtr() : Type::dataPtr(Type::kNonNull);
     default: return Type::bottom();
   }
 }
@@ -83,6 +88,8 @@ bool sameType(const SType& a, const SType& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == SType::Int) return a.bits == b.bits && a.isUnsigned == b.isUnsigned;
   if (a.kind == SType::Struct) return a.strct == b.strct && a.nullable == b.nullable;
+  if (a.kind == SType::Array)
+    return a.nullable == b.nullable && a.readonly == b.readonly && sameType(*a.elem, *b.elem);
   if (a.kind != SType::Fun) return true;
   if (a.sig->params.size() != b.sig->params.size()) return false;
   for (size_t i = 0; i < a.sig->params.size(); i++)
@@ -96,6 +103,13 @@ bool assignable(const SType& from, const SType& to) {
   if (to.kind == SType::Struct) {
     if (from.kind == SType::Null) return to.nullable;
     return from.kind == SType::Struct && from.strct == to.strct && (to.nullable || !from.nullable);
+  }
+  if (from.kind == SType::Null) return to.isRef() && (to.nullable || to.kind == SType::Null);
+  if (from.kind == SType::Array && to.kind == SType::Array) {
+    // Nullability and read-only-ness can be added, never dropped.
+    if (from.nullable && !to.nullable) return false;
+    if (from.readonly && !to.readonly) return false;
+    return sameType(*from.elem, *to.elem);
   }
   return sameType(from, to);
 }
@@ -115,9 +129,10 @@ SType commonType(const SType& a, const SType& b) {
   }
   if (sameType(a, b)) return a;
   if (a.isIntegral() && b.isIntegral()) return SType::intT();
-  // A reference and null give a nullable reference; read-only wins.
-  if (a.kind == SType::Struct && b.kind == SType::Null) return a.asNullable();
-  if (a.kind == SType::Null && b.kind == SType::Struct) return b.asNullable();
+  if (a.kind == SType::Null && b.isRef()) return b.withNullable(true);
+  if (b.kind == SType::Null && a.isRef()) return a.withNullable(true);
+  if (a.kind == SType::Array && b.kind == SType::Array && sameType(*a.elem, *b.elem))
+    return SType::arrayT(*a.elem, a.readonly || b.readonly, a.nullable || b.nullable);
   return SType::error();
 }
 

@@ -15,13 +15,15 @@ struct FunSig;
 struct StructInfo;
 
 struct SType {
-  enum Kind : uint8_t { Error, Void, Int, Bool, Str, Null, Struct, Fun };
+  enum Kind : uint8_t { Error, Void, Int, Bool, Float, Null, Struct, Array, Fun };
   Kind kind = Error;
   uint8_t bits = 64;        // Int: 8, 16, 32 or 64
   bool isUnsigned = false;  // Int: u8 u16 u32
-  bool nullable = false;    // Struct: `S?` may be null
-  bool readonly = false;    // Struct: deeply immutable through this reference
-  const StructInfo* strct = nullptr;  // Struct
+  bool nullable = false;    // Struct/Array/Fun references: may be null
+  bool readonly = false;    // Array `[~]`: no element may be stored through it;
+                            // Struct: deeply immutable through this reference
+  std::shared_ptr<const SType> elem;   // Array element
+  const StructInfo* strct = nullptr;   // Struct
   std::shared_ptr<const FunSig> sig;  // Fun
 
   static SType of(Kind k) {
@@ -35,20 +37,30 @@ struct SType {
   // A narrow integer: i8 i16 i32 (signed) or u8 u16 u32; 64 bits is `int`.
   static SType intN(int bits, bool isUnsigned);
   static SType boolT() { return of(Bool); }
-  static SType strT() { return of(Str); }
-  static SType fun(std::vector<SType> params, SType ret);
   static SType nullT() { return of(Null); }
   static SType structT(const StructInfo* s, bool nullable = false);
+  static SType arrayT(const SType& elem, bool readonly = false, bool nullable = false);
+  // A string literal: a read-only byte array.
+  static SType strT() { return arrayT(intN(8, true), true); }
+  static SType fun(std::vector<SType> params, SType ret);
 
   bool isError() const { return kind == Error; }
   bool isIntegral() const { return kind == Int || kind == Bool; }
   // Values of this type are stored truncated (bool keeps the low bit).
   bool isNarrow() const { return kind == Bool || (kind == Int && bits < 64); }
   bool hasValue() const { return kind != Void; }
-  // A reference (struct, or the null literal): compared by identity.
-  bool isRef() const { return kind == Struct || kind == Null; }
-  SType nonNull() const { SType t = *this; t.nullable = false; return t; }
-  SType asNullable() const { SType t = *this; if (t.kind == Struct) t.nullable = true; return t; }
+  bool isRef() const { return kind == Struct || kind == Array || kind == Fun || kind == Null; }
+  bool isArray() const { return kind == Array; }
+  bool isString() const { return kind == Array && elem->kind == Int && elem->bits == 8 && elem->isUnsigned; }
+  // The same reference type, nullable or not.
+  SType withNullable(bool n) const {
+    SType t = *this;
+    t.nullable = n;
+    return t;
+  }
+  SType nonNull() const { return withNullable(false); }
+  // What `var`/`val` infer from a value: struct and array references are nullable.
+  SType asNullable() const { return kind == Struct || kind == Array ? withNullable(true) : *this; }
   std::string str() const;
   const Type* lattice() const;
 };

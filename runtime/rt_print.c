@@ -104,6 +104,14 @@ void __simplec_print_str(const uint8_t* p, int64_t len) {
   append((const char*)p, (size_t)len);
 }
 
+void __simplec_print_ary(const int64_t* ary) {
+  if (ary == NULL) {
+    append("null", 4);
+    return;
+  }
+  if (ary[0] > 0) append((const char*)(ary + 1), (size_t)ary[0]);
+}
+
 void __simplec_print_f64(double v) {
   char tmp[40];
   size_t n = __simplec_format_f64(v, tmp);

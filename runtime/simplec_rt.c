@@ -168,3 +168,14 @@ void* __simplec_alloc(int64_t bytes, const char* file, int64_t line, int64_t col
   if (p == NULL) __simplec_rt_error(SIMPLEC_ERR_OOM, file, line, col, bytes, 0);
   return p;
 }
+
+void* __simplec_new_array(int64_t len, int64_t elemSize, const char* file, int64_t line, int64_t col) {
+  if (len < 0) __simplec_rt_error(SIMPLEC_ERR_NEG_SIZE, file, line, col, len, 0);
+  /* The header and the elements must fit: a wrapped size would hand out a
+   * short block for a long array. */
+  if (elemSize <= 0 || (uint64_t)len > ((uint64_t)INT64_MAX - 16) / (uint64_t)elemSize)
+    __simplec_rt_error(SIMPLEC_ERR_OOM, file, line, col, len, 0);
+  int64_t* p = (int64_t*)__simplec_alloc(8 + len * elemSize, file, line, col);
+  p[0] = len;
+  return p;
+}

@@ -40,6 +40,14 @@ _Noreturn void __simplec_rt_error(int64_t kind, const char* file, int64_t line,
  * (or negative `bytes`) reports SIMPLEC_ERR_OOM at FILE:LINE:COL. */
 void* __simplec_alloc(int64_t bytes, const char* file, int64_t line, int64_t col);
 
+/* A zero-filled array of `len` elements of `elemSize` bytes: an 8-byte
+ * length header, then the elements. A negative `len` reports
+ * SIMPLEC_ERR_NEG_SIZE, a size that does not fit SIMPLEC_ERR_OOM. */
+void* __simplec_new_array(int64_t len, int64_t elemSize, const char* file, int64_t line, int64_t col);
+
+/* Prints the bytes of a u8 array (header, then bytes), or "null". */
+void __simplec_print_ary(const int64_t* ary);
+
 /* The process's argc/argv, captured by an ELF constructor before main runs
  * (for sys.args). argv[argc] is NULL. */
 extern int64_t __simplec_argc;

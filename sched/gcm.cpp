@@ -12,6 +12,7 @@
 #include "sched/dominators.h"
 #include "sched/local_sched.h"
 #include "sched/loops.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -55,6 +56,10 @@ class Placer {
       if (c != cfg_.fun->fun) internalError("gcm", nodeLabel(n) + " is not a parameter of this function");
       block_[i] = 0;
     } else if (n->op == Op::Proj && c && c->isCFG()) {
+      block_[i] = blockOfCtrl(c);
+    } else if (n->op == Op::Store) {
+      // A store stays where the program put it; loads are kept above it.
+      if (!c || !c->isCFG()) internalError("gcm", nodeLabel(n) + " has no control input");
       block_[i] = blockOfCtrl(c);
     } else {
       floating_[i] = 1;
@@ -143,6 +148,7 @@ class Placer {
       int early = early_[size_t(i)];
       int lca = lca_[size_t(i)];
       if (lca < 0) lca = early;  // no use: cannot happen for a node of the function
+      if (n->op == Op::Load && n->in[1]) lca = antiDependences(n, early, lca, i + 1);
       if (!dom_.dominates(early, lca))
         internalError("gcm", nodeLabel(n) + ": its inputs (block " + std::to_string(early) +
                                  ") do not dominate its uses (block " + std::to_string(lca) + ")");
@@ -152,6 +158,48 @@ class Placer {
       block_[size_t(i)] = best;
       useInputs(size_t(i));
     }
+  }
+
+  // A load must run before anything that may overwrite what it reads: stores
+  // to the same memory (unless they provably touch other bytes), calls that
+  // take it, and the ends of the blocks whose edges carry it into a Phi (the
+  // next loop iteration). Of those, only the ones on the load's path from
+  // its earliest to its latest block matter (Click's anti-dependences): the
+  // latest block is raised to the highest such block.
+  int antiDependences(const Node* load, int early, int lca, int stamp) {
+    if (mark_.size() != size_t(dom_.size())) mark_.assign(size_t(dom_.size()), 0);
+    for (int b = lca;; b = dom_.idom(b)) {
+      mark_[size_t(b)] = stamp;
+      if (b == early || b < 0) break;
+    }
+    int earlyDepth = dom_.depth(early);
+    auto raise = [&](int x) {
+      for (int y = x; y >= 0 && dom_.depth(y) >= earlyDepth; y = dom_.idom(y))
+        if (mark_[size_t(y)] == stamp) {
+          lca = dom_.lca(lca, y);
+          return;
+        }
+    };
+    const Node* mem = load->in[1];
+    for (const Node* u : mem->out) {
+      if (u == load || !index_.count(u)) continue;
+      if (u->op == Op::Store) {
+        if (!provablyDisjoint(load, u)) raise(block_[size_t(index_.at(u))]);
+      } else if (u->op == Op::Call) {
+        raise(block_[size_t(index_.at(u))]);
+      } else if (u->op == Op::MergeMem) {
+        for (const Node* w : u->out)
+          if (w->op == Op::Call && index_.count(w)) raise(block_[size_t(index_.at(w))]);
+      } else if (u->op == Op::Phi) {
+        const Node* r = u->in[0];
+        for (size_t k = 1; k < u->in.size(); k++) {
+          if (u->in[k] != mem || k >= r->in.size()) continue;
+          auto pb = cfg_.ctrlBlock.find(r->in[k]);
+          if (pb != cfg_.ctrlBlock.end()) raise(pb->second);
+        }
+      }
+    }
+    return lca;
   }
 
   // Node i is placed: it uses each floating input at its block, or, for a
@@ -180,7 +228,7 @@ class Placer {
   const DomTree& dom_;
   const LoopNest& nest_;
   const std::unordered_map<const Node*, int>& index_ = cfg_.index;
-  std::vector<int> block_, early_, lca_, up_, topo_;
+  std::vector<int> block_, early_, lca_, up_, topo_, mark_;
   std::vector<char> floating_;
 };
 

@@ -9,6 +9,7 @@
 
 #include "lexer/diag.h"
 #include "sched/cfg.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -55,6 +56,7 @@ class BlockScheduler {
     order_.push_back(head);
     order_.insert(order_.end(), phis.begin(), phis.end());
     order_.insert(order_.end(), parms.begin(), parms.end());
+    findAntiDependences(free);
     for (Node* c : inner) schedule(c);
     for (Node* n : outs) schedule(n);
     if (term_) schedule(term_);
@@ -80,6 +82,34 @@ class BlockScheduler {
     return it != state_.end() && it->first == n ? &it->second : nullptr;
   }
 
+  // A load of this block comes before a store of this block that may
+  // overwrite what it reads, and before a call that takes its memory.
+  void findAntiDependences(const std::vector<Node*>& free) {
+    for (Node* l : free) {
+      if (l->op != Op::Load || !l->in[1]) continue;
+      for (Node* u : l->in[1]->out) {
+        if (u == l || !find(u)) {
+          if (u->op == Op::MergeMem)
+            for (Node* w : u->out)
+              if (w->op == Op::Call && find(w)) anti_.push_back({w, l});
+          continue;
+        }
+        if ((u->op == Op::Store && !provablyDisjoint(l, u)) || u->op == Op::Call) anti_.push_back({u, l});
+      }
+    }
+    std::sort(anti_.begin(), anti_.end(), [](const auto& a, const auto& b) {
+      return a.first->id != b.first->id ? a.first->id < b.first->id : a.second->id < b.second->id;
+    });
+  }
+  // Loads that must precede n (anti-dependences), after its inputs.
+  std::vector<Node*> extraDeps(const Node* n) const {
+    std::vector<Node*> d;
+    auto it = std::lower_bound(anti_.begin(), anti_.end(), n,
+                               [](const auto& a, const Node* x) { return a.first->id < x->id; });
+    for (; it != anti_.end() && it->first == n; ++it) d.push_back(it->second);
+    return d;
+  }
+
   // Emit root after its unscheduled in-block inputs, depth first, in input order.
   void schedule(Node* root) {
     if (root != term_) {
@@ -88,22 +118,29 @@ class BlockScheduler {
       *st = kOnStack;
     }
     std::vector<std::pair<Node*, size_t>> stack{{root, 0}};
+    std::vector<std::vector<Node*>> extras{anti_.empty() ? std::vector<Node*>{} : extraDeps(root)};
     while (!stack.empty()) {
       auto& [n, i] = stack.back();
-      if (i < n->in.size()) {
-        Node* d = n->in[i++];
+      const std::vector<Node*>& extra = extras.back();
+      if (i < n->in.size() + extra.size()) {
+        bool isAnti = i >= n->in.size();
+        Node* d = isAnti ? extra[i - n->in.size()] : n->in[i];
+        i++;
         if (!d) continue;
         if (d == term_) internalError("gcm", nodeLabel(n) + " uses " + nodeLabel(d) + ", which ends its block");
         char* st = find(d);
         if (!st || *st == kDone) continue;  // placed already, or not in this block's list
+        if (*st == kOnStack && isAnti) continue;  // the load depends on n itself: it reads other bytes
         if (*st == kOnStack)
           internalError("gcm", "dependence cycle through " + nodeLabel(d) + " in block " + std::to_string(block_));
         *st = kOnStack;
         stack.push_back({d, 0});
+        extras.push_back(anti_.empty() ? std::vector<Node*>{} : extraDeps(d));
         continue;
       }
       emit(n);
       stack.pop_back();
+      extras.pop_back();
     }
   }
 
@@ -111,7 +148,7 @@ class BlockScheduler {
     order_.push_back(n);
     if (n == term_) return;
     *find(n) = kDone;
-    if (n->op != Op::CallEnd) return;
+    if (n->op != Op::CallEnd && n->op != Op::New) return;
     // Glue the CallEnd's pending Projs right after it (memory, then result):
     // the selector copies the result out of its fixed register at once.
     std::vector<Node*> projs;
@@ -129,6 +166,7 @@ class BlockScheduler {
   }
 
   const std::vector<Node*>& ctrl_;
+  std::vector<std::pair<Node*, Node*>> anti_;  // (store or call, load before it), by ids
   int block_;
   Node* term_ = nullptr;
   std::vector<std::pair<const Node*, char>> state_;  // sorted by address

@@ -1,6 +1,8 @@
 // Transfer functions over the integer-range lattice.
 #include "son/compute.h"
 
+#include "son/mem_access.h"
+
 #include <algorithm>
 #include <climits>
 
@@ -110,6 +112,16 @@ const Type* computeArith(const Node* n) {
   }
 }
 
+// A load gives whatever its slot may hold (TOP while its address has no value).
+const Type* computeLoad(const Node* n) {
+  MemAccess m = MemAccess::decode(n->aux);
+  const Type* p = n->in[2]->type;
+  const Type* off = n->in[3]->type;
+  if (!p || !off || p->kind() == TKind::Top || (p->isPtr() && p->fun() == Type::kFunTop) || off->isIntTop())
+    return m.loadType()->dualTop();
+  return m.loadType();
+}
+
 }  // namespace
 
 int64_t foldBinary(Op op, int64_t a, int64_t b) {
@@ -155,6 +167,7 @@ const Type* compute(const Node* n) {
     }
     case Op::Loop: return isDeadCtrl(n->in[1]) ? Type::xctrl() : Type::ctrl();
     case Op::Return:
+    case Op::BoundsCheck:
     case Op::ZeroCheck:
     case Op::Call: return isDeadCtrl(n->in[0]) ? Type::xctrl() : Type::ctrl();
     case Op::If: {
@@ -170,6 +183,9 @@ const Type* compute(const Node* n) {
       }
       if (p->kind() == TKind::FunPtr)
         return Type::tuple({Type::ctrl(), Type::xctrl()});
+      if (p->isPtr() && p->fun() == Type::kFunTop) return Type::tuple({Type::xctrl(), Type::xctrl()});
+      if (p->isNonNullPtr()) return Type::tuple({Type::ctrl(), Type::xctrl()});
+      if (p->isNullPtr()) return Type::tuple({Type::xctrl(), Type::ctrl()});
       return Type::tuple({Type::ctrl(), Type::ctrl()});
     }
     case Op::Never:
@@ -180,6 +196,13 @@ const Type* compute(const Node* n) {
       const Type* r = n->type && n->type->kind() == TKind::Tuple ? n->type->elems()[2] : Type::intBot();
       return Type::tuple({c, Type::mem(), r});
     }
+    case Op::New: {
+      const Type* c = isDeadCtrl(n->in[0]) ? Type::xctrl() : Type::ctrl();
+      return Type::tuple({c, Type::mem(), Type::dataPtr(Type::kNonNull)});
+    }
+    case Op::Store:
+    case Op::MergeMem: return Type::mem();
+    case Op::Load: return computeLoad(n);
     case Op::CProj:
     case Op::Proj: {
       const Type* t = n->in[0]->type;

@@ -4,6 +4,7 @@
 // worklists, so graph size never turns into C++ recursion depth.
 #include "son/eval_code.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <unordered_map>
@@ -125,10 +126,11 @@ class Builder {
         if (c != fun_) malformed(ref(c) + " is the entry of another function");
         arms[0] = uniqueCtrlUser(c);
         break;
-      case Op::Region: case Op::Loop: case Op::CProj: case Op::ZeroCheck:
+      case Op::Region: case Op::Loop: case Op::CProj: case Op::ZeroCheck: case Op::BoundsCheck:
         arms[0] = uniqueCtrlUser(c);
         break;
       case Op::If: case Op::Never: armsOf(c, Op::CProj, arms); break;
+      case Op::New:
       case Op::CallEnd: {
         Succ both[2];
         armsOf(c, Op::CProj, both);
@@ -149,11 +151,23 @@ class Builder {
       succ_[c][i] = arms[i];
       if (arms[i].node && !arms[i].ambiguous) add(arms[i].node);
     }
+    // Memory operations pinned below this control node run with it.
+    for (const Node* u : c->out)
+      if (isLive(u) && (u->op == Op::Load || u->op == Op::Store) && !u->in.empty() && u->in[0] == c) add(u);
     // What the control node reads.
     switch (c->op) {
       case Op::If: case Op::ZeroCheck:
         if (c->in.size() < 2 || !c->in[1]) malformed(ref(c) + " has no value to test");
         data(c->in[1]);
+        break;
+      case Op::BoundsCheck:
+        if (c->in.size() < 3 || !c->in[1] || !c->in[2]) malformed(ref(c) + " has no index or length to test");
+        data(c->in[1]);
+        data(c->in[2]);
+        break;
+      case Op::New:
+        if (c->in.size() < 3 || !c->in[2]) malformed(ref(c) + " has no length");
+        data(c->in[2]);
         break;
       case Op::Call:
         if (c->in.size() < 3 || !c->in[2]) malformed(ref(c) + " has no function to call");
@@ -185,10 +199,18 @@ class Builder {
         for (size_t i = 1; i < n->in.size(); i++) data(n->in[i]);
         return;
       case Op::Proj:
-        if (n->in.empty() || !n->in[0] || n->in[0]->op != Op::CallEnd)
-          malformed(ref(n) + " does not project a call's result");
+        if (n->in.empty() || !n->in[0] || (n->in[0]->op != Op::CallEnd && n->in[0]->op != Op::New))
+          malformed(ref(n) + " does not project a call's or an allocation's result");
         add(n->in[0]);
         return;
+      case Op::Load:
+      case Op::Store:
+        // The memory input orders, it carries no value; control runs these.
+        if (n->in.size() < 4 || !n->in[0] || !n->in[0]->isCFG()) malformed(ref(n) + " is not pinned to control");
+        add(n->in[0]);
+        for (size_t i = 2; i < n->in.size(); i++) data(n->in[i]);
+        return;
+      case Op::MergeMem: return;
       case Op::Neg: case Op::Not:
         if (n->in.size() < 2 || !n->in[1]) malformed(ref(n) + " has a missing operand");
         data(n->in[1]);
@@ -204,7 +226,9 @@ class Builder {
 
   static SlotClass classOf(const Node* n) {
     switch (n->op) {
-      case Op::Parm: case Op::Phi: case Op::CallEnd: return SlotClass::Assigned;
+      case Op::Parm: case Op::Phi: case Op::CallEnd: case Op::New: case Op::Load: case Op::Store:
+        return SlotClass::Assigned;
+      case Op::MergeMem: return SlotClass::Const;
       case Op::Con: return SlotClass::Const;
       default: return n->isCFG() ? SlotClass::Control : SlotClass::Computed;
     }
@@ -221,6 +245,9 @@ class Builder {
     } else if (t && t->isPtr() && t->fun() >= 0) {
       e.kind = EvalKind::Str;
       e.imm = t->fun();
+    } else if (t && t->isNullPtr()) {
+      e.kind = EvalKind::Ptr;
+      e.imm = 0;
     } else if (t && (t->kind() == TKind::Mem || t->isCtrlLike())) {
       e.kind = EvalKind::None;
     } else {
@@ -254,6 +281,7 @@ class Builder {
       e.memory = (n->op == Op::Phi || n->op == Op::Parm || n->op == Op::Proj) && isMemType(n);
       if (n->op == Op::Parm && n->aux < 0) e.memory = true;
       if (n->op == Op::Proj && n->aux != 2) e.memory = true;
+      if (n->op == Op::Store || n->op == Op::MergeMem) e.memory = true;
       e.imm = n->aux;
       e.ins.reserve(n->in.size());
       for (const Node* d : n->in) e.ins.push_back(slotOf(d));
@@ -281,8 +309,59 @@ class Builder {
         if (r >= 0) code.nodes[size_t(r)].phis.push_back(int32_t(i));
       }
     }
+    orderMemOps(code, slotOf);
     computeStale(code);
     return code;
+  }
+
+  // The memory operations of each control node, dependences first: direct
+  // and computed data inputs, the memory chain, and loads of a memory before
+  // the stores that overwrite it (anti-dependences). Node ids break ties.
+  template <class SlotOf>
+  void orderMemOps(EvalCode& code, const SlotOf& slotOf) {
+    std::unordered_map<const Node*, std::vector<const Node*>> byCtrl;
+    for (const Node* n : order_)
+      if ((n->op == Op::Load || n->op == Op::Store) && slotOf(n->in[0]) >= 0) byCtrl[n->in[0]].push_back(n);
+    for (auto& [c, ops] : byCtrl) {
+      std::sort(ops.begin(), ops.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+      std::unordered_map<const Node*, char> state;  // 0 new, 1 on stack, 2 done
+      std::unordered_map<const Node*, char> isOp;
+      for (const Node* o : ops) isOp[o] = 1;
+      std::vector<int32_t>& out = code.nodes[size_t(slotOf(c))].memOps;
+      // Depth-first over dependences, with an explicit stack.
+      for (const Node* root : ops) {
+        if (state[root]) continue;
+        std::vector<std::pair<const Node*, std::vector<const Node*>>> stack;
+        auto deps = [&](const Node* n) {
+          std::vector<const Node*> d;
+          for (size_t i = 1; i < n->in.size(); i++)
+            if (n->in[i] && !n->in[i]->isCFG() && n->in[i]->op != Op::Phi && n->in[i]->op != Op::Con) d.push_back(n->in[i]);
+          if (n->op == Op::Store)
+            for (const Node* o : ops)
+              if (o->op == Op::Load && o->in[1] == n->in[1] && o != n) d.push_back(o);
+          std::reverse(d.begin(), d.end());
+          return d;
+        };
+        state[root] = 1;
+        stack.push_back({root, deps(root)});
+        while (!stack.empty()) {
+          auto& [n, todo] = stack.back();
+          if (!todo.empty()) {
+            const Node* d = todo.back();
+            todo.pop_back();
+            if (state[d]) continue;  // done, or on the stack (a data cycle: not ours)
+            if (d->op == Op::Parm || d->op == Op::Proj || d->op == Op::MergeMem) continue;
+            if (!isOp.count(d) && (d->op == Op::Load || d->op == Op::Store || d->op == Op::New)) continue;
+            state[d] = 1;
+            stack.push_back({d, deps(d)});
+            continue;
+          }
+          state[n] = 2;
+          if (isOp.count(n)) out.push_back(slotOf(n));
+          stack.pop_back();
+        }
+      }
+    }
   }
 
   // For each Region and CallEnd: the Computed slots reachable forward from
@@ -316,9 +395,11 @@ class Builder {
       if (e.op == Op::Region || e.op == Op::Loop) {
         for (int32_t p : e.phis)
           if (!code.nodes[size_t(p)].memory) sources.push_back(p);
-      } else if (e.op == Op::CallEnd && size_t(&e - code.nodes.data()) < n) {
+      } else if ((e.op == Op::CallEnd || e.op == Op::New) && size_t(&e - code.nodes.data()) < n) {
         sources.push_back(int32_t(&e - code.nodes.data()));
       }
+      for (int32_t s : e.memOps)
+        if (code.nodes[size_t(s)].op == Op::Load) sources.push_back(s);
       if (sources.empty()) continue;
       mark++;
       work = sources;

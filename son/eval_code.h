@@ -14,11 +14,13 @@ namespace simplec {
 
 // What a value is. Pointers are indices: a function of Graph::funs, a string
 // of Graph::strings. None is the memory/control token (it carries nothing).
-enum class EvalKind : uint8_t { None, Int, Fun, Str };
+// Ptr is a reference to an object of the evaluator's heap (1 + its index),
+// or null (0).
+enum class EvalKind : uint8_t { None, Int, Fun, Str, Ptr };
 
 // How a slot gets its value.
 enum class SlotClass : uint8_t {
-  Assigned,  // Parm, Phi, CallEnd: set by control flow, read as is
+  Assigned,  // Parm, Phi, CallEnd, New, Load, Store: set by control flow, read as is
   Computed,  // arithmetic and Proj: a function of other slots, cached
   Const,     // Con: known without a frame
   Control,   // control nodes: no value
@@ -41,8 +43,11 @@ struct EvalNode {
   int32_t nextPred[2] = {0, 0};
   // Regions: their live Phis, in node order.
   std::vector<int32_t> phis;
-  // Regions and CallEnds: the Computed slots that depend on the values they
-  // assign, through other Computed slots; when `staleAll`, the list was too
+  // Control nodes: the Loads and Stores pinned below them, executed right
+  // after them in an order that respects data, memory and anti-dependences.
+  std::vector<int32_t> memOps;
+  // Regions, CallEnds, News and control nodes with Loads: the Computed slots
+  // that depend on the values they assign, through other Computed slots; when `staleAll`, the list was too
   // long to keep and every Computed slot of the frame goes stale instead.
   std::vector<int32_t> stale;
   bool staleAll = false;

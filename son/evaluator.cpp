@@ -12,6 +12,7 @@
 #include "lexer/diag.h"
 #include "son/compute.h"
 #include "son/eval_code.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -197,11 +198,15 @@ class Evaluator {
     switch (v.k) {
       case EvalKind::Int: return v.v != 0;
       case EvalKind::Fun: case EvalKind::Str: return true;  // never null
+      case EvalKind::Ptr: return v.v != 0;
       default: fail(f, user, "tests a value that is not an integer");
     }
   }
 
   int64_t intOf(const Frame& f, const EvalNode& user, Val v) const {
+    // An array converted to `int` (an address for C): a stand-in address.
+    if (v.k == EvalKind::Ptr) return v.v << 32;
+    if (v.k == EvalKind::Str) return (v.v << 32) | (int64_t(1) << 62);
     if (v.k != EvalKind::Int) fail(f, user, "does arithmetic on a value that is not an integer");
     return v.v;
   }
@@ -306,6 +311,22 @@ class Evaluator {
       emit(std::to_string(arg(0, EvalKind::Int)));
     } else if (fi.symbol == "__simplec_print_bool") {
       emit(arg(0, EvalKind::Int) != 0 ? "true" : "false");
+    } else if (fi.symbol == "__simplec_print_ary") {
+      if (args.empty()) fail(f, c, "passes no argument to '" + fi.symbol + "'");
+      Val a = args[0];
+      if (a.k == EvalKind::Str) {
+        if (a.v < 0 || size_t(a.v) >= g_.strings.size()) fail(f, c, "prints a string that does not exist");
+        emit(g_.strings[size_t(a.v)]);
+      } else if (a.k == EvalKind::Ptr && a.v == 0) {
+        emit("null");
+      } else if (a.k == EvalKind::Ptr) {
+        const Obj& o = object(f, c, a);
+        std::string s;
+        for (int64_t i = 0; i < o.len; i++) s += char(o.cells[size_t(i)]);
+        emit(s);
+      } else {
+        fail(f, c, "prints a value that is not an array");
+      }
     } else if (fi.symbol == "__simplec_print_str") {
       int64_t idx = arg(0, EvalKind::Str), len = arg(1, EvalKind::Int);
       if (idx < 0 || size_t(idx) >= g_.strings.size()) fail(f, c, "prints a string that does not exist");
@@ -343,6 +364,89 @@ class Evaluator {
     f.pc = end;
   }
 
+  // ------------------------------------------------------------ memory
+
+  struct Obj {
+    int64_t len = 0;
+    std::vector<int64_t> cells;
+    std::vector<EvalKind> kinds;
+  };
+
+  const Obj& object(const Frame& f, const EvalNode& user, Val p) const {
+    if (p.k != EvalKind::Ptr || p.v <= 0 || uint64_t(p.v) > heap_.size())
+      fail(f, user, "accesses memory through a value that is not an array");
+    return heap_[size_t(p.v - 1)];
+  }
+
+  void allocate(Frame& f, const EvalNode& c) {
+    int64_t n = intOf(f, c, eval(f, c, c.ins[2]));
+    if (n < 0) runtimeError(c.node->pos, "negative array size " + std::to_string(n));
+    heapCells_ += uint64_t(n) + 1;
+    if (n > (int64_t(1) << 40) || heapCells_ > kMaxHeapCells) runtimeError(c.node->pos, "out of memory");
+    Obj o;
+    o.len = n;
+    o.cells.assign(size_t(n), 0);
+    o.kinds.assign(size_t(n), EvalKind::None);  // zero of whatever the elements are
+    heap_.push_back(std::move(o));
+    set(f, int32_t(&c - f.code->nodes.data()), Val{int64_t(heap_.size()), EvalKind::Ptr});
+    invalidate(f, c);
+    runMemOps(f, c);
+    jump(f, c, 0);
+  }
+
+  // The element a Load or Store at byte offset `off` of `p` touches: its
+  // index, or -1 for the length word.
+  int64_t cellOf(const Frame& f, const EvalNode& n, int64_t len, int64_t off, int size) const {
+    if (off == 0 && size == 8) return -1;
+    int64_t at = off - kArrayHeader;
+    if (at < 0 || at % size != 0 || at / size >= len) fail(f, n, "accesses memory out of bounds without a BoundsCheck");
+    return at / size;
+  }
+
+  void runMemOps(Frame& f, const EvalNode& c) {
+    if (c.memOps.empty()) return;
+    for (int32_t s : c.memOps) {
+      const EvalNode& n = f.code->nodes[size_t(s)];
+      MemAccess m = MemAccess::decode(n.node->aux);
+      Val p = eval(f, n, n.ins[2]);
+      int64_t off = intOf(f, n, eval(f, n, n.ins[3]));
+      tick();
+      if (n.op == Op::Load) {
+        Val v;
+        if (p.k == EvalKind::Str) {
+          if (p.v < 0 || size_t(p.v) >= g_.strings.size()) fail(f, n, "reads a string that does not exist");
+          const std::string& str = g_.strings[size_t(p.v)];
+          int64_t cell = cellOf(f, n, int64_t(str.size()), off, m.size);
+          v = Val{cell < 0 ? int64_t(str.size()) : m.extend(uint8_t(str[size_t(cell)])), EvalKind::Int};
+        } else {
+          const Obj& o = object(f, n, p);
+          int64_t cell = cellOf(f, n, o.len, off, m.size);
+          if (cell < 0) {
+            v = Val{o.len, EvalKind::Int};
+          } else {
+            EvalKind k = o.kinds[size_t(cell)];
+            int64_t x = o.cells[size_t(cell)];
+            if (k == EvalKind::None)
+              k = m.value == MemValue::Fun ? EvalKind::Fun : m.value == MemValue::Ptr ? EvalKind::Ptr : EvalKind::Int;
+            v = Val{k == EvalKind::Int ? m.extend(x) : x, k};
+          }
+        }
+        set(f, s, v);
+      } else {
+        Val v = eval(f, n, n.ins[4]);
+        if (p.k != EvalKind::Ptr) fail(f, n, "stores into read-only data");
+        object(f, n, p);  // checks p
+        Obj& o = heap_[size_t(p.v - 1)];
+        int64_t cell = cellOf(f, n, o.len, off, m.size);
+        if (cell < 0) fail(f, n, "overwrites an array's length");
+        o.cells[size_t(cell)] = v.v;
+        o.kinds[size_t(cell)] = v.k;
+        set(f, s, Val{});
+      }
+    }
+    invalidate(f, c);
+  }
+
   void loop() {
     for (;;) {
       Frame& f = frames_.back();
@@ -350,12 +454,24 @@ class Evaluator {
       tick();
       switch (c.op) {
         case Op::Fun: case Op::Region: case Op::Loop: case Op::CProj: case Op::CallEnd:
+          runMemOps(f, c);
           jump(f, c, 0);
           break;
+        case Op::BoundsCheck: {
+          int64_t i = intOf(f, c, eval(f, c, c.ins[1]));
+          int64_t n = intOf(f, c, eval(f, c, c.ins[2]));
+          if (i < 0 || i >= n)
+            runtimeError(c.node->pos, "index " + std::to_string(i) + " out of bounds for length " + std::to_string(n));
+          runMemOps(f, c);
+          jump(f, c, 0);
+          break;
+        }
+        case Op::New: allocate(f, c); break;
         case Op::If: jump(f, c, truthy(f, c, eval(f, c, c.a)) ? 0 : 1); break;
         case Op::Never: jump(f, c, 1); break;
         case Op::ZeroCheck:
           if (intOf(f, c, eval(f, c, c.a)) == 0) runtimeError(c.node->pos, "division by zero");
+          runMemOps(f, c);
           jump(f, c, 0);
           break;
         case Op::Call: call(f, c); break;
@@ -389,6 +505,9 @@ class Evaluator {
   std::vector<EvalKind> kind_;
   std::vector<int32_t> work_;
   std::vector<Val> phiVals_;
+  std::vector<Obj> heap_;
+  uint64_t heapCells_ = 0;
+  static constexpr uint64_t kMaxHeapCells = uint64_t(1) << 27;
   uint64_t steps_ = 0;
   EvalResult res_;
 };

@@ -16,9 +16,17 @@ void Graph::reset() {
   nodes_.clear();
   funs.clear();
   strings.clear();
+  aliases.assign(1, "header");
   deferKills = false;
   start_ = make(Op::Start, {}, Type::ctrl());
   stop_ = make(Op::Stop, {}, Type::ctrl());
+}
+
+int Graph::aliasClass(const std::string& key) {
+  for (size_t i = 1; i < aliases.size(); i++)
+    if (aliases[i] == key) return int(i);
+  aliases.push_back(key);
+  return int(aliases.size()) - 1;
 }
 
 Node* Graph::make(Op op, const std::vector<Node*>& ins, const Type* t, int64_t aux) {

@@ -62,6 +62,12 @@ class Graph {
 
   std::vector<FunInfo> funs;
   std::vector<std::string> strings;  // constant byte strings (read-only data)
+  // Alias classes of memory (son/mem_access.h), by name: "[]i64" for the
+  // elements of int arrays, "S.x" for a struct field. Index 0 is the array
+  // header, which is never stored to after allocation.
+  std::vector<std::string> aliases{"header"};
+  // The class named `key`, registered on first use (index >= 1).
+  int aliasClass(const std::string& key);
 
   // While the parser builds the graph, nodes it holds in local variables may
   // lose their last graph use for a while: then unused nodes are not killed

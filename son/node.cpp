@@ -1,6 +1,8 @@
 // The opcode table generated from ops.def, and node labels.
 #include "son/node.h"
 
+#include "son/mem_access.h"
+
 namespace simplec {
 
 namespace {
@@ -20,6 +22,12 @@ std::string Node::label() const {
     case Op::Proj: return std::string(opName(op)) + " " + std::to_string(aux);
     case Op::Parm: return aux < 0 ? "Parm mem" : "Parm " + std::to_string(aux);
     case Op::Fun: return "Fun " + name;
+    case Op::Load:
+    case Op::Store: {
+      MemAccess m = MemAccess::decode(aux);
+      return std::string(opName(op)) + " " + m.str() + " @" + std::to_string(m.alias);
+    }
+    case Op::New: return "New " + std::to_string(aux);
     default: return opName(op);
   }
 }

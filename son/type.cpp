@@ -46,7 +46,8 @@ const Type* Type::tuple(std::vector<const Type*> elems) {
 
 bool Type::isConst() const {
   if (kind_ == TKind::Int) return lo_ == hi_;
-  if (kind_ == TKind::FunPtr || kind_ == TKind::Ptr) return fun_ >= 0;
+  if (kind_ == TKind::Ptr) return fun_ >= 0 || fun_ == kNull;
+  if (kind_ == TKind::FunPtr) return fun_ >= 0;
   return false;
 }
 
@@ -68,6 +69,8 @@ const Type* Type::meet(const Type* t) const {
     case TKind::Ptr:
       if (fun_ == kFunTop) return t;
       if (t->fun_ == kFunTop) return this;
+      // Two non-null pointers (strings, fresh arrays) stay non-null.
+      if (kind_ == TKind::Ptr && isNonNullPtr() && t->isNonNullPtr()) return intern(kind_, 0, 0, kNonNull, {});
       return intern(kind_, 0, 0, kFunAny, {});
     case TKind::Tuple: {
       if (elems_.size() != t->elems_.size()) return bottom();
@@ -97,6 +100,8 @@ const Type* Type::join(const Type* t) const {
     case TKind::Ptr:
       if (fun_ == kFunAny) return t;
       if (t->fun_ == kFunAny) return this;
+      if (kind_ == TKind::Ptr && fun_ == kNonNull && t->isNonNullPtr()) return t;
+      if (kind_ == TKind::Ptr && t->fun_ == kNonNull && isNonNullPtr()) return this;
       return intern(kind_, 0, 0, kFunTop, {});
     case TKind::Tuple: {
       if (elems_.size() != t->elems_.size()) return top();
@@ -144,6 +149,8 @@ std::string Type::str() const {
     case TKind::Ptr:
       if (fun_ == kFunAny) return "ptr";
       if (fun_ == kFunTop) return "ptr-top";
+      if (fun_ == kNull) return "null";
+      if (fun_ == kNonNull) return "ptr!";
       return "str#" + std::to_string(fun_);
     case TKind::Tuple: {
       std::string s = "(";

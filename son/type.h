@@ -35,9 +35,14 @@ class Type {
   // A pointer to read-only data: idx >= 0 is the unit's constant string idx
   // (Graph::strings); kFunAny is any pointer.
   static const Type* dataPtr(int idx);
+  // The null reference (a pointer constant); meets any pointer to `ptr`.
+  static const Type* nullPtr() { return dataPtr(kNull); }
+  static const Type* anyPtr() { return dataPtr(kFunAny); }
 
   static constexpr int kFunAny = -1;
   static constexpr int kFunTop = -2;
+  static constexpr int kNull = -3;     // Ptr: the null reference
+  static constexpr int kNonNull = -4;  // Ptr: any reference that is not null
 
   TKind kind() const { return kind_; }
   bool isInt() const { return kind_ == TKind::Int; }
@@ -49,6 +54,9 @@ class Type {
   int fun() const { return fun_; }
   const std::vector<const Type*>& elems() const { return elems_; }
   bool isPtr() const { return kind_ == TKind::Ptr; }
+  bool isNullPtr() const { return kind_ == TKind::Ptr && fun_ == kNull; }
+  // A pointer that is never null: a constant string or kNonNull.
+  bool isNonNullPtr() const { return kind_ == TKind::Ptr && (fun_ >= 0 || fun_ == kNonNull); }
   bool isCtrlLike() const { return kind_ == TKind::Ctrl || kind_ == TKind::XCtrl; }
 
   // Greatest lower bound: the most precise type that both types fall into.

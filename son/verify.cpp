@@ -71,6 +71,20 @@ std::vector<std::string> verify(const Graph& g) {
     if (!n->isCFG() && n->op != Op::Phi && n->op != Op::Con && n->op != Op::Parm &&
         n->op != Op::Proj && !n->in.empty() && n->in[0] && !n->in[0]->isCFG())
       errs.push_back(nodeRef(n) + ": slot 0 must be control or empty");
+    // Memory operations read and write memory.
+    auto isMem = [](const Node* m) {
+      return m && m->type && (m->type->kind() == TKind::Mem || m->type->kind() == TKind::Top);  // TOP: not reached yet
+    };
+    if (n->op == Op::Load && (n->in.size() != 4 || (n->in[1] && !isMem(n->in[1]))))
+      errs.push_back(nodeRef(n) + " must have inputs ctrl, memory or nothing, pointer, offset");
+    if (n->op == Op::Store && (n->in.size() != 5 || !isMem(n->in[1])))
+      errs.push_back(nodeRef(n) + " must have inputs ctrl, memory, pointer, offset, value");
+    if (n->op == Op::New && (n->in.size() != 3 || !isMem(n->in[1])))
+      errs.push_back(nodeRef(n) + " must have inputs ctrl, memory, length");
+    if (n->op == Op::MergeMem)
+      for (size_t i = 1; i < n->in.size(); i++)
+        if ((i == 1 || n->in[i]) && !isMem(n->in[i]))
+          errs.push_back(nodeRef(n) + ": input " + std::to_string(i) + " is not memory");
     // Monotone types.
     if (!n->type) {
       errs.push_back(nodeRef(n) + " has no type");

@@ -54,7 +54,9 @@ TEST_CASE("parser/stype: lattice types", "[parser][stype]") {
   CHECK(SType::intT().lattice() == Type::intBot());
   CHECK(SType::boolT().lattice() == Type::boolType());
   CHECK(SType::fun({}, SType::intT()).lattice() == Type::funAny());
-  CHECK(SType::strT().lattice() == Type::dataPtr(Type::kFunAny));
+  CHECK(SType::strT().lattice() == Type::dataPtr(Type::kNonNull));
+  CHECK(SType::strT().withNullable(true).lattice() == Type::anyPtr());
+  CHECK(SType::nullT().lattice() == Type::nullPtr());
   CHECK(SType::error().lattice() == Type::bottom());
   CHECK(SType::intT().isIntegral());
   CHECK(SType::boolT().isIntegral());

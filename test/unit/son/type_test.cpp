@@ -219,9 +219,21 @@ TEST_CASE("son/type: function and data pointers", "[son][type]") {
   CHECK_FALSE(any->isa(f0));
   const Type* s0 = Type::dataPtr(0);
   const Type* s1 = Type::dataPtr(1);
-  CHECK(s0->meet(s1) == Type::dataPtr(Type::kFunAny));
+  const Type* nonNull = Type::dataPtr(Type::kNonNull);
+  CHECK(s0->meet(s1) == nonNull);  // two strings: still never null
   CHECK(s0->join(s1) == Type::dataPtr(Type::kFunTop));
   CHECK(s0->isa(Type::dataPtr(Type::kFunAny)));
+  CHECK(s0->isa(nonNull));
+  // null is a constant below nothing but ptr; with a non-null pointer it gives ptr.
+  const Type* null = Type::nullPtr();
+  CHECK(null->isConst());
+  CHECK(null->meet(s0) == Type::anyPtr());
+  CHECK(null->meet(nonNull) == Type::anyPtr());
+  CHECK_FALSE(null->isa(nonNull));
+  CHECK(nonNull->join(s0) == s0);
+  CHECK(nonNull->meet(Type::anyPtr()) == Type::anyPtr());
+  CHECK(null->str() == "null");
+  CHECK(nonNull->str() == "ptr!");
 }
 
 TEST_CASE("son/type: tuples meet and join element-wise", "[son][type]") {
