@@ -88,12 +88,15 @@ class BlockScheduler {
     for (Node* l : free) {
       if (l->op != Op::Load || !l->in[1]) continue;
       for (Node* u : l->in[1]->out) {
-        if (u == l || !find(u)) {
-          if (u->op == Op::MergeMem)
-            for (Node* w : u->out)
-              if (w->op == Op::Call && find(w)) anti_.push_back({w, l});
+        if (u == l) continue;
+        // A call takes the memory through a MergeMem, which may or may not
+        // be scheduled in this block itself.
+        if (u->op == Op::MergeMem) {
+          for (Node* w : u->out)
+            if (w->op == Op::Call && find(w)) anti_.push_back({w, l});
           continue;
         }
+        if (!find(u)) continue;
         if ((u->op == Op::Store && !provablyDisjoint(l, u)) || u->op == Op::Call) anti_.push_back({u, l});
       }
     }
