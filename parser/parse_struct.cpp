@@ -140,6 +140,7 @@ void Parser::parseStructStatement() {
   if (!at(Tok::LBrace)) syntaxError(tok().pos, "expected '{'");
   size_t open = pos_;
   skipPastBrace(open);
+  if (prevTok().kind != Tok::RBrace || pos_ - 1 == open) expect(Tok::RBrace);  // unterminated: at the end of file
   accept(Tok::Semi);
   StructInfo* s = nullptr;
   for (auto& x : structs_)
@@ -331,6 +332,11 @@ Val Parser::parseNewStruct() {
     syntaxError(tok().pos, "expected a struct name after 'new'");
   }
   pos_ = end;
+  if (s->replaying) {
+    // `struct S { S s = new S; }`: every new S would make another.
+    error(newPos, "'new " + s->name + "' in a field initializer of '" + s->name + "' never ends");
+    return {nullCon(), SType::error()};
+  }
   // The fields become locals of a block: initializers run in order, then
   // the constructor block, where field names shadow outer names.
   size_t nvars = scope()->vars.size(), depth = scope()->depth();
@@ -345,6 +351,8 @@ Val Parser::parseNewStruct() {
       if (f.initTok) {
         size_t saved = pos_;
         pos_ = f.initTok;
+        s->replaying = true;
+        OnExit done{[s] { s->replaying = false; }};
         SrcPos ipos = tok().pos;
         try {
           v = coerce(parseExpr(), f.type, ipos);

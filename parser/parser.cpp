@@ -254,7 +254,7 @@ void Parser::parseStatement() {
   Val exprVal;
   // Top-level code other than declarations makes the file a script, even
   // when it folds away entirely (`if (5 == 5) a = 3;`).
-  if (topLevel_ && fn_ == mainCtx_ && !at(Tok::Semi) && !atDeclaration()) topLevelCode_ = true;
+  if (topLevel_ && fn_ == mainCtx_ && !at(Tok::Semi) && !at(Tok::KwStruct) && !atDeclaration()) topLevelCode_ = true;
   try {
     switch (tok().kind) {
       case Tok::LBrace:

@@ -42,6 +42,7 @@ struct StructInfo {
   size_t bodyTok = 0;   // token index of the '{' of the declaration
   std::vector<FieldInfo> fields;
   bool fieldsParsed = false;
+  bool replaying = false;  // a `new` of it is evaluating its field initializers
   int find(const std::string& field) const {
     for (size_t i = 0; i < fields.size(); i++)
       if (fields[i].name == field) return int(i);
