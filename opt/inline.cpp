@@ -28,6 +28,22 @@ bool inlinable(const Graph& g, const CallGraph& cg, int callee) {
   return true;
 }
 
+// The users of the call's result were typed by the callee's declared
+// result (a narrow type: a range). The callee's returned value must be
+// known to lie in it, or the copy would make those types unsound.
+bool resultFits(const Graph& g, const Node* call, int callee) {
+  const FunInfo& f = g.funs[size_t(callee)];
+  const Node* ce = nullptr;
+  for (const Node* u : call->out)
+    if (u->op == Op::CallEnd) ce = u;
+  if (!ce || !f.ret || f.ret->in.size() < 3 || !f.ret->in[2]) return true;
+  if (!ce->type || ce->type->kind() != TKind::Tuple || ce->type->elems().size() < 3) return true;
+  const Type* want = ce->type->elems()[2];
+  const Type* have = f.ret->in[2]->type;
+  if (!want->isInt() || !have || !have->isInt()) return true;
+  return have->isIntTop() || (have->lo() >= want->lo() && have->hi() <= want->hi());
+}
+
 // Replaces `call` by a copy of function `callee`'s body.
 size_t inlineOne(Graph& g, Node* call, int callee) {
   const FunInfo& f = g.funs[size_t(callee)];
@@ -99,7 +115,7 @@ int inlineCalls(Graph& g) {
     if (todo.empty()) break;
     bool any = false;
     for (auto [call, callee] : todo) {
-      if (call->dead) continue;
+      if (call->dead || !resultFits(g, call, callee)) continue;
       size_t size = bodySize(functionBody(g, g.funs[size_t(callee)]));
       if (size > budget) continue;
       budget -= inlineOne(g, call, callee);

@@ -111,9 +111,12 @@ void Parser::storeElem(Node* ptr, Node* idx, const SType& elem, Node* v) {
 
 //   new = 'new' type '[' expr ']'
 Val Parser::parseNew() {
+  size_t end = 0;
+  if (structNameAt(pos_ + 1, &end) && toks_[end].kind != Tok::LBracket && toks_[end].kind != Tok::Question)
+    return parseNewStruct();
   SrcPos newPos = tok().pos;
   pos_++;
-  if (!at(Tok::TypeName) && !at(Tok::LBrace)) syntaxError(newPos, "'new' of a struct is not supported yet");
+  if (!at(Tok::TypeName) && !at(Tok::LBrace) && !at(Tok::Ident)) syntaxError(tok().pos, "expected a type after 'new'");
   SrcPos typePos = tok().pos;
   // The element type: every '[]' suffix before the last '[' belongs to it.
   SType elem = parseType(/*stopAtSize=*/true);

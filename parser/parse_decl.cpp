@@ -9,8 +9,11 @@ namespace simplec {
 size_t Parser::skipType(size_t p, int depth) const {
   // Returns the index past a type starting at p, or 0 if there is none.
   if (p >= toks_.size() || depth > 64) return 0;
+  size_t end = 0;
   if (toks_[p].kind == Tok::TypeName) {
     p++;
+  } else if (structNameAt(p, &end)) {
+    p = end;
   } else if (toks_[p].kind == Tok::LBrace) {
     // { type* -> [type] }
     size_t q = p + 1;
@@ -53,12 +56,23 @@ bool Parser::isFunTypeAt(size_t p) const {
   return q && q < toks_.size() && toks_[q].kind == Tok::Ident;
 }
 
+bool Parser::isStructDeclAt(size_t p) const {
+  // `S x`, `S? x`, `S !x`, `A.B x`: a struct type followed by a name.
+  size_t end = 0;
+  if (!structNameAt(p, &end)) return false;
+  size_t q = skipType(p);
+  if (!q || q >= toks_.size()) return false;
+  if (toks_[q].kind == Tok::Bang) q++;
+  return q < toks_.size() && toks_[q].kind == Tok::Ident;
+}
+
 bool Parser::atDeclaration() {
   switch (tok().kind) {
     case Tok::KwVar:
     case Tok::KwVal: return true;
     case Tok::TypeName: return peekTok().kind != Tok::LParen;  // int(x) is a conversion
     case Tok::LBrace: return isFunTypeAt(pos_);
+    case Tok::Ident: return isStructDeclAt(pos_);
     default: return false;
   }
 }
@@ -75,6 +89,12 @@ SType Parser::parseType(bool stopAtSize) {
       t = SType::intT();
     }
     pos_++;
+  } else if (at(Tok::Ident)) {
+    size_t end = 0;
+    StructInfo* s = structNameAt(pos_, &end);
+    if (!s) syntaxError(tok().pos, "expected a type");
+    pos_ = end;
+    t = SType::structT(s);
   } else if (at(Tok::LBrace)) {
     pos_++;
     std::vector<SType> params;
@@ -124,6 +144,7 @@ void Parser::parseDeclaration() {
     if (at(Tok::TypeName) || (at(Tok::Ident) == false && tok().kind >= Tok::KwIf && tok().kind <= Tok::KwVal)) {
       syntaxError(tok().pos, "'" + tok().text + "' cannot be used as a name");
     }
+    bool bang = accept(Tok::Bang);  // `S !s = ...`: mutable through this name
     if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name");
     Token name = tok();
     if (name.text == "sys") error(name.pos, "'sys' cannot be redefined");
@@ -140,6 +161,8 @@ void Parser::parseDeclaration() {
       if (!accept(Tok::Comma)) break;
       continue;
     }
+    bool hasInit = at(Tok::Assign);
+    SrcPos assignPos = tok().pos;
     if (accept(Tok::Assign)) {
       initPos = tok().pos;
       // A top-level `val main = {...}` is the function-form entry.
@@ -167,6 +190,8 @@ void Parser::parseDeclaration() {
     } else if (declared.kind == SType::Fun && !declared.nullable) {
       error(name.pos, "function reference '" + name.text + "' needs an initializer");
       v = {con(0), SType::error()};
+    } else if (declared.kind == SType::Struct) {
+      v = {nullCon(), declared.nullable ? SType::nullT() : declared};  // null, or not assigned yet
     } else if (declared.kind == SType::Array && !declared.nullable) {
       error(name.pos, "array reference '" + name.text + "' needs an initializer");
       v = {con(0), SType::error()};
@@ -176,19 +201,34 @@ void Parser::parseDeclaration() {
       v = zeroOf(declared);
     }
     SType t = declared;
+    bool maybeNull = !hasInit || v.t.kind == SType::Null || v.t.nullable;
     if (isVar || isVal) {
       // Inference never picks a narrow type: a bool or u8 initializer makes an int.
       // Likewise an f32 initializer makes a flt.
       t = v.t.isNarrow() ? SType::intT() : v.t.isFloat() ? SType::floatT(64) : v.t;
+      // ... and a reference is nullable (`var x = new S;` is an `S?`).
       if (t.kind == SType::Null) {
         error(initPos, "cannot infer a type from 'null'");
         t = SType::error();
       }
+      t = t.asNullable();
     } else {
-      v = coerce(v, declared, initPos);
+      if (hasInit && regainsWrite(v.t, declared) && !readonlyDecl(isVal, isVar, bang))
+        error(assignPos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
+      if (hasInit) v = coerce(v, declared, initPos);
     }
-    VarInfo info{name.text, t, isVal, nullptr, name.pos};
-    if (isVal && v.n->isConst()) info.constValue = v.n;
+    bool immutable = isVal;
+    if (t.kind == SType::Struct && hasInit && readonlyDecl(isVal, isVar, bang)) {
+      // Deep immutability: a reference declared with an initializer in an
+      // inner block is read-only through its name.
+      t.readonly = true;
+      immutable = true;
+    }
+    if (bang && t.kind != SType::Struct && !t.isError())
+      error(name.pos, "'!' applies to references only");
+    VarInfo info{name.text, t, immutable, nullptr, name.pos};
+    info.maybeNull = t.kind == SType::Struct && maybeNull;
+    if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n;
     if (scope()->define(info, v.n) < 0) error(name.pos, "redefinition of '" + name.text + "'");
     if (!accept(Tok::Comma)) break;
   }
@@ -212,6 +252,14 @@ void Parser::declareExternal(const Token& name, const SType& declared) {
   }
   if (!scope()->definedInInnermost(name.text))
     scope()->define({name.text, SType::error(), true, nullptr, name.pos}, con(0));
+}
+
+bool Parser::readonlyDecl(bool isVal, bool isVar, bool bang) {
+  if (isVal) return true;
+  if (isVar || bang || forInit_) return false;
+  // Locals of a function's outermost block (and of the script's top level)
+  // are mutable by default.
+  return scope()->depth() > fn_->bodyDepth;
 }
 
 }  // namespace simplec

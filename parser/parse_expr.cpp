@@ -58,7 +58,10 @@ Val Parser::requireInt(Val v, SrcPos pos, const char* what) {
 
 Val Parser::toBool(Val v) {
   if (v.t.kind == SType::Bool) return v;
-  return {dataOp(Op::NE, v.n, con(0)), SType::boolT()};
+  Val r{dataOp(Op::NE, v.n, v.t.isRef() ? nullCon() : con(0)), SType::boolT()};
+  r.nnTrue = v.nnTrue;
+  r.nnFalse = v.nnFalse;
+  return r;
 }
 
 // A float condition is true when it is not zero (NaN is true, as in C).
@@ -68,6 +71,7 @@ Val Parser::condition(Val v, SrcPos pos) {
     return {con(0), SType::error()};
   }
   if (v.t.isFloat()) return {dataOp(Op::FNE, v.n, fcon(0.0)), SType::boolT()};
+  if (v.t.isRef()) return toBool(v);  // a reference is true when not null
   return v;
 }
 
@@ -80,12 +84,21 @@ Val Parser::coerce(Val v, const SType& to, SrcPos pos) {
   if (v.t.kind == SType::Array && !v.t.nullable && to.kind == SType::Int && to.bits == 64)
     return {dataOp(Op::Add, v.n, con(kArrayHeader)), to};
   if (!assignable(v.t, to)) {
-    if (v.t.kind == SType::Array && to.kind == SType::Array && v.t.readonly && !to.readonly &&
+    if (v.t.kind == SType::Struct && to.kind == SType::Struct && v.t.strct == to.strct)
+      error(pos, "a value of type '" + v.t.str() + "' might be null, but '" + to.str() + "' is expected");
+    else if (v.t.kind == SType::Array && to.kind == SType::Array && v.t.readonly && !to.readonly &&
         sameType(*v.t.elem, *to.elem) && (!v.t.nullable || to.nullable))
       error(pos, "cannot store read-only '" + v.t.str() + "' where '" + to.str() + "' is expected");
     else
       error(pos, "type mismatch: expected '" + to.str() + "', found '" + v.t.str() + "'");
     return zeroOf(to);
+  }
+  if (to.kind == SType::Struct) {
+    // Keeps what is known: a non-null value stored into an `S?` is non-null.
+    SType t = to;
+    t.nullable = v.t.kind == SType::Null || (to.nullable && v.t.nullable);
+    t.readonly = v.t.readonly;
+    return {v.n, t};
   }
   return storeAs(v, to);
 }
@@ -144,6 +157,15 @@ Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
   if ((a.t.isFloat() && b.t.isNumeric()) || (b.t.isFloat() && a.t.isNumeric()))
     return floatCompare(op, a, b, opPos);
   if (op == Tok::Eq || op == Tok::Ne) {
+    if (a.t.isRef() && b.t.isRef() && !commonType(a.t, b.t).isError()) {
+      // Identity; a test against null tells which arm has the other non-null.
+      Val r{dataOp(op == Tok::Eq ? Op::EQ : Op::NE, a.n, b.n, opPos), SType::boolT()};
+      std::vector<int> facts;
+      if (b.t.kind == SType::Null && a.var >= 0) facts.push_back(a.var);
+      if (a.t.kind == SType::Null && b.var >= 0) facts.push_back(b.var);
+      (op == Tok::Ne ? r.nnTrue : r.nnFalse) = facts;
+      return r;
+    }
     bool ok = (a.t.isIntegral() && b.t.isIntegral()) || sameType(a.t, b.t) || a.t.isError() || b.t.isError() ||
               (a.t.isRef() && b.t.isRef() && !commonType(a.t, b.t).isError());
     if (!ok || !a.t.hasValue() || !b.t.hasValue()) {
@@ -204,19 +226,50 @@ Val Parser::parseAssign() {
         error(name.pos, "undefined name '" + name.text + "'");
       return v;
     }
-    v = coerce(v, scope()->vars[size_t(idx)].type, rhsPos);
+    SType to = scope()->vars[size_t(idx)].type;
+    if (regainsWrite(v.t, to) && !scope()->vars[size_t(idx)].immutable)
+      error(op.pos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
+    v = coerce(v, to, rhsPos);
     assignVar(name, idx, v, op.pos);
     return v;
   }
-  return parseTernary();
+  size_t start = pos_;
+  lastField_ = {};
+  Val v = parseTernary();
+  if (isAssignOp(tok().kind)) {
+    if (lastField_.strct && lastField_.startTok == start && lastField_.endTok == pos_) {
+      Token op = tok();
+      pos_++;
+      return fieldAssign(op.kind, op.pos);
+    }
+    if (!v.t.isError()) syntaxError(tok().pos, "cannot assign to this expression");
+    // The target was wrong (reported): still parse the value.
+    pos_++;
+    Nesting nest(*this);
+    parseAssign();
+    return {con(0), SType::error()};
+  }
+  return v;
 }
 
 void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
   VarInfo& info = scope()->vars[size_t(idx)];
-  if (info.immutable) {
-    error(opPos, "cannot assign to val '" + name.text + "'");
+  if (info.field >= 0) {
+    // A field named bare inside a method.
+    fn_->usedSelf = fn_->wroteSelf = true;
+    StructInfo* s = const_cast<StructInfo*>(fn_->selfStruct);
+    emitStore(readVar(info.selfVar), *s, info.field, v, opPos);
     return;
   }
+  if (info.immutable) {
+    if (info.type.kind == SType::Struct && info.type.readonly && info.constValue == nullptr &&
+        scope()->vars[size_t(idx)].name != "self")
+      error(opPos, "cannot assign to '" + name.text + "': a reference declared with an initializer in an inner block is immutable (use 'var' or '!" + name.text + "')");
+    else
+      error(opPos, "cannot assign to val '" + name.text + "'");
+    return;
+  }
+  if (info.type.kind == SType::Struct) info.maybeNull = v.t.kind == SType::Null || v.t.nullable;
   scope()->set(idx, v.n);
 }
 
@@ -259,6 +312,8 @@ Val Parser::parseTernary() {
   pos_++;
   c = condition(c, cpos);
   Scope* fScope = branch(c.n, qpos);
+  applyFacts(scope(), c.nnTrue);
+  applyFacts(fScope, c.nnFalse);
   Nesting nest(*this);
   Val a = parseTernary();
   Scope* tScope = scope();
@@ -268,6 +323,8 @@ Val Parser::parseTernary() {
     b = parseTernary();
   } else if (a.t.isNumeric() || a.t.isError()) {
     b = zeroOf(a.t);  // `c ? a` yields a or zero
+  } else if (a.t.kind == SType::Struct || a.t.kind == SType::Array) {
+    b = nullValue();    // ... or null
   } else {
     error(qpos, "'?' without ':' needs an integer value, found '" + a.t.str() + "'");
     b = a;
@@ -301,6 +358,7 @@ Val Parser::parseLogical() {
     bool isAnd = op == Tok::AndAnd;
     // The current scope evaluates the right operand; `skip` does not.
     Scope* other = branch(a.n, opPos);
+    applyFacts(scope(), isAnd ? a.nnTrue : a.nnFalse);
     if (!isAnd) {
       // `||` evaluates its right side on the false arm: swap the arms.
       Node* t = ctrl();
@@ -312,10 +370,14 @@ Val Parser::parseLogical() {
     Nesting nest(*this);
     SrcPos bpos = tok().pos;
     Val b = condition(parseBitwise(), bpos);
-    bool same = sameType(a.t, b.t) || (a.t.isError() || b.t.isError());
+    bool same = (sameType(a.t, b.t) && !a.t.isRef()) || (a.t.isError() || b.t.isError());
     Val onB = same ? b : toBool(b);
     Val onSkip = same ? a : Val{con(isAnd ? 0 : 1), SType::boolT()};
+    // What both operands prove (when `&&` is true, or `||` false) holds after.
+    std::vector<int> facts = isAnd ? a.nnTrue : a.nnFalse;
+    for (int v : isAnd ? b.nnTrue : b.nnFalse) facts.push_back(v);
     a = mergeValues(scope(), onB, other, onSkip, same ? (a.t.isError() ? b.t : a.t) : SType::boolT());
+    (isAnd ? a.nnTrue : a.nnFalse) = facts;
   }
   return a;
 }
@@ -418,12 +480,35 @@ Val Parser::parseUnary() {
       pos_++;
       SrcPos vpos = tok().pos;
       Val v = condition(parseUnary(), vpos);
-      return {dataOp(Op::Not, v.n, nullptr, op.pos), SType::boolT()};
+      Val r{dataOp(Op::Not, v.n, nullptr, op.pos), SType::boolT()};
+      r.nnTrue = v.nnFalse;
+      r.nnFalse = v.nnTrue;
+      return r;
     }
     case Tok::PlusPlus:
     case Tok::MinusMinus: {
       pos_++;
       if (!at(Tok::Ident)) syntaxError(tok().pos, std::string("'") + tokSpelling(op.kind) + "' needs a variable");
+      if (peekTok().kind == Tok::Dot || peekTok().kind == Tok::LParen) {
+        // ++s.f: the target is a field.
+        size_t start = pos_;
+        lastField_ = {};
+        Val v = parsePrimary();
+        while (at(Tok::Dot) || at(Tok::LParen)) {
+          if (at(Tok::LParen)) {
+            v = parseCall(v, tok().pos);
+            lastField_ = {};
+          } else {
+            SrcPos dot = tok().pos;
+            pos_++;
+            v = fieldAccess(v, dot, start);
+          }
+        }
+        if (lastField_.strct && lastField_.startTok == start && lastField_.endTok == pos_)
+          return fieldIncDec(op.kind == Tok::PlusPlus, op.pos, true);
+        if (!v.t.isError()) error(op.pos, std::string("'") + tokSpelling(op.kind) + "' needs a variable");
+        return {con(0), SType::error()};
+      }
       Token name = tok();
       pos_++;
       return incDec(true, op.kind == Tok::PlusPlus, name, op.pos);
@@ -440,21 +525,38 @@ Val Parser::parsePostfix() {
     pos_++;
     return incDec(false, op.kind == Tok::PlusPlus, name, op.pos);
   }
+  size_t start = pos_;
   Val v = parsePrimary();
+  bool isField = false;
   for (;;) {
     if (at(Tok::LParen)) {
       v = parseCall(v, tok().pos);
+      isField = false;
     } else if (at(Tok::LBracket)) {
       Nesting nest(*this);
       v = parseIndex(v);
+      isField = false;
     } else if (at(Tok::Hash)) {
       v = parseLength(v);
+      isField = false;
+    } else if (at(Tok::Dot)) {
+      SrcPos dot = tok().pos;
+      pos_++;
+      v = fieldAccess(v, dot, start);
+      isField = lastField_.strct != nullptr;
     } else {
       break;
     }
   }
-  if (at(Tok::PlusPlus) || at(Tok::MinusMinus))
-    syntaxError(tok().pos, std::string("'") + tokSpelling(tok().kind) + "' needs a variable");
+  if (at(Tok::PlusPlus) || at(Tok::MinusMinus)) {
+    if (isField) {
+      Token op = tok();
+      pos_++;
+      return fieldIncDec(op.kind == Tok::PlusPlus, op.pos);
+    }
+    if (!v.t.isError()) syntaxError(tok().pos, std::string("'") + tokSpelling(tok().kind) + "' needs a variable");
+    pos_++;
+  }
   return v;
 }
 
@@ -477,7 +579,21 @@ Val Parser::parseIntLiteral(bool negated) {
 
 Val Parser::readName(const Token& name) {
   int idx = scope()->find(name.text);
-  if (idx >= 0) return {scope()->get(idx), scope()->vars[size_t(idx)].type};
+  if (idx >= 0) {
+    const VarInfo& info = scope()->vars[size_t(idx)];
+    if (info.field >= 0) {
+      // A field named bare inside a method.
+      fn_->usedSelf = true;
+      StructInfo* s = const_cast<StructInfo*>(fn_->selfStruct);
+      return emitLoad(readVar(info.selfVar), *s, info.field, name.pos);
+    }
+    if (info.name == "self" && fn_->selfStruct) fn_->usedSelf = true;
+    if (info.type.kind == SType::Struct && !info.type.nullable && info.maybeNull) {
+      error(name.pos, "'" + name.text + "' might not be initialized");
+      return {nullCon(), SType::error()};
+    }
+    return readVar(idx);
+  }
   // Enclosing functions: only constants are visible (functions are not closures).
   for (FunCtx* c = fn_->outer; c; c = c->outer) {
     int j = c->scope->find(name.text);
@@ -513,7 +629,7 @@ Val Parser::parsePrimary() {
       int idx = it->second;
       return {peep(mk(Op::Con, {g_.start()}, Type::dataPtr(idx))), SType::strT()};
     }
-    case Tok::KwNull: pos_++; return {peep(mk(Op::Con, {g_.start()}, Type::nullPtr())), SType::nullT()};
+    case Tok::KwNull: pos_++; return nullValue();
     case Tok::KwNew: return parseNew();
     case Tok::LBrace: {
       auto it = topFunAt_.find(pos_);
@@ -527,6 +643,13 @@ Val Parser::parsePrimary() {
     }
     case Tok::Ident:
       if (t.text == "sys" && scope()->find("sys") < 0) return parseSys();
+      if (scope()->find(t.text) < 0) {
+        size_t end = 0;
+        if (StructInfo* s = structNameAt(pos_, &end)) {
+          pos_ = end;
+          return typeMember(s, t.pos);
+        }
+      }
       pos_++;
       {
         Val v = readName(toks_[pos_ - 1]);

@@ -165,7 +165,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   fn_ = saved;
 }
 
-Val Parser::parseFunLiteral(const std::string& name) {
+Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruct) {
   SrcPos startPos = tok().pos;
   size_t open = pos_;
   expect(Tok::LBrace);
@@ -193,10 +193,20 @@ Val Parser::parseFunLiteral(const std::string& name) {
   int idx = newFunction(name, startPos);
   FunInfo& info = g_.funs[size_t(idx)];
   std::vector<SType> ptypes;
+  if (selfStruct) {
+    // A method: the hidden first parameter `self`.
+    ptypes.push_back(SType::structT(selfStruct));
+    info.paramTypes.push_back(ptypes.back().lattice());
+  }
   for (auto& p : params) {
     ptypes.push_back(p.t);
     info.paramTypes.push_back(p.t.lattice());
     info.f32Params.push_back(p.t.isFloat() && p.t.bits == 32);
+  }
+  if (selfStruct && parsingMethod_) {
+    parsingMethod_->funIdx = idx;
+    parsingMethod_->methodParams = ptypes;
+    parsingMethod_ = nullptr;
   }
   auto top = topFuns_.find(name);
   bool isTop = top != topFuns_.end() && top->second.parsing && top->second.funIdx < 0;
@@ -214,12 +224,33 @@ Val Parser::parseFunLiteral(const std::string& name) {
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
   ctx.scope = scopes_.fresh(fun, mem);
+  ctx.selfStruct = selfStruct;
+  size_t firstParam = 0;
+  if (selfStruct) {
+    Node* parm = mk(Op::Parm, {fun}, ptypes[0].lattice(), 0);
+    int selfIdx = ctx.scope->define({"self", ptypes[0], true, nullptr, startPos}, parm);
+    // Inside a method, fields may be named without `self.`.
+    for (size_t i = 0; i < selfStruct->fields.size(); i++) {
+      const FieldInfo& f = selfStruct->fields[i];
+      if (f.isConst()) continue;
+      VarInfo alias{f.name, f.type, false, nullptr, f.pos};
+      alias.field = int(i);
+      alias.selfVar = selfIdx;
+      ctx.scope->define(alias, con(0));
+    }
+    ctx.scope->pushBlock();  // parameters may shadow field names
+    ctx.bodyDepth = 2;
+    firstParam = 1;
+  }
   for (size_t i = 0; i < params.size(); i++) {
     // A narrow parameter is truncated again on entry: a C caller leaves the
     // upper bits of the register undefined.
-    Node* parm = mk(Op::Parm, {fun}, params[i].t.isNarrow() ? Type::intBot() : params[i].t.lattice(), int64_t(i));
+    Node* parm = mk(Op::Parm, {fun}, params[i].t.isNarrow() ? Type::intBot() : params[i].t.lattice(),
+                    int64_t(i + firstParam));
     Node* value = params[i].t.isNarrow() ? narrowTo({parm, SType::intT()}, params[i].t).n : parm;
-    if (ctx.scope->define({params[i].name.text, params[i].t, false, nullptr, params[i].name.pos}, value) < 0)
+    VarInfo pinfo{params[i].name.text, params[i].t, false, nullptr, params[i].name.pos};
+    pinfo.maybeNull = params[i].t.kind == SType::Struct && params[i].t.nullable;
+    if (ctx.scope->define(pinfo, value) < 0)
       error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
   }
   FunCtx* savedFn = fn_;
@@ -238,6 +269,8 @@ Val Parser::parseFunLiteral(const std::string& name) {
   }
   fn_ = savedFn;
   topLevel_ = savedTop;
+  lastMethodUsedSelf_ = ctx.usedSelf;
+  lastMethodWroteSelf_ = ctx.wroteSelf;
   SType ret = ctx.retTypeKnown ? ctx.retType : SType::voidT();
   SType type = SType::fun(ptypes, ret);
   funTypes_[size_t(idx)] = type;
@@ -291,7 +324,7 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
     while (f && f->funIdx != tf.funIdx) f = f->outer;
     SType ret = SType::boolT();
     auto hint = hints_.find(name);
-    if (hint != hints_.end()) ret = hint->second;
+    if (hint != hints_.end()) ret = remapStructs(hint->second);
     else if (f && f->retTypeKnown) ret = f->retType;
     if (tf.retAssumed && !sameType(tf.assumedRet, ret)) tf.assumptionsDiffer = true;
     tf.assumedRet = ret;
@@ -406,7 +439,11 @@ Val Parser::parseCall(Val callee, SrcPos pos) {
     return {con(0), sig.ret};
   }
   std::vector<Node*> ns;
-  for (size_t i = 0; i < args.size(); i++) ns.push_back(coerce(args[i], sig.params[i], argPos[i]).n);
+  for (size_t i = 0; i < args.size(); i++) {
+    if (regainsWrite(args[i].t, sig.params[i]))
+      error(argPos[i], "a read-only '" + args[i].t.str() + "' cannot be passed as a mutable argument");
+    ns.push_back(coerce(args[i], sig.params[i], argPos[i]).n);
+  }
   Val r = callFunction(callee.n, sig, ns);
   if (!r.n) r.n = con(0);
   return r;

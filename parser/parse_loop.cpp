@@ -45,12 +45,15 @@ void Parser::parseWhile() {
   setCtrl(loop);
   Scope* head = scope();
   head->node->keep++;
+  weakenAssignedInLoop(head);
   fn_->scope = scopes_.dup(head, true);
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
   Val c = condition(parseExpr(), cpos);
   expect(Tok::RParen);
   Scope* exit = branch(c.n, wpos);
+  applyFacts(scope(), c.nnTrue);
+  applyFacts(exit, c.nnFalse);
   parseLoopBody(exit);
   closeLoop(head, exit);
 }
@@ -83,6 +86,8 @@ void Parser::parseFor() {
   size_t outerVars = scope()->vars.size(), outerDepth = scope()->depth();
   scope()->pushBlock();
   if (atDeclaration()) {
+    forInit_ = true;
+    OnExit reset{[this] { forInit_ = false; }};
     parseDeclaration();
   } else {
     if (!at(Tok::Semi)) parseExpr();
@@ -92,6 +97,7 @@ void Parser::parseFor() {
   setCtrl(loop);
   Scope* head = scope();
   head->node->keep++;
+  weakenAssignedInLoop(head);
   fn_->scope = scopes_.dup(head, true);
   SrcPos cpos = tok().pos;
   Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(parseExpr(), cpos);
@@ -106,6 +112,8 @@ void Parser::parseFor() {
   }
   expect(Tok::RParen);
   Scope* exit = branch(c.n, fpos);
+  applyFacts(scope(), c.nnTrue);
+  applyFacts(exit, c.nnFalse);
   parseLoopBody(exit);
   size_t bodyEnd = pos_;
   pos_ = stepPos;

@@ -11,6 +11,7 @@ Node* Parser::fcon(double v) { return peep(mk(Op::Con, {g_.start()}, Type::fltCo
 
 Val Parser::zeroOf(const SType& t) {
   if (t.isFloat()) return {fcon(0.0), t};
+  if (t.isRef()) return {nullCon(), t};
   return {con(0), t};
 }
 

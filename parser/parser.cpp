@@ -20,11 +20,14 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Graph& g) {
   // proves wrong, the file is parsed again with what was learnt (each round
   // only widens a type, so this ends quickly).
   Parser::RetHints hints;
+  // Hints may name structs of an earlier round: those stay alive until the end.
+  std::vector<std::unique_ptr<StructInfo>> earlierStructs;
   for (int round = 0;; round++) {
     g.reset();
     diag.hold();
     Parser p(file, diag, g, hints);
     bool ok = p.parseFile();
+    OnExit keep{[&] { p.moveStructsTo(earlierStructs); }};
     Parser::RetHints failed;
     bool held = p.assumptionsHeld(&failed);
     if (held || round == 4) {
@@ -62,6 +65,17 @@ bool Parser::assumptionsHeld(RetHints* learnt) const {
     if (tf.assumptionsDiffer || !sameType(tf.assumedRet, actual)) {
       held = false;
       (*learnt)[name] = actual;
+    }
+  }
+  for (const auto& s : structs_) {
+    for (const FieldInfo& f : s->fields) {
+      if (!f.retAssumed || f.funIdx < 0) continue;
+      const SType& actual = funTypes_[size_t(f.funIdx)].sig->ret;
+      if (actual.isError()) continue;
+      if (f.assumptionsDiffer || !sameType(f.assumedRet, actual)) {
+        held = false;
+        (*learnt)[s->name + "." + f.name] = actual;
+      }
     }
   }
   return held;
@@ -168,6 +182,8 @@ bool Parser::parseFile() {
   g_.deferKills = true;
   registerArrayAliases();
   try {
+    preDeclareStructs();
+    registerStructAliases();
     preDeclareTopFunctions();
     // The script body is the function `main` taking `arg`.
     mainFun_ = newFunction("main", SrcPos{1, 1});
@@ -242,7 +258,7 @@ void Parser::parseStatement() {
   Val exprVal;
   // Top-level code other than declarations makes the file a script, even
   // when it folds away entirely (`if (5 == 5) a = 3;`).
-  if (topLevel_ && fn_ == mainCtx_ && !at(Tok::Semi) && !atDeclaration()) topLevelCode_ = true;
+  if (topLevel_ && fn_ == mainCtx_ && !at(Tok::Semi) && !at(Tok::KwStruct) && !atDeclaration()) topLevelCode_ = true;
   try {
     switch (tok().kind) {
       case Tok::LBrace:
@@ -259,13 +275,7 @@ void Parser::parseStatement() {
       case Tok::KwContinue: parseBreakContinue(false); break;
       case Tok::KwReturn: parseReturn(); break;
       case Tok::Semi: pos_++; break;
-      case Tok::KwStruct: {
-        error(tok().pos, "'struct' is not supported yet");
-        while (!at(Tok::Eof) && !at(Tok::LBrace) && !at(Tok::Semi)) pos_++;
-        if (at(Tok::LBrace)) skipPastBrace(pos_);
-        accept(Tok::Semi);
-        break;
-      }
+      case Tok::KwStruct: parseStructStatement(); break;
       default:
         if (atDeclaration()) {
           parseDeclaration();
@@ -322,6 +332,8 @@ void Parser::parseIf() {
   Val c = condition(parseExpr(), cpos);
   expect(Tok::RParen);
   Scope* fScope = branch(c.n, ifPos);
+  applyFacts(scope(), c.nnTrue);
+  applyFacts(fScope, c.nnFalse);
   size_t nslots = scope()->numSlots();
   if (atDeclaration()) error(tok().pos, "cannot define a new name on one arm of an if");
   parseStatement();

@@ -11,6 +11,7 @@
 #include "lexer/token.h"
 #include "opt/peephole.h"
 #include "parser/scope.h"
+#include "parser/struct_info.h"
 #include "parser/stype.h"
 #include "son/mem_access.h"
 
@@ -18,8 +19,15 @@ namespace simplec {
 
 // A value during parsing: its node and its static type.
 struct Val {
+  Val() = default;
+  Val(Node* node, SType type) : n(node), t(std::move(type)) {}
   Node* n = nullptr;
   SType t;
+  // Null facts for flow-sensitive typing: the variables (indices in the
+  // current scope) known non-null where this value, as a condition, is
+  // true / false. `var` is the variable this value was read from.
+  std::vector<int> nnTrue, nnFalse;
+  int var = -1;
 };
 
 // Thrown on a syntax error, after it has been reported; statement parsing
@@ -39,6 +47,9 @@ class Parser {
   // function turned out to have? If not, `learnt` holds the real types.
   bool assumptionsHeld(RetHints* learnt) const;
   void reportUnresolvedRecursion(const RetHints& failed);
+  void moveStructsTo(std::vector<std::unique_ptr<StructInfo>>& into) {
+    for (auto& s : structs_) into.push_back(std::move(s));
+  }
 
  private:
   // One function being parsed.
@@ -57,6 +68,9 @@ class Parser {
     size_t loopVars = 0, loopBlocks = 0;  // scope shape at the loop head
     bool inLoop = false;
     FunCtx* outer = nullptr;
+    const StructInfo* selfStruct = nullptr;  // a method of this struct
+    bool usedSelf = false, wroteSelf = false;
+    size_t bodyDepth = 1;                // scope depth of the body's outermost block
     Val lastExpr;                        // value of the last expression statement
     bool lastWasExpr = false;
   };
@@ -113,6 +127,10 @@ class Parser {
   SType parseType(bool stopAtSize = false);
   void declareExternal(const Token& name, const SType& declared);
   bool isFunTypeAt(size_t p) const;
+  bool isStructDeclAt(size_t p) const;
+  // Is a reference declared so (with an initializer) read-only through its name?
+  bool readonlyDecl(bool isVal, bool isVar, bool bang);
+  bool forInit_ = false;  // parsing the init of a `for`: its variables stay mutable
   size_t skipType(size_t p, int depth = 0) const;  // token index past a type at p, or 0
   void enterNesting();
   // One level of statement/expression nesting, left however the scope ends.
@@ -184,6 +202,48 @@ class Parser {
   Val compare(Tok op, Val a, Val b, SrcPos opPos);
   Val condition(Val v, SrcPos pos);
 
+  // ---- structs and references (parse_struct.cpp)
+  void preDeclareStructs();
+  void parseStructFields(StructInfo& s);
+  void parseStructStatement();
+  StructInfo* lookupStruct(const std::string& name) const;
+  // A qualified struct name `A.B` starting at token p: the struct and the
+  // token index past the name, or null.
+  StructInfo* structNameAt(size_t p, size_t* end) const;
+  Node* fieldConst(StructInfo& s, FieldInfo& f);
+  Val typeMember(StructInfo* s, SrcPos pos);
+  Val nullValue();
+  Node* nullCon();
+  bool lastMethodUsedSelf_ = false, lastMethodWroteSelf_ = false;
+  FieldInfo* parsingMethod_ = nullptr;  // the method whose literal is about to be parsed
+  Val parseNewStruct();
+  Val fieldAccess(Val obj, SrcPos dotPos, size_t startTok);
+  Val fieldAssign(Tok op, SrcPos opPos);
+  Val fieldIncDec(bool inc, SrcPos opPos, bool prefix = false);
+  Val methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos);
+  bool checkDeref(const Val& obj, SrcPos dotPos);
+  void noteSelfWrite(const Val& obj);  // a method assigning a field of `self`
+  void applyFacts(Scope* s, const std::vector<int>& vars);
+  void weakenAssignedInLoop(Scope* head);
+  Val readVar(int idx);
+  // A type learnt in an earlier parse, with its structs those of this parse.
+  SType remapStructs(const SType& t) const;
+  // The last field access parsed, so that `s.f = v` can turn it into a store.
+  struct FieldRef {
+    Val obj;
+    StructInfo* strct = nullptr;
+    int field = -1;
+    size_t startTok = 0, endTok = 0;
+  };
+  FieldRef lastField_;
+  std::vector<std::unique_ptr<StructInfo>> structs_;
+  std::unordered_map<std::string, StructInfo*> structByName_;
+  const StructInfo* typeContext_ = nullptr;  // struct whose fields are being declared
+  // Memory operations on struct objects (parse_struct_mem.cpp).
+  void registerStructAliases();
+  Node* emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcPos pos);
+  Val emitLoad(Val obj, StructInfo& s, int field, SrcPos pos);
+  void emitStore(Val obj, StructInfo& s, int field, Val v, SrcPos pos);
   // ---- arrays (parse_array.cpp)
   void registerArrayAliases();
   MemAccess elemAccess(const SType& elem);
@@ -199,7 +259,7 @@ class Parser {
   static bool isCompoundAssign(Tok t);
 
   // ---- functions (parse_fun.cpp)
-  Val parseFunLiteral(const std::string& name);
+  Val parseFunLiteral(const std::string& name, const StructInfo* selfStruct = nullptr);
   Val parseCall(Val callee, SrcPos pos);
   Val parseSys();
   Val printCall(Val v, SrcPos pos);

@@ -201,6 +201,14 @@ void ScopeTable::kill(Scope* s) {
 
 Node* ScopeTable::merge(Scope* s, Scope* that) {
   SIMPLEC_CHECK(s->numSlots() == that->numSlots(), "parser", "merging scopes of different shapes");
+  // Null facts: a dead arm proves nothing; otherwise a variable may be null
+  // after the join if it may be on either arm.
+  bool sDead = s->ctrl()->type->kind() == TKind::XCtrl;
+  bool thatDead = that->ctrl()->type->kind() == TKind::XCtrl;
+  for (size_t i = 0; i < s->vars.size() && i < that->vars.size(); i++) {
+    if (sDead) s->vars[i].maybeNull = that->vars[i].maybeNull;
+    else if (!thatDead) s->vars[i].maybeNull = s->vars[i].maybeNull || that->vars[i].maybeNull;
+  }
   Node* r = g_.make(Op::Region, {nullptr, s->ctrl(), that->ctrl()}, Type::ctrl());
   r->keep++;
   for (size_t i = 1; i < s->numSlots(); i++) {

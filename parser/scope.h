@@ -30,6 +30,12 @@ struct VarInfo {
   bool immutable = false;   // declared with `val`
   Node* constValue = nullptr;  // a `val` initialized with a constant (visible to nested functions)
   SrcPos pos;
+  // A reference variable that might hold null here (for a non-nullable
+  // type: might not be assigned yet). Flow-sensitive: merged at joins.
+  bool maybeNull = false;
+  // Inside a method: this name is field `field` of `self` (variable selfVar).
+  int field = -1;
+  int selfVar = -1;
 };
 
 class ScopeTable;

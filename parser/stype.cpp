@@ -1,7 +1,10 @@
 // Static types: printing, equality, assignability.
 #include "parser/stype.h"
 
+#include "parser/struct_info.h"
+
 namespace simplec {
+
 
 SType SType::intN(int bits, bool isUnsigned) {
   SType t = of(Int);
@@ -66,7 +69,7 @@ std::string SType::str() const {
     case Bool: return "bool";
     case Float: return bits == 32 ? "f32" : "flt";
     case Null: return "null";
-    case Struct: return "struct";
+    case Struct: return strct->name + (nullable ? "?" : "");
     case Array: return elem->str() + (readonly ? "[~]" : "[]") + (nullable ? "?" : "");
     case Fun: {
       std::string s = "{";
@@ -97,6 +100,7 @@ const Type* SType::lattice() const {
 bool sameType(const SType& a, const SType& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == SType::Int) return a.bits == b.bits && a.isUnsigned == b.isUnsigned;
+  if (a.kind == SType::Struct) return a.strct == b.strct && a.nullable == b.nullable;
   if (a.kind == SType::Array)
     return a.nullable == b.nullable && a.readonly == b.readonly && sameType(*a.elem, *b.elem);
   if (a.kind == SType::Float) return a.bits == b.bits;
@@ -126,6 +130,10 @@ bool assignable(const SType& from, const SType& to) {
       if (!sameType(from.sig->params[i], to.sig->params[i])) return false;
     return sameType(from.sig->ret, to.sig->ret) || intFits(from.sig->ret, to.sig->ret);
   }
+  if (to.kind == SType::Struct) {
+    if (from.kind == SType::Null) return to.nullable;
+    return from.kind == SType::Struct && from.strct == to.strct && (to.nullable || !from.nullable);
+  }
   if (from.kind == SType::Null) return to.isRef() && (to.nullable || to.kind == SType::Null);
   if (from.kind == SType::Array && to.kind == SType::Array) {
     // Nullability and read-only-ness can be added, never dropped.
@@ -136,9 +144,19 @@ bool assignable(const SType& from, const SType& to) {
   return sameType(from, to);
 }
 
+bool regainsWrite(const SType& from, const SType& to) {
+  return from.kind == SType::Struct && to.kind == SType::Struct && from.readonly && !to.readonly;
+}
+
 SType commonType(const SType& a, const SType& b) {
   if (a.isError()) return b;
   if (b.isError()) return a;
+  if (a.kind == SType::Struct && b.kind == SType::Struct && a.strct == b.strct) {
+    SType t = a;
+    t.nullable = a.nullable || b.nullable;
+    t.readonly = a.readonly || b.readonly;
+    return t;
+  }
   if (sameType(a, b)) return a;
   if (a.isIntegral() && b.isIntegral()) return SType::intT();
   if (a.isNumeric() && b.isNumeric()) return SType::floatT(64);

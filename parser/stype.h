@@ -20,7 +20,8 @@ struct SType {
   uint8_t bits = 64;        // Int: 8, 16, 32 or 64; Float: 32 or 64
   bool isUnsigned = false;  // Int: u8 u16 u32
   bool nullable = false;    // Struct/Array/Fun references: may be null
-  bool readonly = false;    // Array `[~]`: no element may be stored through it
+  bool readonly = false;    // Array `[~]`: no element may be stored through it;
+                            // Struct: deeply immutable through this reference
   std::shared_ptr<const SType> elem;   // Array element
   const StructInfo* strct = nullptr;   // Struct
   std::shared_ptr<const FunSig> sig;  // Fun
@@ -61,6 +62,11 @@ struct SType {
     t.nullable = n;
     return t;
   }
+  SType nonNull() const { return withNullable(false); }
+  // What `var`/`val` infer from a value: struct and array references are nullable.
+  // Arrays are not null-tracked yet: `var a = new int[3];` stays a non-null
+  // int[] (see docs/language-notes.md).
+  SType asNullable() const { return kind == Struct ? withNullable(true) : *this; }
   std::string str() const;
   const Type* lattice() const;
 };
@@ -76,8 +82,11 @@ SType intTypeNamed(const std::string& name);
 SType primitiveTypeNamed(const std::string& name);
 
 bool sameType(const SType& a, const SType& b);
-// Can a value of type `from` be stored where `to` is expected?
+// Can a value of type `from` be stored where `to` is expected? (Read-only
+// references are checked separately: see droppingReadonly.)
 bool assignable(const SType& from, const SType& to);
+// Storing `from` into `to` would make a read-only reference mutable again.
+bool regainsWrite(const SType& from, const SType& to);
 // The type of a value that may be either (int and bool give int; an integer
 // and a float give flt); Error if none.
 SType commonType(const SType& a, const SType& b);

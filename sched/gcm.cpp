@@ -180,17 +180,21 @@ class Placer {
           return;
         }
     };
+    // Every store that takes the load's memory state counts, also one
+    // provably disjoint from the load: a later store chained after it (which
+    // the load's memory edge does not reach, since a peephole let the load
+    // skip the disjoint one) may overwrite what the load reads.
     const Node* mem = load->in[1];
     for (const Node* u : mem->out) {
       if (u == load || !index_.count(u)) continue;
       if (u->op == Op::Store) {
-        if (!provablyDisjoint(load, u)) raise(block_[size_t(index_.at(u))]);
+        raise(block_[size_t(index_.at(u))]);
       } else if (u->op == Op::Call) {
         raise(block_[size_t(index_.at(u))]);
       } else if (u->op == Op::MergeMem) {
         // All memory: what a call takes, or (not yet narrowed) an inlined store.
         for (const Node* w : u->out)
-          if ((w->op == Op::Call || (w->op == Op::Store && !provablyDisjoint(load, w))) && index_.count(w))
+          if ((w->op == Op::Call || w->op == Op::Store) && index_.count(w))
             raise(block_[size_t(index_.at(w))]);
       } else if (u->op == Op::Phi) {
         const Node* r = u->in[0];

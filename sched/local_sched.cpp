@@ -82,8 +82,9 @@ class BlockScheduler {
     return it != state_.end() && it->first == n ? &it->second : nullptr;
   }
 
-  // A load of this block comes before a store of this block that may
-  // overwrite what it reads, and before a call that takes its memory.
+  // A load of this block comes before a store of this block that takes its
+  // memory state (even a disjoint one: stores chained after it may overwrite
+  // what the load reads), and before a call that takes its memory.
   void findAntiDependences(const std::vector<Node*>& free) {
     for (Node* l : free) {
       if (l->op != Op::Load || !l->in[1]) continue;
@@ -91,9 +92,8 @@ class BlockScheduler {
         if (u == l) continue;
         if (u->op == Op::MergeMem) {
           for (Node* w : u->out)
-            if ((w->op == Op::Call || (w->op == Op::Store && !provablyDisjoint(l, w))) && find(w))
-              anti_.push_back({w, l});
-        } else if (find(u) && ((u->op == Op::Store && !provablyDisjoint(l, u)) || u->op == Op::Call)) {
+            if ((w->op == Op::Call || w->op == Op::Store) && find(w)) anti_.push_back({w, l});
+        } else if (find(u) && (u->op == Op::Store || u->op == Op::Call)) {
           anti_.push_back({u, l});
         }
       }

@@ -360,9 +360,25 @@ class Builder {
           std::vector<const Node*> d;
           for (size_t i = 1; i < n->in.size(); i++)
             if (n->in[i] && !n->in[i]->isCFG() && n->in[i]->op != Op::Phi && n->in[i]->op != Op::Con) d.push_back(n->in[i]);
-          if (n->op == Op::Store)
+          if (n->op == Op::Store) {
+            // A store runs after every load of this group that reads a memory
+            // state it overwrites: its own memory input, or one before it
+            // along the chain of this group's stores (a load may skip a
+            // disjoint store, and a later store then overwrites its slot).
+            std::vector<const Node*> states, work{n->in[1]};
+            while (!work.empty() && states.size() < 64) {
+              const Node* m = work.back();
+              work.pop_back();
+              if (!m || std::find(states.begin(), states.end(), m) != states.end()) continue;
+              states.push_back(m);
+              if (m->op == Op::Store && isOp.count(m)) work.push_back(m->in[1]);
+              if (m->op == Op::MergeMem)
+                for (size_t i = 1; i < m->in.size(); i++) work.push_back(m->in[i]);
+            }
             for (const Node* o : ops)
-              if (o->op == Op::Load && o->in[1] == n->in[1] && o != n) d.push_back(o);
+              if (o->op == Op::Load && o != n && std::find(states.begin(), states.end(), o->in[1]) != states.end())
+                d.push_back(o);
+          }
           std::reverse(d.begin(), d.end());
           return d;
         };
@@ -374,7 +390,8 @@ class Builder {
             const Node* d = todo.back();
             todo.pop_back();
             if (state[d]) continue;  // done, or on the stack (a data cycle: not ours)
-            if (d->op == Op::Parm || d->op == Op::Proj || d->op == Op::MergeMem) continue;
+            // A MergeMem is walked through: the stores it merges come first.
+            if (d->op == Op::Parm || d->op == Op::Proj) continue;
             if (!isOp.count(d) && (d->op == Op::Load || d->op == Op::Store || d->op == Op::New)) continue;
             state[d] = 1;
             stack.push_back({d, deps(d)});

@@ -533,6 +533,9 @@ class Evaluator {
           }
         }
         set(f, s, v);
+        // Values computed from this load's previous value (cached from the
+        // last time through) are stale for the stores that follow.
+        invalidate(f, c);
       } else {
         Val v = eval(f, n, n.ins[4]);
         if (p.k != EvalKind::Ptr) fail(f, n, "stores into read-only data");

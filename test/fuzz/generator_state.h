@@ -22,6 +22,7 @@ struct Var {
   Ty ty = Ty::Int;
   bool assignable = true;   // false: val, loop counter, recursion depth, limit
   bool counter = false;     // a loop's induction variable (preferred in loop bodies)
+  bool isField = false;     // `c1.a`: a field of a struct object, used like a variable
   int64_t bound = -1;       // |value| <= bound when known (limits, counters), else -1
   // For function references: every function the value can hold was
   // generated before function number `fnOrder`, and costs at most `fnCost`.
@@ -136,6 +137,7 @@ class Generator {
   std::vector<std::pair<size_t, std::string>> divPool_;
   int pureDepth_ = 0;        // > 0: no calls, no side effects (text may be duplicated)
   bool zeroDivisors_ = false;  // this program may divide by zero
+  bool usesStruct_ = false;    // some function made a `Cell` object (declared at the top)
 };
 
 }  // namespace simplec::fuzz

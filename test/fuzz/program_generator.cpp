@@ -47,6 +47,7 @@ std::string Generator::program() {
   for (size_t i = pieces.size(); i > 1; i--) std::swap(pieces[i - 1], pieces[rng_.below(i)]);
   if (functionForm) pieces.insert(pieces.begin() + static_cast<long>(rng_.below(pieces.size() + 1)), mainText);
   std::string text = constants;
+  if (usesStruct_) text = "struct Cell { int a; int b = 7; i16 n; Cell? next; };\n" + text;
   for (const auto& p : pieces) text += p;
   if (!functionForm) text += mainText;
   return text;
@@ -330,7 +331,7 @@ void Generator::guardedDivisionStatement() {
 void Generator::declaration() {
   charge(1);
   bool haveFn1 = hasFnCandidate(Ty::Fn1, ctx_.order), haveFn2 = hasFnCandidate(Ty::Fn2, ctx_.order);
-  std::vector<int> w = {30, 14, 9, 9, 7, 16, 3, scopes_.size() > 3 ? 5 : 0, haveFn1 || haveFn2 ? 7 : 0, 10, 8};
+  std::vector<int> w = {30, 14, 9, 9, 7, 16, 3, scopes_.size() > 3 ? 5 : 0, haveFn1 || haveFn2 ? 7 : 0, 10, 8, 6};
   Var v;
   switch (rng_.weighted(w)) {
     case 0: {
@@ -391,7 +392,7 @@ void Generator::declaration() {
         for (const Var& o : scopes_[s])
           // Never a fixed variable: a shadowed recursion depth or loop limit
           // would no longer bound the recursion or the loop.
-          if (o.ty == Ty::Int && !o.counter && o.assignable && o.name != "arg") outer.push_back(&o);
+          if (o.ty == Ty::Int && !o.counter && o.assignable && !o.isField && o.name != "arg") outer.push_back(&o);
       bool inCurrent = false;
       const Var* o = outer.empty() ? nullptr : outer[rng_.below(outer.size())];
       if (o)
@@ -411,6 +412,21 @@ void Generator::declaration() {
       else len = "((" + intExpr(2) + ") & 3) - 1";
       line(std::string(rng_.chance(70) ? "int[] " : "var ") + v.name + " = new int[" + len + "];");
       break;
+    }
+    case 11: {  // a struct object whose fields are then used like int variables
+      std::string init = expr(Ty::Int, 3);
+      std::string name = freshName("o");
+      // `var`: a reference declared with an initializer in an inner block
+      // would be read-only through its name.
+      line("var " + name + " = new Cell { a = " + init + "; n = a + b; };");
+      usesStruct_ = true;
+      for (const char* f : {"a", "b", "n"}) {
+        Var fv;
+        fv.name = name + "." + f;
+        fv.isField = true;
+        declare(fv);
+      }
+      return;
     }
     default: {
       Ty sig = haveFn1 && (!haveFn2 || rng_.chance(60)) ? Ty::Fn1 : Ty::Fn2;

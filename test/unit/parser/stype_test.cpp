@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "parser/stype.h"
+#include "parser/struct_info.h"
 
 using namespace simplec;
 
@@ -103,4 +104,34 @@ TEST_CASE("parser/stype: floats", "[parser][stype][float]") {
   CHECK(commonType(SType::floatT(32), SType::floatT(32)).str() == "f32");
   CHECK(commonType(SType::floatT(32), SType::floatT(64)).str() == "flt");
   CHECK(commonType(SType::floatT(64), SType::fun({}, SType::intT())).isError());
+}
+
+TEST_CASE("parser/stype: struct references, null and read-only", "[parser][stype]") {
+  StructInfo a, b;
+  a.name = "A";
+  b.name = "B";
+  SType ta = SType::structT(&a), tan = SType::structT(&a, true), tb = SType::structT(&b);
+  CHECK(ta.str() == "A");
+  CHECK(tan.str() == "A?");
+  CHECK(SType::nullT().str() == "null");
+  // A non-null reference goes where a nullable one is expected, not back.
+  CHECK(assignable(ta, tan));
+  CHECK_FALSE(assignable(tan, ta));
+  CHECK(assignable(SType::nullT(), tan));
+  CHECK_FALSE(assignable(SType::nullT(), ta));
+  CHECK_FALSE(assignable(tb, ta));
+  CHECK_FALSE(assignable(SType::intT(), ta));
+  CHECK_FALSE(assignable(ta, SType::intT()));
+  // A reference and null give a nullable reference; read-only wins.
+  CHECK(sameType(commonType(ta, SType::nullT()), tan));
+  CHECK(sameType(commonType(SType::nullT(), ta), tan));
+  CHECK(sameType(commonType(ta, tan), tan));
+  CHECK(commonType(ta, tb).isError());
+  SType ro = ta;
+  ro.readonly = true;
+  CHECK(commonType(ta, ro).readonly);
+  // Read-only-ness can be dropped, never regained.
+  CHECK(regainsWrite(ro, ta));
+  CHECK_FALSE(regainsWrite(ta, ro));
+  CHECK_FALSE(regainsWrite(ro, ro));
 }

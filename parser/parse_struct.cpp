@@ -1,0 +1,510 @@
+// Structs and references: declarations (known before any statement is
+// parsed, so that types may be used before their declaration), per-type
+// constants, `null`, `new`, field access and assignment, null facts.
+//   struct = 'struct' name '{' {struct | field} '}' [';']
+//   field  = ('val' | type) ['!'] name ['=' expr] ';'
+//   new    = 'new' structname ['{' statement* '}']
+#include "parser/on_exit.h"
+#include "parser/parser_impl.h"
+
+namespace simplec {
+
+// ---------------------------------------------------------------- declarations
+
+void Parser::preDeclareStructs() {
+  // Every `struct NAME {` of the file, nested ones as `OUTER.NAME`.
+  struct Open {
+    StructInfo* s;
+    int depth;
+  };
+  std::vector<Open> open;
+  int depth = 0;
+  for (size_t i = 0; i + 2 < toks_.size(); i++) {
+    Tok k = toks_[i].kind;
+    if (k == Tok::LBrace) depth++;
+    if (k == Tok::RBrace) {
+      depth--;
+      if (!open.empty() && depth == open.back().depth) open.pop_back();
+    }
+    if (k != Tok::KwStruct || toks_[i + 1].kind != Tok::Ident || toks_[i + 2].kind != Tok::LBrace) continue;
+    std::string name = toks_[i + 1].text;
+    if (!open.empty()) name = open.back().s->name + "." + name;
+    if (structByName_.count(name)) continue;  // reported where it is parsed
+    auto s = std::make_unique<StructInfo>();
+    s->name = name;
+    s->pos = toks_[i + 1].pos;
+    s->bodyTok = i + 2;
+    structByName_[name] = s.get();
+    open.push_back({s.get(), depth});
+    structs_.push_back(std::move(s));
+  }
+  for (auto& s : structs_) parseStructFields(*s);
+}
+
+StructInfo* Parser::lookupStruct(const std::string& name) const {
+  // Inside struct A.B, `C` may name A.B.C, A.C or C.
+  std::string ctx = typeContext_ ? typeContext_->name : "";
+  for (;;) {
+    auto it = structByName_.find(ctx.empty() ? name : ctx + "." + name);
+    if (it != structByName_.end()) return it->second;
+    if (ctx.empty()) return nullptr;
+    size_t dot = ctx.rfind('.');
+    ctx = dot == std::string::npos ? "" : ctx.substr(0, dot);
+  }
+}
+
+StructInfo* Parser::structNameAt(size_t p, size_t* end) const {
+  if (p >= toks_.size() || toks_[p].kind != Tok::Ident) return nullptr;
+  StructInfo* s = lookupStruct(toks_[p].text);
+  if (!s) return nullptr;
+  p++;
+  // A.B: follow the dots while they name nested structs.
+  while (p + 1 < toks_.size() && toks_[p].kind == Tok::Dot && toks_[p + 1].kind == Tok::Ident) {
+    auto it = structByName_.find(s->name + "." + toks_[p + 1].text);
+    if (it == structByName_.end()) break;
+    s = it->second;
+    p += 2;
+  }
+  *end = p;
+  return s;
+}
+
+void Parser::parseStructFields(StructInfo& s) {
+  size_t saved = pos_;
+  const StructInfo* savedCtx = typeContext_;
+  typeContext_ = &s;
+  OnExit restore{[this, saved, savedCtx] {
+    pos_ = saved;
+    typeContext_ = savedCtx;
+  }};
+  pos_ = s.bodyTok + 1;
+  while (!at(Tok::RBrace) && !at(Tok::Eof)) {
+    try {
+      if (at(Tok::KwStruct)) {
+        // A nested struct: declared by the pre-scan, parsed on its own.
+        while (!at(Tok::Eof) && !at(Tok::LBrace)) pos_++;
+        skipPastBrace(pos_);
+        accept(Tok::Semi);
+        continue;
+      }
+      if (accept(Tok::Semi)) continue;
+      FieldInfo f;
+      if (accept(Tok::KwVal)) {
+        f.isVal = true;
+      } else if (at(Tok::KwVar)) {
+        syntaxError(tok().pos, "a field needs a type or 'val'");
+      } else {
+        f.type = parseType();
+      }
+      f.mutableRef = accept(Tok::Bang);
+      if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a field name");
+      f.name = tok().text;
+      f.pos = tok().pos;
+      pos_++;
+      if (accept(Tok::Assign)) {
+        f.initTok = pos_;
+        // Skip the initializer: it is parsed where it is used.
+        int nest = 0;
+        while (!at(Tok::Eof) && !(nest == 0 && (at(Tok::Semi) || at(Tok::RBrace)))) {
+          if (at(Tok::LBrace) || at(Tok::LParen) || at(Tok::LBracket)) nest++;
+          if (at(Tok::RBrace) || at(Tok::RParen) || at(Tok::RBracket)) nest--;
+          pos_++;
+        }
+      } else if (f.isVal) {
+        error(f.pos, "'val' field '" + f.name + "' needs an initializer");
+        f.isVal = false;
+        f.type = SType::error();
+      }
+      if (f.isVal) {
+        f.isMethod = toks_[f.initTok].kind == Tok::LBrace && !isFunTypeAt(f.initTok);
+      }
+      if (s.find(f.name) >= 0)
+        error(f.pos, "redefinition of field '" + f.name + "'");
+      else
+        s.fields.push_back(f);
+      if (!at(Tok::RBrace)) expect(Tok::Semi);
+    } catch (SyntaxError&) {
+      syncStatement();
+    }
+  }
+  s.fieldsParsed = true;
+}
+
+//   struct = 'struct' name '{' ... '}' [';']
+void Parser::parseStructStatement() {
+  SrcPos kw = tok().pos;
+  pos_++;
+  if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a struct name");
+  Token name = tok();
+  pos_++;
+  if (!at(Tok::LBrace)) syntaxError(tok().pos, "expected '{'");
+  size_t open = pos_;
+  skipPastBrace(open);
+  if (prevTok().kind != Tok::RBrace || pos_ - 1 == open) expect(Tok::RBrace);  // unterminated: at the end of file
+  accept(Tok::Semi);
+  StructInfo* s = nullptr;
+  for (auto& x : structs_)
+    if (x->bodyTok == open) s = x.get();
+  if (!s) {
+    error(name.pos, "redefinition of struct '" + name.text + "'");
+    return;
+  }
+  (void)kw;
+  // The per-type constants are evaluated here (if not used before), so that
+  // their errors are reported even when nothing uses them.
+  for (auto& f : s->fields)
+    if (f.isConst()) fieldConst(*s, f);
+}
+
+Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
+  if (f.constValue) return f.constValue;
+  if (f.evaluating) {
+    if (f.isMethod && f.funIdx >= 0) {
+      // A recursive call: assume a result type as for top-level functions
+      // (an earlier parse's, the returns so far, else bool); parseFile()
+      // checks the assumption afterwards.
+      FunCtx* c = fn_;
+      while (c && c->funIdx != f.funIdx) c = c->outer;
+      SType ret = SType::boolT();
+      auto hint = hints_.find(s.name + "." + f.name);
+      if (hint != hints_.end()) ret = remapStructs(hint->second);
+      else if (c && c->retTypeKnown) ret = c->retType;
+      if (f.retAssumed && !sameType(f.assumedRet, ret)) f.assumptionsDiffer = true;
+      f.assumedRet = ret;
+      f.retAssumed = true;
+      f.type = SType::fun(f.methodParams, ret);
+      return peep(mk(Op::Con, {g_.start()}, Type::funPtr(f.funIdx)));
+    }
+    if (f.isMethod) {
+      error(tok().pos, "method '" + f.name + "' is used in its own parameter list");
+    } else {
+      error(f.pos, "constant '" + f.name + "' is defined by itself");
+    }
+    return nullptr;
+  }
+  f.evaluating = true;
+  size_t saved = pos_;
+  const StructInfo* savedCtx = typeContext_;
+  pos_ = f.initTok;
+  typeContext_ = &s;
+  Val v;
+  try {
+    if (f.isMethod) parsingMethod_ = &f;
+    if (f.isMethod)
+      v = parseFunLiteral(s.name + "." + f.name, &s);
+    else
+      v = parseExpr();
+  } catch (SyntaxError&) {
+    v = {con(0), SType::error()};
+  }
+  parsingMethod_ = nullptr;
+  pos_ = saved;
+  typeContext_ = savedCtx;
+  f.evaluating = false;
+  if (!v.n->isConst() && !v.t.isError()) {
+    error(toks_[f.initTok].pos, "the value of constant field '" + f.name + "' is not a constant");
+    v = {con(0), SType::error()};
+  }
+  if (!v.t.hasValue()) v = {con(0), SType::error()};
+  f.type = v.t.isNarrow() ? SType::intT() : v.t;
+  if (f.isMethod) {
+    f.methodUsesSelf = lastMethodUsedSelf_;
+    f.methodWritesSelf = lastMethodWroteSelf_;
+  }
+  f.constValue = v.n;
+  f.constValue->keep++;
+  return f.constValue;
+}
+
+SType Parser::remapStructs(const SType& t) const {
+  SType r = t;
+  if (t.kind == SType::Struct) {
+    auto it = structByName_.find(t.strct->name);
+    if (it == structByName_.end()) return SType::error();
+    r.strct = it->second;
+  } else if (t.kind == SType::Fun) {
+    std::vector<SType> params;
+    for (auto& p : t.sig->params) params.push_back(remapStructs(p));
+    r = SType::fun(params, remapStructs(t.sig->ret));
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------- values
+
+Val Parser::nullValue() { return {nullCon(), SType::nullT()}; }
+
+Val Parser::readVar(int idx) {
+  VarInfo& info = scope()->vars[size_t(idx)];
+  Val v{scope()->get(idx), info.type};
+  v.var = idx;
+  if (v.t.kind == SType::Struct) {
+    if (!info.maybeNull) v.t.nullable = false;
+    v.nnTrue = {idx};
+  }
+  return v;
+}
+
+void Parser::applyFacts(Scope* s, const std::vector<int>& vars) {
+  for (int i : vars)
+    if (size_t(i) < s->vars.size() && s->vars[size_t(i)].type.kind == SType::Struct &&
+        s->vars[size_t(i)].type.nullable)
+      s->vars[size_t(i)].maybeNull = false;
+}
+
+void Parser::weakenAssignedInLoop(Scope* head) {
+  // A variable assigned anywhere in the loop may be null again at its head.
+  // The loop ends before the end of the enclosing block: scanning to there
+  // may only forget more.
+  int depth = 0;
+  for (size_t p = pos_; p < toks_.size() && toks_[p].kind != Tok::Eof; p++) {
+    Tok k = toks_[p].kind;
+    if (k == Tok::LBrace) depth++;
+    if (k == Tok::RBrace && --depth < 0) break;
+    if (k != Tok::Ident || p + 1 >= toks_.size()) continue;
+    Tok next = toks_[p + 1].kind;
+    bool assigned = next == Tok::Assign || next == Tok::PlusAssign || next == Tok::MinusAssign;
+    if (!assigned) continue;
+    int idx = head->find(toks_[p].text);
+    if (idx >= 0 && head->vars[size_t(idx)].type.kind == SType::Struct && head->vars[size_t(idx)].type.nullable)
+      head->vars[size_t(idx)].maybeNull = true;
+  }
+}
+
+bool Parser::checkDeref(const Val& obj, SrcPos dotPos) {
+  if (obj.t.isError()) return false;
+  if (obj.t.kind == SType::Null) {
+    error(dotPos, "'null' has no fields");
+    return false;
+  }
+  if (obj.t.kind != SType::Struct) {
+    error(dotPos, "a value of type '" + obj.t.str() + "' has no fields");
+    return false;
+  }
+  if (obj.t.nullable) {
+    if (obj.var >= 0)
+      error(dotPos, "'" + scope()->vars[size_t(obj.var)].name + "' might be null");
+    else
+      error(dotPos, "a value of type '" + obj.t.str() + "' might be null");
+    return false;
+  }
+  return true;
+}
+
+// A name that is a struct type, used as a value: `A.k`, `A.B.f(x)`.
+Val Parser::typeMember(StructInfo* s, SrcPos pos) {
+  if (!accept(Tok::Dot)) syntaxError(pos, "struct '" + s->name + "' is not a value");
+  if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name after '.'");
+  Token name = tok();
+  pos_++;
+  int fi = s->find(name.text);
+  if (fi < 0 || !s->fields[size_t(fi)].isConst()) {
+    error(name.pos, "struct '" + s->name + "' has no constant '" + name.text + "'");
+    return {con(0), SType::error()};
+  }
+  FieldInfo& f = s->fields[size_t(fi)];
+  Node* c = fieldConst(*s, f);
+  if (!c) return {con(0), SType::error()};
+  if (f.isMethod && f.type.kind == SType::Fun) {
+    if (f.methodUsesSelf) {
+      error(name.pos, "method '" + name.text + "' needs an object");
+      return {con(0), SType::error()};
+    }
+    // A method that never uses `self` may be called through its type; it
+    // gets null for `self`.
+    if (!at(Tok::LParen)) syntaxError(tok().pos, "expected '(' after method '" + name.text + "'");
+    return methodCall(nullValue(), *s, f, tok().pos);
+  }
+  return {c, f.type};
+}
+
+// ---------------------------------------------------------------- new
+
+//   new = 'new' structname ['{' statement* '}']
+Val Parser::parseNewStruct() {
+  SrcPos newPos = tok().pos;
+  pos_++;
+  size_t end = 0;
+  StructInfo* s = structNameAt(pos_, &end);
+  if (!s) {
+    if (at(Tok::TypeName) || at(Tok::Ident))
+      syntaxError(tok().pos, at(Tok::Ident) ? "unknown struct '" + tok().text + "'" : "arrays are not supported yet");
+    syntaxError(tok().pos, "expected a struct name after 'new'");
+  }
+  pos_ = end;
+  if (s->replaying) {
+    // `struct S { S s = new S; }`: every new S would make another.
+    error(newPos, "'new " + s->name + "' in a field initializer of '" + s->name + "' never ends");
+    return {nullCon(), SType::error()};
+  }
+  // The fields become locals of a block: initializers run in order, then
+  // the constructor block, where field names shadow outer names.
+  size_t nvars = scope()->vars.size(), depth = scope()->depth();
+  scope()->pushBlock();
+  std::vector<int> slots(s->fields.size(), -1);
+  {
+    OnExit pop{[this, nvars, depth] { scope()->truncate(nvars, depth); }};
+    for (size_t i = 0; i < s->fields.size(); i++) {
+      FieldInfo& f = s->fields[i];
+      if (f.isConst()) continue;
+      Val v{nullptr, f.type};
+      if (f.initTok) {
+        size_t saved = pos_;
+        pos_ = f.initTok;
+        s->replaying = true;
+        OnExit done{[s] { s->replaying = false; }};
+        SrcPos ipos = tok().pos;
+        try {
+          v = coerce(parseExpr(), f.type, ipos);
+        } catch (SyntaxError&) {
+          v = {con(0), SType::error()};
+        }
+        pos_ = saved;
+      }
+      bool isNull = !v.n;
+      if (isNull) v.n = f.type.kind == SType::Struct ? nullCon() : con(0);
+      VarInfo info{f.name, f.type, false, nullptr, f.pos};
+      info.maybeNull = f.type.kind == SType::Struct && (isNull || v.t.nullable || v.t.kind == SType::Null);
+      scope()->definedInInnermost(f.name);
+      slots[i] = scope()->define(info, v.n);
+    }
+    if (at(Tok::LBrace)) {
+      pos_++;
+      while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatement();
+      expect(Tok::RBrace);
+    }
+    std::vector<Node*> values;
+    for (size_t i = 0; i < s->fields.size(); i++) {
+      if (slots[i] < 0) continue;
+      const VarInfo& info = scope()->vars[size_t(slots[i])];
+      if (info.type.kind == SType::Struct && !info.type.nullable && info.maybeNull)
+        error(newPos, "'" + s->name + "' is not fully initialized: field '" + info.name + "' is not set");
+      values.push_back(scope()->get(slots[i]));
+    }
+    Node* obj = emitNew(*s, values, newPos);
+    SType t = SType::structT(s);
+    return {obj, t};
+  }
+}
+
+// ---------------------------------------------------------------- fields
+
+Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
+  if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a field name after '.'");
+  Token name = tok();
+  pos_++;
+  lastField_ = {};
+  if (!checkDeref(obj, dotPos)) return {con(0), SType::error()};
+  StructInfo* s = const_cast<StructInfo*>(obj.t.strct);
+  int fi = s->find(name.text);
+  if (fi < 0) {
+    error(name.pos, "struct '" + s->name + "' has no field '" + name.text + "'");
+    return {con(0), SType::error()};
+  }
+  FieldInfo& f = s->fields[size_t(fi)];
+  if (f.isConst()) {
+    if (f.isMethod) {
+      if (!at(Tok::LParen)) syntaxError(tok().pos, "expected '(' after method '" + name.text + "'");
+      return methodCall(obj, *s, f, tok().pos);
+    }
+    Node* c = fieldConst(*s, f);
+    return c ? Val{c, f.type} : Val{con(0), SType::error()};
+  }
+  Val v = emitLoad(obj, *s, fi, dotPos);
+  // Deep immutability: what a read-only reference reaches is read-only, and
+  // so is a reference field declared with an initializer (unless `!`).
+  if (v.t.kind == SType::Struct && (obj.t.readonly || (f.initTok && !f.mutableRef))) v.t.readonly = true;
+  lastField_ = {obj, s, fi, startTok, pos_};
+  return v;
+}
+
+Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
+  Node* fn = fieldConst(s, f);
+  if (!fn || f.type.kind != SType::Fun) {
+    parseCall({con(0), SType::error()}, pos);
+    return {con(0), SType::error()};
+  }
+  // The method's first parameter is the hidden `self`.
+  const FunSig& sig = *f.type.sig;
+  expect(Tok::LParen);
+  std::vector<Val> args;
+  std::vector<SrcPos> argPos;
+  if (!at(Tok::RParen)) {
+    for (;;) {
+      argPos.push_back(tok().pos);
+      args.push_back(parseExpr());
+      if (!accept(Tok::Comma)) break;
+    }
+  }
+  expect(Tok::RParen);
+  if (args.size() + 1 != sig.params.size()) {
+    error(pos, "wrong number of arguments: expected " + std::to_string(sig.params.size() - 1) + ", found " +
+                   std::to_string(args.size()));
+    return {con(0), sig.ret.hasValue() ? sig.ret : SType::error()};
+  }
+  if (obj.t.readonly && f.methodWritesSelf)
+    error(pos, "cannot call method '" + f.name + "' through a read-only reference: it assigns to fields");
+  std::vector<Node*> ns{obj.n};
+  for (size_t i = 0; i < args.size(); i++) {
+    if (regainsWrite(args[i].t, sig.params[i + 1]))
+      error(argPos[i], "a read-only '" + args[i].t.str() + "' cannot be passed as a mutable argument");
+    ns.push_back(coerce(args[i], sig.params[i + 1], argPos[i]).n);
+  }
+  Val r = callFunction(fn, sig, ns);
+  if (!r.n) r.n = con(0);
+  return r;
+}
+
+// `obj.f op= v` where the target was just parsed as a field load.
+Val Parser::fieldAssign(Tok op, SrcPos opPos) {
+  FieldRef ref = lastField_;
+  lastField_ = {};
+  Nesting nest(*this);
+  SrcPos rhsPos = tok().pos;
+  Val rhs = parseAssign();
+  FieldInfo& f = ref.strct->fields[size_t(ref.field)];
+  Val v = rhs;
+  if (op != Tok::Assign) {
+    Val old = emitLoad(ref.obj, *ref.strct, ref.field, opPos);
+    std::string opText = tokSpelling(op);
+    opText.pop_back();  // "+=" -> "+"
+    v = arith(binaryOpFor(op), old, rhs, opPos, opText.c_str());
+    rhsPos = opPos;
+  }
+  v = coerce(v, f.type, rhsPos);
+  if (regainsWrite(rhs.t, f.type) && op == Tok::Assign)
+    error(opPos, "a read-only '" + rhs.t.str() + "' cannot be stored in mutable field '" + f.name + "'");
+  if (ref.obj.t.readonly) {
+    error(opPos, "cannot assign to field '" + f.name + "' through a read-only reference");
+    return v;
+  }
+  if (f.type.kind == SType::Struct && f.initTok && !f.mutableRef) {
+    error(opPos, "cannot assign to immutable field '" + f.name + "'");
+    return v;
+  }
+  noteSelfWrite(ref.obj);
+  emitStore(ref.obj, *ref.strct, ref.field, v, opPos);
+  return v;
+}
+
+void Parser::noteSelfWrite(const Val& obj) {
+  if (fn_->selfStruct && obj.var >= 0 && scope()->vars[size_t(obj.var)].name == "self") fn_->wroteSelf = true;
+}
+
+Val Parser::fieldIncDec(bool inc, SrcPos opPos, bool prefix) {
+  FieldRef ref = lastField_;
+  lastField_ = {};
+  FieldInfo& f = ref.strct->fields[size_t(ref.field)];
+  Val old = emitLoad(ref.obj, *ref.strct, ref.field, opPos);
+  Val v = arith(inc ? Op::Add : Op::Sub, old, Val{con(1), SType::intT()}, opPos, inc ? "++" : "--");
+  v = coerce(v, f.type, opPos);
+  if (ref.obj.t.readonly) {
+    error(opPos, "cannot assign to field '" + f.name + "' through a read-only reference");
+    return old;
+  }
+  noteSelfWrite(ref.obj);
+  emitStore(ref.obj, *ref.strct, ref.field, v, opPos);
+  return prefix ? v : old;
+}
+
+}  // namespace simplec
