@@ -6,6 +6,7 @@
 
 #include "opt/cfg_dominators.h"
 #include "son/compute.h"
+#include "son/verify.h"
 
 namespace simplec {
 
@@ -174,6 +175,9 @@ int removeIdleCasts(Graph& g) {
       g.subsume(n, n->in[1]);
       removed++;
     }
+  // Removing a Cast can leave nodes that nothing reaches from Stop any more
+  // (fuzz seed 209115): sweep them, as the other passes do.
+  if (removed) sweepUnreachable(g);
   return removed;
 }
 
