@@ -133,9 +133,12 @@ Val Parser::parseNew() {
   (void)lb;
   SType t = SType::arrayT(elem);
   if (n.t.isError() || elem.isError()) return {con(0), SType::error()};
-  MemAccess m = elemAccess(elem);
-  Node* nw = mk(Op::New, {ctrl(), scope()->memOf(m.alias), n.n}, nullptr, m.encode());
-  nw->pos = newPos;
+  return {allocate(elemAccess(elem), n.n, newPos), t};
+}
+
+Node* Parser::allocate(const MemAccess& slots, Node* count, SrcPos pos) {
+  Node* nw = mk(Op::New, {ctrl(), scope()->memOf(slots.alias), count}, nullptr, slots.encode());
+  nw->pos = pos;
   nw = peep(nw);
   nw->keep++;
   Node* c = peep(mk(Op::CProj, {nw}, nullptr, 0));
@@ -143,8 +146,8 @@ Val Parser::parseNew() {
   Node* ptr = peep(mk(Op::Proj, {nw}, nullptr, 2));
   nw->keep--;
   setCtrl(c);
-  scope()->setMemOf(m.alias, mem);
-  return {ptr, t};
+  scope()->setMemOf(slots.alias, mem);
+  return ptr;
 }
 
 // a[i], a[i] = v, a[i] op= v, a[i]++, a[i]--: the array and index are

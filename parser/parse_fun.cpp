@@ -411,18 +411,23 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
   return {r, sig.ret};
 }
 
-Val Parser::parseCall(Val callee, SrcPos pos) {
+//   args = '(' [expr {',' expr}] ')'
+void Parser::parseArguments(std::vector<Val>* args, std::vector<SrcPos>* argPos) {
   expect(Tok::LParen);
-  std::vector<Val> args;
-  std::vector<SrcPos> argPos;
   if (!at(Tok::RParen)) {
     for (;;) {
-      argPos.push_back(tok().pos);
-      args.push_back(parseExpr());
+      argPos->push_back(tok().pos);
+      args->push_back(parseExpr());
       if (!accept(Tok::Comma)) break;
     }
   }
   expect(Tok::RParen);
+}
+
+Val Parser::parseCall(Val callee, SrcPos pos) {
+  std::vector<Val> args;
+  std::vector<SrcPos> argPos;
+  parseArguments(&args, &argPos);
   if (callee.t.isError()) return {con(0), SType::error()};
   if (callee.t.kind != SType::Fun) {
     error(pos, "cannot call a value of type '" + callee.t.str() + "'");

@@ -83,17 +83,9 @@ Val Parser::parseSysMath(const std::string& fn, SrcPos namePos) {
   int arity = fn == "min" || fn == "max" ? 2 : 1;
   bool known = fn == "sqrt" || fn == "floor" || fn == "ceil" || fn == "abs" || arity == 2;
   SrcPos lp = tok().pos;
-  expect(Tok::LParen);
   std::vector<Val> args;
   std::vector<SrcPos> argPos;
-  if (!at(Tok::RParen)) {
-    for (;;) {
-      argPos.push_back(tok().pos);
-      args.push_back(parseExpr());
-      if (!accept(Tok::Comma)) break;
-    }
-  }
-  expect(Tok::RParen);
+  parseArguments(&args, &argPos);
   if (!known) {
     error(namePos, "unknown name 'sys.math." + fn + "'");
     return {con(0), SType::error()};

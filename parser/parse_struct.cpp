@@ -426,17 +426,9 @@ Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
   }
   // The method's first parameter is the hidden `self`.
   const FunSig& sig = *f.type.sig;
-  expect(Tok::LParen);
   std::vector<Val> args;
   std::vector<SrcPos> argPos;
-  if (!at(Tok::RParen)) {
-    for (;;) {
-      argPos.push_back(tok().pos);
-      args.push_back(parseExpr());
-      if (!accept(Tok::Comma)) break;
-    }
-  }
-  expect(Tok::RParen);
+  parseArguments(&args, &argPos);
   if (args.size() + 1 != sig.params.size()) {
     error(pos, "wrong number of arguments: expected " + std::to_string(sig.params.size() - 1) + ", found " +
                    std::to_string(args.size()));

@@ -44,16 +44,7 @@ Node* Parser::emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcP
   MemAccess slots;
   slots.alias = objClass;
   slots.size = 8;
-  Node* nw = mk(Op::New, {ctrl(), scope()->memOf(objClass), con(int64_t(fieldValues.size()))}, nullptr, slots.encode());
-  nw->pos = pos;
-  nw = peep(nw);
-  nw->keep++;
-  Node* c = peep(mk(Op::CProj, {nw}, nullptr, 0));
-  Node* mem = peep(mk(Op::Proj, {nw}, nullptr, 1));
-  Node* ptr = peep(mk(Op::Proj, {nw}, nullptr, 2));
-  nw->keep--;
-  setCtrl(c);
-  scope()->setMemOf(objClass, mem);
+  Node* ptr = allocate(slots, con(int64_t(fieldValues.size())), pos);
   // Initial values: the memory is zero-filled, so zeros need no store.
   size_t v = 0;
   for (size_t i = 0; i < s.fields.size(); i++) {

@@ -126,6 +126,8 @@ class Parser {
   // size of `new T[n]`).
   SType parseType(bool stopAtSize = false);
   void declareExternal(const Token& name, const SType& declared);
+  // '(' arguments ')': each argument's value and position.
+  void parseArguments(std::vector<Val>* args, std::vector<SrcPos>* argPos);
   bool isFunTypeAt(size_t p) const;
   bool isStructDeclAt(size_t p) const;
   // Is a reference declared so (with an initializer) read-only through its name?
@@ -247,6 +249,9 @@ class Parser {
   // ---- arrays (parse_array.cpp)
   void registerArrayAliases();
   MemAccess elemAccess(const SType& elem);
+  // A New of `count` slots of `slots` (array elements or object fields),
+  // threaded through control and its memory class; returns the reference.
+  Node* allocate(const MemAccess& slots, Node* count, SrcPos pos);
   bool checkArrayUse(const Val& v, SrcPos pos, const char* what);
   Node* arrayLength(Node* ptr);
   void boundsCheck(Node* ptr, Node* idx, SrcPos pos);
