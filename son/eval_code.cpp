@@ -346,7 +346,11 @@ class Builder {
     std::unordered_map<const Node*, std::vector<const Node*>> byCtrl;
     for (const Node* n : order_)
       if ((n->op == Op::Load || n->op == Op::Store) && slotOf(n->in[0]) >= 0) byCtrl[n->in[0]].push_back(n);
-    for (auto& [c, ops] : byCtrl) {
+    for (auto& entry : byCtrl) {
+      // Named, not a structured binding: the lambda below captures it
+      // (clang before 16 cannot capture structured bindings).
+      const Node* c = entry.first;
+      std::vector<const Node*>& ops = entry.second;
       std::sort(ops.begin(), ops.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
       std::unordered_map<const Node*, char> state;  // 0 new, 1 on stack, 2 done
       std::unordered_map<const Node*, char> isOp;
