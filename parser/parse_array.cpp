@@ -58,7 +58,7 @@ bool Parser::checkArrayUse(const Val& v, SrcPos pos, const char* what) {
     return false;
   }
   if (v.t.nullable) {
-    error(pos, "'" + v.t.str() + "' might be null");
+    reportMightBeNull(v, pos);
     return false;
   }
   return true;

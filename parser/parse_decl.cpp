@@ -211,7 +211,9 @@ void Parser::parseDeclaration() {
         error(initPos, "cannot infer a type from 'null'");
         t = SType::error();
       }
-      t = t.asNullable();
+      // A `val` can never be reassigned: keep its array or function value
+      // non-null (named functions are `val`s, seen from nested functions).
+      if (isVar || t.kind == SType::Struct) t = t.asNullable();
     } else {
       if (hasInit && regainsWrite(v.t, declared) && !readonlyDecl(isVal, isVar, bang))
         error(assignPos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
@@ -227,7 +229,7 @@ void Parser::parseDeclaration() {
     if (bang && t.kind != SType::Struct && !t.isError())
       error(name.pos, "'!' applies to references only");
     VarInfo info{name.text, t, immutable, nullptr, name.pos};
-    info.maybeNull = t.kind == SType::Struct && maybeNull;
+    info.maybeNull = t.isNullTracked() && maybeNull;
     if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n;
     if (scope()->define(info, v.n) < 0) error(name.pos, "redefinition of '" + name.text + "'");
     if (!accept(Tok::Comma)) break;

@@ -100,6 +100,12 @@ Val Parser::coerce(Val v, const SType& to, SrcPos pos) {
     t.readonly = v.t.readonly;
     return {v.n, t};
   }
+  if (to.isNullTracked() && to.nullable) {
+    // Likewise for arrays and function references.
+    SType t = to;
+    t.nullable = v.t.kind == SType::Null || v.t.nullable;
+    return {v.n, t};
+  }
   return storeAs(v, to);
 }
 
@@ -269,7 +275,7 @@ void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
       error(opPos, "cannot assign to val '" + name.text + "'");
     return;
   }
-  if (info.type.kind == SType::Struct) info.maybeNull = v.t.kind == SType::Null || v.t.nullable;
+  if (info.type.isNullTracked()) info.maybeNull = v.t.kind == SType::Null || v.t.nullable;
   scope()->set(idx, v.n);
 }
 
@@ -651,6 +657,8 @@ Val Parser::parsePrimary() {
         }
       }
       pos_++;
+      if (at(Tok::LParen) && scope()->find(t.text) < 0)
+        if (FieldInfo* m = selfMethodNamed(t.text)) return bareMethodCall(*m);
       {
         Val v = readName(toks_[pos_ - 1]);
         // A C function used as a value goes through a thunk of ours, so every

@@ -249,7 +249,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
                     int64_t(i + firstParam));
     Node* value = params[i].t.isNarrow() ? narrowTo({parm, SType::intT()}, params[i].t).n : parm;
     VarInfo pinfo{params[i].name.text, params[i].t, false, nullptr, params[i].name.pos};
-    pinfo.maybeNull = params[i].t.kind == SType::Struct && params[i].t.nullable;
+    pinfo.maybeNull = params[i].t.isNullTracked() && params[i].t.nullable;
     if (ctx.scope->define(pinfo, value) < 0)
       error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
   }
@@ -434,7 +434,7 @@ Val Parser::parseCall(Val callee, SrcPos pos) {
     return {con(0), SType::error()};
   }
   if (callee.t.nullable) {
-    error(pos, "'" + callee.t.str() + "' might be null");
+    reportMightBeNull(callee, pos);
     return {con(0), SType::error()};
   }
   const FunSig& sig = *callee.t.sig;

@@ -238,7 +238,7 @@ Val Parser::readVar(int idx) {
   VarInfo& info = scope()->vars[size_t(idx)];
   Val v{scope()->get(idx), info.type};
   v.var = idx;
-  if (v.t.kind == SType::Struct) {
+  if (v.t.isNullTracked()) {
     if (!info.maybeNull) v.t.nullable = false;
     v.nnTrue = {idx};
   }
@@ -247,7 +247,7 @@ Val Parser::readVar(int idx) {
 
 void Parser::applyFacts(Scope* s, const std::vector<int>& vars) {
   for (int i : vars)
-    if (size_t(i) < s->vars.size() && s->vars[size_t(i)].type.kind == SType::Struct &&
+    if (size_t(i) < s->vars.size() && s->vars[size_t(i)].type.isNullTracked() &&
         s->vars[size_t(i)].type.nullable)
       s->vars[size_t(i)].maybeNull = false;
 }
@@ -266,9 +266,17 @@ void Parser::weakenAssignedInLoop(Scope* head) {
     bool assigned = next == Tok::Assign || next == Tok::PlusAssign || next == Tok::MinusAssign;
     if (!assigned) continue;
     int idx = head->find(toks_[p].text);
-    if (idx >= 0 && head->vars[size_t(idx)].type.kind == SType::Struct && head->vars[size_t(idx)].type.nullable)
+    if (idx >= 0 && head->vars[size_t(idx)].type.isNullTracked() && head->vars[size_t(idx)].type.nullable)
       head->vars[size_t(idx)].maybeNull = true;
   }
+}
+
+// Names the variable when there is one: that is what a test would narrow.
+void Parser::reportMightBeNull(const Val& v, SrcPos pos) {
+  if (v.var >= 0)
+    error(pos, "'" + scope()->vars[size_t(v.var)].name + "' might be null");
+  else
+    error(pos, "a value of type '" + v.t.str() + "' might be null");
 }
 
 bool Parser::checkDeref(const Val& obj, SrcPos dotPos) {
@@ -282,10 +290,7 @@ bool Parser::checkDeref(const Val& obj, SrcPos dotPos) {
     return false;
   }
   if (obj.t.nullable) {
-    if (obj.var >= 0)
-      error(dotPos, "'" + scope()->vars[size_t(obj.var)].name + "' might be null");
-    else
-      error(dotPos, "a value of type '" + obj.t.str() + "' might be null");
+    reportMightBeNull(obj, dotPos);
     return false;
   }
   return true;
@@ -424,6 +429,11 @@ Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
     parseCall({con(0), SType::error()}, pos);
     return {con(0), SType::error()};
   }
+  // A method that calls a field-writing method on its own `self` writes
+  // fields too (a read-only reference must not reach either). Within a
+  // cycle of recursive methods the callee's answer is not known yet.
+  if (f.methodWritesSelf && fn_->selfStruct && obj.var >= 0 && scope()->vars[size_t(obj.var)].name == "self")
+    fn_->wroteSelf = true;
   // The method's first parameter is the hidden `self`.
   const FunSig& sig = *f.type.sig;
   std::vector<Val> args;
@@ -445,6 +455,22 @@ Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
   Val r = callFunction(fn, sig, ns);
   if (!r.n) r.n = con(0);
   return r;
+}
+
+// Inside a method, another method of the same struct named bare: `m(a)`
+// means `self.m(a)`, as a bare field name means `self.f`.
+FieldInfo* Parser::selfMethodNamed(const std::string& name) {
+  if (!fn_->selfStruct) return nullptr;
+  StructInfo* s = const_cast<StructInfo*>(fn_->selfStruct);
+  int fi = s->find(name);
+  if (fi < 0 || !s->fields[size_t(fi)].isMethod) return nullptr;
+  return &s->fields[size_t(fi)];
+}
+
+Val Parser::bareMethodCall(FieldInfo& m) {
+  fn_->usedSelf = true;
+  Val self = readVar(scope()->find("self"));
+  return methodCall(self, *const_cast<StructInfo*>(fn_->selfStruct), m, tok().pos);
 }
 
 // `obj.f op= v` where the target was just parsed as a field load.

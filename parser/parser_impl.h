@@ -223,6 +223,9 @@ class Parser {
   Val fieldAssign(Tok op, SrcPos opPos);
   Val fieldIncDec(bool inc, SrcPos opPos, bool prefix = false);
   Val methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos);
+  FieldInfo* selfMethodNamed(const std::string& name);
+  Val bareMethodCall(FieldInfo& m);
+  void reportMightBeNull(const Val& v, SrcPos pos);
   bool checkDeref(const Val& obj, SrcPos dotPos);
   void noteSelfWrite(const Val& obj);  // a method assigning a field of `self`
   void applyFacts(Scope* s, const std::vector<int>& vars);

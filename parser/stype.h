@@ -63,10 +63,11 @@ struct SType {
     return t;
   }
   SType nonNull() const { return withNullable(false); }
-  // What `var`/`val` infer from a value: struct and array references are nullable.
-  // Arrays are not null-tracked yet: `var a = new int[3];` stays a non-null
-  // int[] (see docs/language-notes.md).
-  SType asNullable() const { return kind == Struct ? withNullable(true) : *this; }
+  // References whose null-ness the parser tracks along control flow.
+  bool isNullTracked() const { return kind == Struct || kind == Array || kind == Fun; }
+  // What `var`/`val` infer from a value: every reference is nullable
+  // (`var a = new int[3];` is an `int[]?`, known non-null right after).
+  SType asNullable() const { return isNullTracked() ? withNullable(true) : *this; }
   std::string str() const;
   const Type* lattice() const;
 };

@@ -42,6 +42,11 @@ TEST_CASE("parser/struct: null narrowing accepts what a test proves", "[parser][
       "P? q = null; q = new P; return q.x;",
       "P s; if (arg) s = new P; else s = new P { x = 2; }; return s.x;",
       "return P.k;",
+      "var a = new int[2]; a[0] = 1; return a#;",
+      "int[]? a = null; if (!a) a = new int[1]; return a[0];",
+      "val f = { int[]? a -> if (!a) return 0; a# }; return f(null);",
+      "{ int -> int }? f = null; return f ? f(1) : 2;",
+      "struct M { int n; val a = { -> b(); }; val b = { -> n = 1; }; }; return 0;",
   };
   for (const char* src : ok) {
     INFO(src);
@@ -70,6 +75,10 @@ TEST_CASE("parser/struct: null and definite-assignment errors", "[parser][struct
       {"P s = null; return 0;", "2:7: type mismatch: expected 'P', found 'null'"},
       {"var v = null; return 0;", "2:9: cannot infer a type from 'null'"},
       {"P? p = new P; return p == 3;", "2:24: cannot compare 'P' and 'int' with '=='"},
+      // Arrays and function references are null-tracked the same way.
+      {"var a = new int[2]; a = null; return a#;", "2:39: 'a' might be null"},
+      {"int[]? a = null; if (arg) a = new int[1]; return a[0];", "2:51: 'a' might be null"},
+      {"var f = { int x -> x }; f = null; return f(1);", "2:43: 'f' might be null"},
   };
   for (const Case& c : cases) {
     INFO(c.src);
