@@ -248,7 +248,7 @@ class Driver {
     afterParse(g, po);
     runPipeline(g, po);
     EvalOptions eo;
-    eo.fileName = eo.programName = path;
+    eo.fileName = path;
     eo.maxSteps = 2'000'000'000;
     eo.callExterns = true;
     EvalResult r = evaluateProgram(g, 1 + int64_t(o_.runArgs.size()), eo);

@@ -69,6 +69,12 @@ void lowerFrame(MFunction& f) {
   }
 
   std::vector<MInst> prologue;
+  // Stack probe: touch the lowest byte this frame and the C runtime calls it
+  // makes may reach, before anything is pushed. If the stack is exhausted,
+  // the fault is at the function's first instruction, so the runtime can
+  // name the function (the stack table, see emitter.cpp).
+  int64_t reach = 8 + 8 * int64_t(numSaved) + size + kStackProbeReserve;
+  prologue.push_back(MInst(MOp::Cmp, {Opnd::preg(RSP), Opnd::memP(RSP, -reach)}));
   prologue.push_back(MInst(MOp::Push, {Opnd::preg(RBP)}));
   prologue.push_back(MInst(MOp::Mov, {Opnd::preg(RBP), Opnd::preg(RSP)}));
   for (int r : f.usedCalleeSaved) prologue.push_back(MInst(MOp::Push, {Opnd::preg(r)}));

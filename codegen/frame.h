@@ -7,6 +7,11 @@
 
 namespace simplec {
 
+// Bytes below a function's frame that its prologue's stack probe also
+// touches: room for the C runtime functions it calls (printing, allocation,
+// errors) and return addresses, so a stack overflow faults in a probe.
+constexpr int64_t kStackProbeReserve = 4096;
+
 // Frame layout (rbp-based, n = callee-saved registers pushed):
 //   [rbp + 16 + 8k]  incoming stack argument k      (InArg k)
 //   [rbp + 8]        return address;  [rbp] saved rbp

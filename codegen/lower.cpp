@@ -18,7 +18,7 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
   mir::MModule m;
   m.sourceName = sourcePath;
   IselContext cx;
-  cx.fileLabel = ".Lsrc.file";
+  cx.fileLabel = m.fileLabel = ".Lsrc.file";
   m.rodata.push_back({cx.fileLabel, sourcePath + std::string(1, '\0'), 1});
   // A string constant is a read-only u8 array: its length, then its bytes.
   for (size_t i = 0; i < g.strings.size(); i++) {
@@ -38,6 +38,8 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
     try {
       Schedule s = gcm(g, int(i));
       mir::MFunction mf = selectInstructions(g, s, cx);
+      mf.line = g.funs[i].pos.line;
+      mf.col = g.funs[i].pos.col;
       if (opts.allocate) {
         allocateRegisters(mf);
         lowerFrame(mf);

@@ -168,6 +168,8 @@ struct MFunction {
   // Filled by register allocation / frame lowering:
   std::vector<int> usedCalleeSaved;
   int frameSize = 0;
+  // The function's source position: a stack overflow is reported there.
+  uint32_t line = 0, col = 0;
 
   int newVReg(RegClass c = RegClass::Gpr) {
     vregs.push_back(c);
@@ -184,6 +186,7 @@ struct DataItem {
 
 struct MModule {
   std::string sourceName;    // for the object's file symbol
+  std::string fileLabel;     // data item holding sourceName (runtime error messages)
   std::vector<MFunction> funcs;
   std::vector<DataItem> rodata;
   std::vector<std::string> externs;  // undefined symbols referenced

@@ -47,7 +47,7 @@ void maybeDump(const Graph& g, const PassOptions& o, const std::string& pass) {
 // evaluator rejects is the fault of the pass that produced it.
 EvalResult evaluateAfter(const Graph& g, const PassOptions& o, const std::string& pass) {
   EvalOptions eo;
-  eo.fileName = eo.programName = o.checkFile;
+  eo.fileName = o.checkFile;
   try {
     return evaluateProgram(g, o.checkArgc, eo);
   } catch (InternalError& e) {

@@ -1,7 +1,9 @@
 /* Runtime set-up and runtime errors: an ELF constructor captures argc/argv and
  * puts a SIGSEGV handler on an alternate stack that reports a fault next to
- * the stack pointer as "PROGRAM: runtime error: stack overflow"; both it and
- * __simplec_rt_error flush buffered stdout first and exit with status 101.
+ * the stack pointer as "FILE:LINE:COL: runtime error: stack overflow", the
+ * position of the function whose stack probe faulted (codegen's stack table;
+ * "PROGRAM: ..." when the fault is elsewhere, e.g. in linked C code); both it
+ * and __simplec_rt_error flush buffered stdout first and exit with status 101.
  * Invariant: the signal handler only reaches async-signal-safe calls. */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -71,6 +73,27 @@ static int nearStackPointer(const siginfo_t* info, void* ctx) {
 #endif
 }
 
+/* The stack table the compiler emits (codegen/x86_64/stack_table.h), gathered
+ * by the linker; weak, so a program without entries still links. */
+typedef struct {
+  int32_t function, file, line, col; /* function and file relative to their field */
+} StackEntry;
+extern const StackEntry __start_simplec_stack[] __attribute__((weak, visibility("hidden")));
+extern const StackEntry __stop_simplec_stack[] __attribute__((weak, visibility("hidden")));
+
+/* The entry of the function whose first instruction (its stack probe) is at
+ * `pc`, or NULL. */
+static const StackEntry* stackEntryAt(const void* ctx) {
+#if defined(__x86_64__) && defined(REG_RIP)
+  uintptr_t pc = (uintptr_t)((const ucontext_t*)ctx)->uc_mcontext.gregs[REG_RIP];
+  for (const StackEntry* e = __start_simplec_stack; e != NULL && e < __stop_simplec_stack; e++)
+    if ((uintptr_t)&e->function + (uintptr_t)(intptr_t)e->function == pc) return e;
+#else
+  (void)ctx;
+#endif
+  return NULL;
+}
+
 static void onSegv(int sig, siginfo_t* info, void* ctx) {
   if (info == NULL || info->si_code <= 0 || !nearStackPointer(info, ctx)) {
     /* Not ours (a bad pointer in linked C code, or kill -SEGV): let the
@@ -88,7 +111,16 @@ static void onSegv(int sig, siginfo_t* info, void* ctx) {
   __simplec_flush();
   ErrLine l;
   l.len = 0;
-  errStr(&l, programName());
+  const StackEntry* e = stackEntryAt(ctx);
+  if (e != NULL) {
+    errStr(&l, (const char*)&e->file + e->file);
+    errStr(&l, ":");
+    errI64(&l, e->line);
+    errStr(&l, ":");
+    errI64(&l, e->col);
+  } else {
+    errStr(&l, programName());
+  }
   errStr(&l, ": runtime error: stack overflow\n");
   errFlush(&l);
   _exit(kRuntimeErrorStatus);

@@ -99,11 +99,8 @@ class Evaluator {
     throw StopRun{};
   }
 
-  [[noreturn]] void stackOverflow() {
-    res_.error = o_.programName + ": runtime error: stack overflow";
-    res_.exitStatus = kRuntimeErrorStatus;
-    throw StopRun{};
-  }
+  // Reported at the function whose frame did not fit, as native code does.
+  [[noreturn]] void stackOverflow(int funIndex) { runtimeError(g_.funs[size_t(funIndex)].pos, "stack overflow"); }
 
   void tick() {
     if (++steps_ > o_.maxSteps) {
@@ -132,7 +129,7 @@ class Evaluator {
     const EvalCode& code = codeOf(funIndex);
     if (code.entry < 0) internalError("evaluate", "function '" + g_.funs[size_t(funIndex)].name + "' has no entry");
     size_t base = val_.size();
-    if ((base + size_t(code.numStored)) * kBytesPerSlot > o_.maxStackBytes) stackOverflow();
+    if ((base + size_t(code.numStored)) * kBytesPerSlot > o_.maxStackBytes) stackOverflow(funIndex);
     val_.resize(base + size_t(code.numStored));
     stamp_.resize(val_.size());
     kind_.resize(val_.size());
@@ -437,7 +434,7 @@ class Evaluator {
       returnTo(f, end, callExtern(f, c, fi, args));
       return;
     }
-    if (frames_.size() >= o_.maxCallDepth) stackOverflow();
+    if (frames_.size() >= o_.maxCallDepth) stackOverflow(int(fp.v));
     pushFrame(int(fp.v), args);  // `f` is not to be used after this
   }
 

@@ -17,10 +17,6 @@ struct EvalOptions {
   // Runtime error positions print as FILE:LINE:COL, FILE being this (the
   // source path as given to simplec, like the compiled program's messages).
   std::string fileName = "program";
-  // A stack overflow has no position: it prints "PROGRAM: runtime error:
-  // stack overflow", PROGRAM being this (the native program prints its argv[0];
-  // simplec --interpret passes the source path).
-  std::string programName = "program";
   // Node evaluations (data nodes computed plus control steps) before the run
   // is stopped with stepLimitExceeded.
   uint64_t maxSteps = 100'000'000;

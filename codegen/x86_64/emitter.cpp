@@ -1,7 +1,8 @@
 // Module-level emission: one fresh MCContext per output, the module's
 // symbols created up front, then .text (functions, 16-byte aligned, typed
-// and sized), .rodata (data items) and .note.GNU-stack (non-executable
-// stack), streamed either to the ELF object writer or to the AT&T printer.
+// and sized), .rodata (data items), the stack table (stack_table.h) and
+// .note.GNU-stack (non-executable stack), streamed either to the ELF object
+// writer or to the AT&T printer.
 // Nothing in it depends on addresses or time, so the output is reproducible.
 #include "codegen/x86_64/emitter.h"
 
@@ -11,6 +12,7 @@
 #include "codegen/x86_64/elf_reader.h"
 #include "codegen/x86_64/mc_context.h"
 #include "codegen/x86_64/mc_lower.h"
+#include "codegen/x86_64/stack_table.h"
 #include "lexer/diag.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCAsmBackend.h"
@@ -179,6 +181,7 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
     }
   }
 
+  emitStackTable(m, syms, s.ctx, out);
   out.switchSection(s.t.asmInfo->getNonexecutableStackSection(s.ctx));
   return true;
 }

@@ -62,6 +62,7 @@ TEST_CASE("frame: prologue, epilogues and operand offsets", "[frame]") {
   CHECK(print(f) ==
         "function f slots=3 outargs=8 inargs=2 saves rbx r12 frame=32\n"
         "b0:  succs b2 b1\n"
+        "  cmp rsp, [rsp - 4152]\n"  // probe: rbp, rbx, r12, frame, 4096 reserve
         "  push rbp\n"
         "  mov rbp, rsp\n"
         "  push rbx\n"
@@ -181,8 +182,9 @@ TEST_CASE("frame: an entry block that is a branch target gets a new entry", "[fr
   lowerFrame(g);
   REQUIRE(g.blocks.size() == 3);
   CHECK(g.blocks[0].succs == std::vector<int>{1});
-  REQUIRE(g.blocks[0].insts.size() == 4);  // push rbp, mov rbp, push rbx, sub rsp
-  CHECK(g.blocks[0].insts[0].op == MOp::Push);
+  REQUIRE(g.blocks[0].insts.size() == 5);  // probe, push rbp, mov rbp, push rbx, sub rsp
+  CHECK(g.blocks[0].insts[0].op == MOp::Cmp);
+  CHECK(g.blocks[0].insts[1].op == MOp::Push);
   CHECK(g.blocks[1].insts.back().op == MOp::Jcc);
   CHECK(g.blocks[1].insts.back().ops[0] == Opnd::block(1));  // renumbered
   CHECK(g.blocks[1].succs == std::vector<int>{1, 2});
@@ -211,6 +213,7 @@ TEST_CASE("frame: leaf function without slots still keeps the frame pointer", "[
   CHECK(print(f) ==
         "function f slots=0\n"
         "b0:\n"
+        "  cmp rsp, [rsp - 4104]\n"
         "  push rbp\n"
         "  mov rbp, rsp\n"
         "  mov rax, rdi\n"

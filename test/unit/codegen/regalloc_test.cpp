@@ -84,6 +84,7 @@ TEST_CASE("regalloc: straight-line code", "[regalloc]") {
   CHECK(print(c.allocated) ==
         "function f slots=0\n"
         "b0:\n"
+        "  cmp rsp, [rsp - 4104]\n"
         "  push rbp\n"
         "  mov rbp, rsp\n"
         "  mov rax, rdi\n"

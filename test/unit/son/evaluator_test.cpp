@@ -37,7 +37,6 @@ int addExtern(Graph& g, const std::string& symbol, int nParams) {
 EvalOptions opts() {
   EvalOptions o;
   o.fileName = "t.smp";
-  o.programName = "prog";
   return o;
 }
 
@@ -307,12 +306,12 @@ TEST_CASE("son/evaluator: unbounded recursion is a stack overflow", "[son][evalu
   EvalOptions o = opts();
   o.maxCallDepth = 1000;
   EvalResult r = runAt(src, 2, 1, o);
-  CHECK(r.error == "prog: runtime error: stack overflow");
+  CHECK(r.error == "t.smp:1:9: runtime error: stack overflow");
   CHECK(r.exitStatus == 101);
   CHECK(r.out == "go");
   EvalOptions bytes = opts();
   bytes.maxStackBytes = 1 << 16;
-  CHECK(runAt(src, 0, 1, bytes).error == "prog: runtime error: stack overflow");
+  CHECK(runAt(src, 0, 1, bytes).error == "t.smp:1:9: runtime error: stack overflow");
   // Deep but finite recursion is fine.
   CHECK(run("val f = { int n -> if (n == 0) return 0; return 1 + f(n - 1); };\nreturn f(arg * 50000) % 256;\n", 2)
             .returnValue == 100000 % 256);

@@ -1,0 +1,30 @@
+// The stack table: one entry per function of the module, in the ELF section
+// `simplec_stack`, giving its source position. A stack overflow faults in a
+// function's first instruction (the prologue's stack probe, frame.h); the
+// runtime's SIGSEGV handler looks the faulting address up here to report
+// FILE:LINE:COL. The linker gathers the entries of every object between
+// __start_simplec_stack and __stop_simplec_stack.
+//
+// Entry layout (16 bytes, position-independent, read-only):
+//   int32 function - &entry.function   int32 file - &entry.file
+//   int32 line                          int32 col
+// `file` is the module's NUL-terminated source path (MModule::fileLabel).
+#pragma once
+#include "codegen/mir.h"
+
+namespace llvm {
+class MCContext;
+class MCStreamer;
+}  // namespace llvm
+
+namespace simplec::x86_64 {
+
+struct McSymbols;
+
+constexpr const char* kStackTableSection = "simplec_stack";
+
+// Emits the entries of the functions that have a position; nothing for a
+// module without a file label.
+void emitStackTable(const mir::MModule& m, const McSymbols& syms, llvm::MCContext& ctx, llvm::MCStreamer& out);
+
+}  // namespace simplec::x86_64
