@@ -132,7 +132,7 @@ Node* Peephole::idealizeArith(Node* n) {
       if (isConVal(b, -1) || a == b) return a;
       // Truncation to an unsigned width the value already fits in.
       if (isCon(b) && b->type->value() >= 0 && a->type->isInt() && a->type->lo() >= 0 &&
-          a->type->hi() <= b->type->value() && ((b->type->value() + 1) & b->type->value()) == 0)
+          a->type->hi() <= b->type->value() && ((uint64_t(b->type->value()) + 1) & uint64_t(b->type->value())) == 0)
         return a;
       break;
     case Op::Or:

@@ -182,7 +182,9 @@ Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
   }
   bool aWasError = a.t.isError();
   a = requireInt(a, opPos, txt);
-  if (!a.t.isError() || aWasError) b = requireInt(b, opPos, txt);
+  if (a.t.isError() && !aWasError) return {con(0), SType::error()};  // one error per operator
+  b = requireInt(b, opPos, txt);
+  if (a.t.isError() || b.t.isError()) return {con(0), SType::error()};
   switch (op) {
     case Tok::Lt: return {dataOp(Op::LT, a.n, b.n, opPos), SType::boolT()};
     case Tok::Le: return {dataOp(Op::LE, a.n, b.n, opPos), SType::boolT()};
