@@ -7,26 +7,8 @@
 namespace simplec {
 
 std::vector<Node*> functionBody(const Graph& g, const FunInfo& f) {
-  std::vector<Node*> order;
-  if (f.isExtern || !f.ret || f.ret->dead || !f.fun || f.fun->dead) return order;
-  std::vector<char> seen(g.size(), 0);
-  std::vector<std::pair<Node*, size_t>> stack{{f.ret, 0}};
-  seen[f.ret->id] = 1;
-  seen[g.start()->id] = 1;
-  while (!stack.empty()) {
-    auto& top = stack.back();
-    if (top.second < top.first->in.size()) {
-      Node* d = top.first->in[top.second++];
-      if (d && !seen[d->id]) {
-        seen[d->id] = 1;
-        stack.push_back({d, 0});
-      }
-    } else {
-      order.push_back(top.first);
-      stack.pop_back();
-    }
-  }
-  return order;
+  if (f.isExtern || !f.ret || f.ret->dead || !f.fun || f.fun->dead) return {};
+  return functionNodes(g, f);
 }
 
 int CallGraph::calleeOf(const Node* call) {

@@ -129,6 +129,29 @@ void Graph::kill(Node* n) {
   }
 }
 
+std::vector<Node*> functionNodes(const Graph& g, const FunInfo& f) {
+  std::vector<Node*> order;
+  if (!f.ret) return order;
+  std::vector<char> seen(g.size(), 0);
+  std::vector<std::pair<Node*, size_t>> stack{{f.ret, 0}};
+  seen[f.ret->id] = 1;
+  seen[g.start()->id] = 1;
+  while (!stack.empty()) {
+    auto& top = stack.back();
+    if (top.second < top.first->in.size()) {
+      Node* d = top.first->in[top.second++];
+      if (d && !seen[d->id]) {
+        seen[d->id] = 1;
+        stack.push_back({d, 0});
+      }
+    } else {
+      order.push_back(top.first);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
 std::vector<Node*> liveNodes(const Graph& g) {
   // Iterative DFS over inputs from Stop; post-order then reversed would put
   // uses first, so we emit in post-order (defs before uses).

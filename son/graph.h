@@ -94,4 +94,8 @@ class Graph {
 // around loop back edges).
 std::vector<Node*> liveNodes(const Graph& g);
 
+// The nodes of one function: reachable backwards from its Return, not
+// through Start, in post-order (definitions first). Empty without a Return.
+std::vector<Node*> functionNodes(const Graph& g, const FunInfo& f);
+
 }  // namespace simplec

@@ -5,35 +5,6 @@
 
 namespace simplec {
 
-namespace {
-
-// Nodes of one function: reachable backwards from its Return, not through
-// Start, in post-order (definitions first).
-std::vector<Node*> functionNodes(const Graph& g, const FunInfo& f) {
-  std::vector<Node*> order;
-  if (!f.ret) return order;
-  std::vector<char> seen(g.size(), 0);
-  std::vector<std::pair<Node*, size_t>> stack{{f.ret, 0}};
-  seen[f.ret->id] = 1;
-  seen[g.start()->id] = 1;
-  while (!stack.empty()) {
-    auto& top = stack.back();
-    if (top.second < top.first->in.size()) {
-      Node* d = top.first->in[top.second++];
-      if (d && !seen[d->id]) {
-        seen[d->id] = 1;
-        stack.push_back({d, 0});
-      }
-    } else {
-      order.push_back(top.first);
-      stack.pop_back();
-    }
-  }
-  return order;
-}
-
-}  // namespace
-
 std::string printGraph(const Graph& g) {
   std::unordered_map<const Node*, int> num;
   auto ref = [&](const Node* n) -> std::string {
