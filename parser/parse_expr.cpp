@@ -219,6 +219,12 @@ Val Parser::parseAssign() {
     SrcPos rhsPos = tok().pos;
     Nesting nest(*this);
     Val v = parseAssign();
+    int ext = externVarNamed(name.text);
+    if (ext >= 0) {
+      v = coerce(v, funTypes_[size_t(ext)], rhsPos);
+      storeExternVar(ext, v, op.pos);
+      return v;
+    }
     if (idx < 0) {
       if (name.text == "sys" || topFuns_.count(name.text))
         error(op.pos, "cannot assign to '" + name.text + "'");
@@ -254,6 +260,10 @@ Val Parser::parseAssign() {
 
 void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
   VarInfo& info = scope()->vars[size_t(idx)];
+  if (info.externVar >= 0) {
+    storeExternVar(info.externVar, v, opPos);
+    return;
+  }
   if (info.field >= 0) {
     // A field named bare inside a method.
     fn_->usedSelf = fn_->wroteSelf = true;
@@ -281,6 +291,11 @@ Val Parser::compoundAssign(const Token& name, Tok op, SrcPos opPos) {
   std::string opText = tokSpelling(op);
   opText.pop_back();  // "+=" -> "+"
   Val v = arith(binaryOpFor(op), old, rhs, opPos, opText.c_str());
+  if (int ext = externVarNamed(name.text); ext >= 0) {
+    v = coerce(v, funTypes_[size_t(ext)], opPos);
+    storeExternVar(ext, v, opPos);
+    return v;
+  }
   if (idx < 0) {
     if (!old.t.isError()) error(opPos, "cannot assign to '" + name.text + "'");
     return v;
@@ -295,6 +310,11 @@ Val Parser::incDec(bool prefix, bool inc, const Token& name, SrcPos opPos) {
   Val old = readName(name);
   Val one{con(1), SType::intT()};
   Val v = arith(inc ? Op::Add : Op::Sub, old, one, opPos, inc ? "++" : "--");
+  if (int ext = externVarNamed(name.text); ext >= 0) {
+    v = coerce(v, funTypes_[size_t(ext)], opPos);
+    storeExternVar(ext, v, opPos);
+    return prefix ? v : old;
+  }
   if (idx < 0) {
     if (!old.t.isError()) error(opPos, "cannot assign to '" + name.text + "'");
     return v;
@@ -581,6 +601,7 @@ Val Parser::readName(const Token& name) {
   int idx = scope()->find(name.text);
   if (idx >= 0) {
     const VarInfo& info = scope()->vars[size_t(idx)];
+    if (info.externVar >= 0) return loadExternVar(info.externVar, name.pos);
     if (info.field >= 0) {
       // A field named bare inside a method.
       fn_->usedSelf = true;
@@ -600,6 +621,7 @@ Val Parser::readName(const Token& name) {
     if (j < 0) continue;
     const VarInfo& v = c->scope->vars[size_t(j)];
     if (v.constValue) return {v.constValue, v.type};
+    if (v.externVar >= 0) return loadExternVar(v.externVar, name.pos);
     error(name.pos, "'" + name.text + "' of an enclosing function is not a constant and cannot be used here");
     return {con(0), SType::error()};
   }

@@ -337,7 +337,8 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
 bool Parser::callsExtern(const Node* fptr) const {
   if (!fptr->isConst() || fptr->type->kind() != TKind::FunPtr || fptr->type->fun() < 0) return false;
   const FunInfo& f = g_.funs[size_t(fptr->type->fun())];
-  return f.isExtern && f.symbol.rfind("__simplec_", 0) != 0;
+  // __errno_location (the address of errno) writes nothing: no flush.
+  return f.isExtern && !f.isData && f.symbol.rfind("__simplec_", 0) != 0 && f.symbol != "__errno_location";
 }
 
 Node* Parser::externThunk(int ext) {

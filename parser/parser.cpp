@@ -184,6 +184,7 @@ bool Parser::parseFile() {
   try {
     preDeclareStructs();
     registerStructAliases();
+    if (mentionsExternVar()) g_.aliasClass("extern");
     preDeclareTopFunctions();
     // The script body is the function `main` taking `arg`.
     mainFun_ = newFunction("main", SrcPos{1, 1});

@@ -263,6 +263,16 @@ class Parser {
   Val parseLength(Val arr);
   static bool isCompoundAssign(Tok t);
 
+  // ---- external variables (parse_extern_var.cpp)
+  bool mentionsExternVar() const;
+  int declareExternVar(const std::string& symbol, const SType& type);
+  MemAccess externVarAccess(int ext);
+  Node* externVarAddress(int ext);
+  Val loadExternVar(int ext, SrcPos pos);
+  void storeExternVar(int ext, Val v, SrcPos pos);
+  // The external variable this name means here (a FunInfo index), or -1.
+  int externVarNamed(const std::string& name);
+
   // ---- functions (parse_fun.cpp)
   Val parseFunLiteral(const std::string& name, const StructInfo* selfStruct = nullptr);
   Val parseCall(Val callee, SrcPos pos);

@@ -498,6 +498,65 @@ class Evaluator {
     return at / size;
   }
 
+  bool isExternMemory(const MemAccess& m) const {
+    return size_t(m.alias) < g_.aliases.size() && g_.aliases[size_t(m.alias)] == "extern";
+  }
+
+  // A load or store of an external C variable: real memory of this process,
+  // at the address of the variable's symbol (dlsym) or at an address a C
+  // function returned (errno is `*__errno_location()`).
+  void externMemory(Frame& f, const EvalNode& c, const EvalNode& n, const MemAccess& m, Val p, int64_t off, int32_t s) {
+    char* addr = nullptr;
+    if (p.k == EvalKind::Fun && p.v >= 0 && size_t(p.v) < g_.funs.size() && g_.funs[size_t(p.v)].isData) {
+      const FunInfo& fi = g_.funs[size_t(p.v)];
+      addr = o_.callExterns ? static_cast<char*>(dlsym(RTLD_DEFAULT, fi.symbol.c_str())) : nullptr;
+      if (!addr) {
+        res_.unsupported = "the program uses the external variable '" + fi.name + "'";
+        throw StopRun{};
+      }
+    } else if (p.k == EvalKind::Int && o_.callExterns) {
+      addr = reinterpret_cast<char*>(p.v);
+    } else {
+      res_.unsupported = "the program uses an external variable";
+      throw StopRun{};
+    }
+    addr += off;
+    if (n.op == Op::Load) {
+      int64_t x = 0;
+      double d = 0;
+      Val v;
+      if (m.value == MemValue::Float) {
+        if (m.size == 4) {
+          float fl;
+          std::memcpy(&fl, addr, 4);
+          d = fl;
+        } else {
+          std::memcpy(&d, addr, 8);
+        }
+        v = Val{doubleToBits(d), EvalKind::Flt};
+      } else {
+        std::memcpy(&x, addr, size_t(m.size));
+        v = Val{m.extend(x), EvalKind::Int};
+      }
+      set(f, s, v);
+      invalidate(f, c);
+      return;
+    }
+    Val v = eval(f, n, n.ins[4]);
+    if (m.value == MemValue::Float) {
+      double d = bitsToDouble(v.v);
+      if (m.size == 4) {
+        float fl = float(d);
+        std::memcpy(addr, &fl, 4);
+      } else {
+        std::memcpy(addr, &d, 8);
+      }
+    } else {
+      std::memcpy(addr, &v.v, size_t(m.size));
+    }
+    set(f, s, Val{});
+  }
+
   void runMemOps(Frame& f, const EvalNode& c) {
     if (c.memOps.empty()) return;
     // Values computed from these loads last time are stale now; each one is
@@ -509,6 +568,10 @@ class Evaluator {
       Val p = eval(f, n, n.ins[2]);
       int64_t off = intOf(f, n, eval(f, n, n.ins[3]));
       tick();
+      if (isExternMemory(m)) {
+        externMemory(f, c, n, m, p, off, s);
+        continue;
+      }
       if (n.op == Op::Load) {
         Val v;
         if (p.k == EvalKind::Str) {
