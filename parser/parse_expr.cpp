@@ -241,7 +241,27 @@ Val Parser::parseAssign() {
   }
   size_t start = pos_;
   lastField_ = {};
+  lastExternField_ = {};
   Val v = parseTernary();
+  if (isAssignOp(tok().kind) && lastExternField_.ext >= 0 && lastExternField_.startTok == start &&
+      lastExternField_.endTok == pos_) {
+    // `sys.libc.errno = v`: an external variable reached through its type.
+    int ext = lastExternField_.ext;
+    Token op = tok();
+    pos_++;
+    Nesting nest(*this);
+    SrcPos rhsPos = tok().pos;
+    Val rhs = parseAssign();
+    if (op.kind != Tok::Assign) {
+      std::string opText = tokSpelling(op.kind);
+      opText.pop_back();  // "+=" -> "+"
+      rhs = arith(binaryOpFor(op.kind), v, rhs, op.pos, opText.c_str());
+      rhsPos = op.pos;
+    }
+    rhs = coerce(rhs, funTypes_[size_t(ext)], rhsPos);
+    storeExternVar(ext, rhs, op.pos);
+    return rhs;
+  }
   if (isAssignOp(tok().kind)) {
     if (lastField_.strct && lastField_.startTok == start && lastField_.endTok == pos_) {
       Token op = tok();
@@ -668,8 +688,9 @@ Val Parser::parsePrimary() {
       if (scope()->find(t.text) < 0) {
         size_t end = 0;
         if (StructInfo* s = structNameAt(pos_, &end)) {
+          size_t start = pos_;
           pos_ = end;
-          return typeMember(s, t.pos);
+          return typeMember(s, t.pos, start);
         }
       }
       pos_++;

@@ -213,7 +213,7 @@ class Parser {
   // token index past the name, or null.
   StructInfo* structNameAt(size_t p, size_t* end) const;
   Node* fieldConst(StructInfo& s, FieldInfo& f);
-  Val typeMember(StructInfo* s, SrcPos pos);
+  Val typeMember(StructInfo* s, SrcPos pos, size_t startTok = 0);
   Val nullValue();
   Node* nullCon();
   bool lastMethodUsedSelf_ = false, lastMethodWroteSelf_ = false;
@@ -262,6 +262,24 @@ class Parser {
   Val parseIndex(Val arr);
   Val parseLength(Val arr);
   static bool isCompoundAssign(Tok t);
+
+  // ---- the sys library (parse_sys.cpp)
+  bool needsSysLibrary() const;
+  void appendSysLibrary();
+  bool inSysLibrary() const { return sysStart_ != 0 && pos_ >= sysStart_; }
+  size_t sysStart_ = 0;  // index of the library's first token (0: not loaded)
+  Val parseSysLibraryName(const Token& sys);
+  Val sysStdin(SrcPos pos);
+  Val sysArgs();
+  // Calls simplec's runtime function `symbol` (no flush, no narrowing).
+  Val callRuntime(const std::string& symbol, std::vector<SType> params, SType ret, std::vector<Node*> args);
+  // A struct field declared `T name = "C";` (a C function or variable).
+  Val externField(FieldInfo& f, SrcPos pos, size_t startTok);
+  struct ExternFieldRef {
+    int ext = -1;
+    size_t startTok = 0, endTok = 0;
+  };
+  ExternFieldRef lastExternField_;  // the last `S.v` read of an external variable
 
   // ---- external variables (parse_extern_var.cpp)
   bool mentionsExternVar() const;

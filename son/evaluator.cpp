@@ -361,12 +361,91 @@ class Evaluator {
       const std::string& s = g_.strings[size_t(idx)];
       if (len > 0 && uint64_t(len) > s.size()) fail(f, c, "prints past the end of a string");
       if (len > 0) emit(s.substr(0, size_t(len)));
+    } else if (fi.symbol == "__simplec_write_ary") {
+      return writeAry(f, c, fi, args);
+    } else if (fi.symbol == "__simplec_stdin") {
+      if (!o_.callExterns) unsupported("the program reads standard input");
+      std::string in;
+      char buf[1 << 16];
+      for (size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) in.append(buf, n);
+      return newBytes(in);
+    } else if (fi.symbol == "__simplec_args") {
+      if (o_.args.empty()) unsupported("the program uses sys.args");
+      if (argsAry_.k == EvalKind::Ptr) return argsAry_;
+      std::vector<Val> elems;
+      for (const std::string& a : o_.args) elems.push_back(newBytes(a));
+      argsAry_ = newArray(int64_t(elems.size()));
+      Obj& o = heap_[size_t(argsAry_.v - 1)];
+      for (size_t i = 0; i < elems.size(); i++) {
+        o.cells[i] = elems[i].v;
+        o.kinds[i] = EvalKind::Ptr;
+      }
+      return argsAry_;
     } else if (fi.symbol == "__simplec_flush") {
       // Output is captured; callC writes it out before a C function runs.
     } else {
       return callC(f, c, fi, args);
     }
     return Val{0, EvalKind::Int};
+  }
+
+  [[noreturn]] void unsupported(const std::string& what) {
+    res_.unsupported = what;
+    throw StopRun{};
+  }
+
+  // A zero-filled array of n cells on the heap.
+  Val newArray(int64_t n) {
+    heapCells_ += uint64_t(n) + 1;
+    if (heapCells_ > kMaxHeapCells) {
+      res_.outputLimitExceeded = true;
+      throw StopRun{};
+    }
+    Obj o;
+    o.len = n;
+    o.cells.assign(size_t(n), 0);
+    o.kinds.assign(size_t(n), EvalKind::None);
+    heap_.push_back(std::move(o));
+    return Val{int64_t(heap_.size()), EvalKind::Ptr};
+  }
+
+  Val newBytes(const std::string& bytes) {
+    Val a = newArray(int64_t(bytes.size()));
+    Obj& o = heap_[size_t(a.v - 1)];
+    for (size_t i = 0; i < bytes.size(); i++) {
+      o.cells[i] = uint8_t(bytes[i]);
+      o.kinds[i] = EvalKind::Int;
+    }
+    return a;
+  }
+
+  // sys.aryu8.write: fd 1 is the captured output; fd 2 is written directly.
+  Val writeAry(const Frame& f, const EvalNode& c, const FunInfo& fi, const std::vector<Val>& args) {
+    if (args.size() != 3 || args[0].k != EvalKind::Int || args[2].k != EvalKind::Int)
+      fail(f, c, "passes a wrong argument to '" + fi.symbol + "'");
+    int64_t fd = args[0].v, len = args[2].v;
+    std::string bytes;
+    if (args[1].k == EvalKind::Str) {
+      if (args[1].v < 0 || size_t(args[1].v) >= g_.strings.size()) fail(f, c, "writes a string that does not exist");
+      bytes = g_.strings[size_t(args[1].v)];
+    } else if (args[1].k == EvalKind::Ptr && args[1].v != 0) {
+      const Obj& o = object(f, c, args[1]);
+      for (int64_t i = 0; i < o.len && i < len; i++) bytes += char(o.cells[size_t(i)]);
+    }
+    if (len < 0) len = 0;
+    if (size_t(len) < bytes.size()) bytes.resize(size_t(len));
+    if (fd == 1) {
+      emit(bytes);
+    } else if (fd == 2 && o_.callExterns) {
+      std::fwrite(res_.out.data() + res_.outWritten, 1, res_.out.size() - res_.outWritten, stdout);
+      std::fflush(stdout);
+      res_.outWritten = res_.out.size();
+      std::fwrite(bytes.data(), 1, bytes.size(), stderr);
+      std::fflush(stderr);
+    } else {
+      unsupported("the program writes to file descriptor " + std::to_string(fd));
+    }
+    return Val{int64_t(bytes.size()), EvalKind::Int};
   }
 
   // A C function of this process, called with up to six integer and eight
@@ -449,6 +528,8 @@ class Evaluator {
   }
 
   // ------------------------------------------------------------ memory
+
+  Val argsAry_;  // sys.args, made once
 
   struct Obj {
     int64_t len = 0;
