@@ -299,7 +299,8 @@ void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
       error(opPos, "cannot assign to val '" + name.text + "'");
     return;
   }
-  if (info.type.kind == SType::Struct) info.maybeNull = v.t.kind == SType::Null || v.t.nullable;
+  if (info.type.kind == SType::Struct || info.type.kind == SType::Array)
+    info.maybeNull = v.t.kind == SType::Null || v.t.nullable;
   scope()->set(idx, v.n);
 }
 
@@ -629,7 +630,7 @@ Val Parser::readName(const Token& name) {
       return emitLoad(readVar(info.selfVar), *s, info.field, name.pos);
     }
     if (info.name == "self" && fn_->selfStruct) fn_->usedSelf = true;
-    if (info.type.kind == SType::Struct && !info.type.nullable && info.maybeNull) {
+    if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable && info.maybeNull) {
       error(name.pos, "'" + name.text + "' might not be initialized");
       return {nullCon(), SType::error()};
     }

@@ -382,7 +382,9 @@ Val Parser::parseNewStruct() {
       bool isNull = !v.n;
       if (isNull) v.n = f.type.kind == SType::Struct ? nullCon() : con(0);
       VarInfo info{f.name, f.type, false, nullptr, f.pos};
-      info.maybeNull = f.type.kind == SType::Struct && (isNull || v.t.nullable || v.t.kind == SType::Null);
+      // A reference or array field: null until set, if it has no initializer.
+      bool ref = f.type.kind == SType::Struct || f.type.kind == SType::Array;
+      info.maybeNull = ref && (isNull || v.t.nullable || v.t.kind == SType::Null);
       scope()->definedInInnermost(f.name);
       slots[i] = scope()->define(info, v.n);
     }
@@ -395,7 +397,7 @@ Val Parser::parseNewStruct() {
     for (size_t i = 0; i < s->fields.size(); i++) {
       if (slots[i] < 0) continue;
       const VarInfo& info = scope()->vars[size_t(slots[i])];
-      if (info.type.kind == SType::Struct && !info.type.nullable && info.maybeNull)
+      if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable && info.maybeNull)
         error(newPos, "'" + s->name + "' is not fully initialized: field '" + info.name + "' is not set");
       values.push_back(scope()->get(slots[i]));
     }
