@@ -466,7 +466,7 @@ Val Parser::parseSys() {
   std::string first = nameAt(2), second = nameAt(4);
   if (first == "io" && second == "stdin") {
     pos_ += 5;
-    return sysStdin(sys.pos);
+    return sysStdin();
   }
   if (first == "args") {
     pos_ += 3;

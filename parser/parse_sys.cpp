@@ -39,7 +39,9 @@ Val Parser::parseSysLibraryName(const Token& sys) {
     known = fi >= 0 && s->fields[size_t(fi)].isConst();
   }
   if (!known) {
-    pos_ = end ? end + (toks_[end].kind == Tok::Dot ? 2 : 0) : pos_ + 1;
+    // Past the path: the struct names, then `.NAME` if there is one.
+    pos_ = s ? end : pos_ + 1;
+    if (s && at(Tok::Dot) && peekTok().kind == Tok::Ident) pos_ += 2;
     error(sys.pos, "unknown name '" + path + "'");
     if (at(Tok::LParen)) parseCall({con(0), SType::error()}, tok().pos);
     return {con(0), SType::error()};
@@ -55,8 +57,7 @@ Val Parser::callRuntime(const std::string& symbol, std::vector<SType> params, ST
 }
 
 //   sys.io.stdin '(' ')'
-Val Parser::sysStdin(SrcPos pos) {
-  (void)pos;
+Val Parser::sysStdin() {
   expect(Tok::LParen);
   expect(Tok::RParen);
   return callRuntime("__simplec_stdin", {}, SType::arrayT(SType::intN(8, true), false), {});

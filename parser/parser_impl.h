@@ -269,7 +269,7 @@ class Parser {
   bool inSysLibrary() const { return sysStart_ != 0 && pos_ >= sysStart_; }
   size_t sysStart_ = 0;  // index of the library's first token (0: not loaded)
   Val parseSysLibraryName(const Token& sys);
-  Val sysStdin(SrcPos pos);
+  Val sysStdin();
   Val sysArgs();
   // Calls simplec's runtime function `symbol` (no flush, no narrowing).
   Val callRuntime(const std::string& symbol, std::vector<SType> params, SType ret, std::vector<Node*> args);
