@@ -251,6 +251,8 @@ class Driver {
     eo.fileName = path;
     eo.maxSteps = 2'000'000'000;
     eo.callExterns = true;
+    eo.args.push_back(path);
+    for (const auto& a : o_.runArgs) eo.args.push_back(a);
     EvalResult r = evaluateProgram(g, 1 + int64_t(o_.runArgs.size()), eo);
     std::cout << r.out.substr(r.outWritten) << std::flush;
     if (!r.error.empty()) std::cerr << r.error << "\n";

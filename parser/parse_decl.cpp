@@ -242,10 +242,18 @@ void Parser::declareExternal(const Token& name, const SType& declared) {
   pos_++;  // =
   pos_++;  // "C"
   if (declared.kind != SType::Fun) {
-    error(name.pos, "external variables are not supported yet");
+    int v = declareExternVar(name.text, declared);
+    if (g_.funs[size_t(v)].isData != true || !sameType(funTypes_[size_t(v)], declared)) {
+      error(name.pos, "external variable '" + name.text + "' declared again with another type");
+    } else {
+      VarInfo info{name.text, declared, false, nullptr, name.pos};
+      info.externVar = v;
+      if (scope()->define(info, con(0)) < 0) error(name.pos, "redefinition of '" + name.text + "'");
+      return;
+    }
   } else {
     int f = declareExtern(name.text, declared.sig->params, declared.sig->ret);
-    if (!sameType(funTypes_[size_t(f)], declared))
+    if (g_.funs[size_t(f)].isData || !sameType(funTypes_[size_t(f)], declared))
       error(name.pos, "external function '" + name.text + "' declared again with another type");
     Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
     VarInfo info{name.text, declared, true, fp, name.pos};

@@ -227,6 +227,12 @@ Val Parser::parseAssign() {
     SrcPos rhsPos = tok().pos;
     Nesting nest(*this);
     Val v = parseAssign();
+    int ext = externVarNamed(name.text);
+    if (ext >= 0) {
+      v = coerce(v, funTypes_[size_t(ext)], rhsPos);
+      storeExternVar(ext, v, op.pos);
+      return v;
+    }
     if (idx < 0) {
       if (name.text == "sys" || topFuns_.count(name.text))
         error(op.pos, "cannot assign to '" + name.text + "'");
@@ -243,7 +249,27 @@ Val Parser::parseAssign() {
   }
   size_t start = pos_;
   lastField_ = {};
+  lastExternField_ = {};
   Val v = parseTernary();
+  if (isAssignOp(tok().kind) && lastExternField_.ext >= 0 && lastExternField_.startTok == start &&
+      lastExternField_.endTok == pos_) {
+    // `sys.libc.errno = v`: an external variable reached through its type.
+    int ext = lastExternField_.ext;
+    Token op = tok();
+    pos_++;
+    Nesting nest(*this);
+    SrcPos rhsPos = tok().pos;
+    Val rhs = parseAssign();
+    if (op.kind != Tok::Assign) {
+      std::string opText = tokSpelling(op.kind);
+      opText.pop_back();  // "+=" -> "+"
+      rhs = arith(binaryOpFor(op.kind), v, rhs, op.pos, opText.c_str());
+      rhsPos = op.pos;
+    }
+    rhs = coerce(rhs, funTypes_[size_t(ext)], rhsPos);
+    storeExternVar(ext, rhs, op.pos);
+    return rhs;
+  }
   if (isAssignOp(tok().kind)) {
     if (lastField_.strct && lastField_.startTok == start && lastField_.endTok == pos_) {
       Token op = tok();
@@ -262,6 +288,10 @@ Val Parser::parseAssign() {
 
 void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
   VarInfo& info = scope()->vars[size_t(idx)];
+  if (info.externVar >= 0) {
+    storeExternVar(info.externVar, v, opPos);
+    return;
+  }
   if (info.field >= 0) {
     // A field named bare inside a method.
     fn_->usedSelf = fn_->wroteSelf = true;
@@ -289,6 +319,11 @@ Val Parser::compoundAssign(const Token& name, Tok op, SrcPos opPos) {
   std::string opText = tokSpelling(op);
   opText.pop_back();  // "+=" -> "+"
   Val v = arith(binaryOpFor(op), old, rhs, opPos, opText.c_str());
+  if (int ext = externVarNamed(name.text); ext >= 0) {
+    v = coerce(v, funTypes_[size_t(ext)], opPos);
+    storeExternVar(ext, v, opPos);
+    return v;
+  }
   if (idx < 0) {
     if (!old.t.isError()) error(opPos, "cannot assign to '" + name.text + "'");
     return v;
@@ -303,6 +338,11 @@ Val Parser::incDec(bool prefix, bool inc, const Token& name, SrcPos opPos) {
   Val old = readName(name);
   Val one{con(1), SType::intT()};
   Val v = arith(inc ? Op::Add : Op::Sub, old, one, opPos, inc ? "++" : "--");
+  if (int ext = externVarNamed(name.text); ext >= 0) {
+    v = coerce(v, funTypes_[size_t(ext)], opPos);
+    storeExternVar(ext, v, opPos);
+    return prefix ? v : old;
+  }
   if (idx < 0) {
     if (!old.t.isError()) error(opPos, "cannot assign to '" + name.text + "'");
     return v;
@@ -589,6 +629,7 @@ Val Parser::readName(const Token& name) {
   int idx = scope()->find(name.text);
   if (idx >= 0) {
     const VarInfo& info = scope()->vars[size_t(idx)];
+    if (info.externVar >= 0) return loadExternVar(info.externVar, name.pos);
     if (info.field >= 0) {
       // A field named bare inside a method.
       fn_->usedSelf = true;
@@ -596,7 +637,7 @@ Val Parser::readName(const Token& name) {
       return emitLoad(readVar(info.selfVar), *s, info.field, name.pos);
     }
     if (info.name == "self" && fn_->selfStruct) fn_->usedSelf = true;
-    if (info.type.kind == SType::Struct && !info.type.nullable && info.maybeNull) {
+    if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable && info.maybeNull) {
       error(name.pos, "'" + name.text + "' might not be initialized");
       return {nullCon(), SType::error()};
     }
@@ -608,6 +649,7 @@ Val Parser::readName(const Token& name) {
     if (j < 0) continue;
     const VarInfo& v = c->scope->vars[size_t(j)];
     if (v.constValue) return {v.constValue, v.type};
+    if (v.externVar >= 0) return loadExternVar(v.externVar, name.pos);
     error(name.pos, "'" + name.text + "' of an enclosing function is not a constant and cannot be used here");
     return {con(0), SType::error()};
   }
@@ -654,8 +696,9 @@ Val Parser::parsePrimary() {
       if (scope()->find(t.text) < 0) {
         size_t end = 0;
         if (StructInfo* s = structNameAt(pos_, &end)) {
+          size_t start = pos_;
           pos_ = end;
-          return typeMember(s, t.pos);
+          return typeMember(s, t.pos, start);
         }
       }
       pos_++;

@@ -283,6 +283,7 @@ void Parser::preDeclareTopFunctions() {
   int depth = 0;
   for (size_t i = 0; i + 3 < toks_.size(); i++) {
     Tok k = toks_[i].kind;
+    if (k == Tok::Eof) depth = 0;  // the program's end; the sys library follows
     if (k == Tok::LBrace) depth++;
     if (k == Tok::RBrace) depth--;
     if (depth == 0 && k == Tok::KwVal && toks_[i + 1].kind == Tok::Ident &&
@@ -337,7 +338,8 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
 bool Parser::callsExtern(const Node* fptr) const {
   if (!fptr->isConst() || fptr->type->kind() != TKind::FunPtr || fptr->type->fun() < 0) return false;
   const FunInfo& f = g_.funs[size_t(fptr->type->fun())];
-  return f.isExtern && f.symbol.rfind("__simplec_", 0) != 0;
+  // __errno_location (the address of errno) writes nothing: no flush.
+  return f.isExtern && !f.isData && f.symbol.rfind("__simplec_", 0) != 0 && f.symbol != "__errno_location";
 }
 
 Node* Parser::externThunk(int ext) {
@@ -454,9 +456,23 @@ Val Parser::parseCall(Val callee, SrcPos pos) {
   return r;
 }
 
-// sys.io.p(x): prints a string literal, an integer or a bool.
+// sys.io.p(x) prints a string, a number or a bool; sys.io.stdin(),
+// sys.args and sys.math.* are built in too; the rest is the sys library.
 Val Parser::parseSys() {
   Token sys = tok();
+  auto nameAt = [this](size_t k) -> std::string {
+    return peekTok(k - 1).kind == Tok::Dot && peekTok(k).kind == Tok::Ident ? peekTok(k).text : "";
+  };
+  std::string first = nameAt(2), second = nameAt(4);
+  if (first == "io" && second == "stdin") {
+    pos_ += 5;
+    return sysStdin();
+  }
+  if (first == "args") {
+    pos_ += 3;
+    return sysArgs();
+  }
+  if (first != "io" && first != "math" && sysStart_ != 0) return parseSysLibraryName(sys);
   pos_++;
   std::string path = "sys";
   while (accept(Tok::Dot)) {

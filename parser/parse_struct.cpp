@@ -21,6 +21,10 @@ void Parser::preDeclareStructs() {
   int depth = 0;
   for (size_t i = 0; i + 2 < toks_.size(); i++) {
     Tok k = toks_[i].kind;
+    if (k == Tok::Eof) {  // the program's end; the sys library follows
+      depth = 0;
+      open.clear();
+    }
     if (k == Tok::LBrace) depth++;
     if (k == Tok::RBrace) {
       depth--;
@@ -28,6 +32,10 @@ void Parser::preDeclareStructs() {
     }
     if (k != Tok::KwStruct || toks_[i + 1].kind != Tok::Ident || toks_[i + 2].kind != Tok::LBrace) continue;
     std::string name = toks_[i + 1].text;
+    if (open.empty() && name == "sys" && (sysStart_ == 0 || i < sysStart_)) {
+      error(toks_[i + 1].pos, "'sys' cannot be redefined");
+      continue;
+    }
     if (!open.empty()) name = open.back().s->name + "." + name;
     if (structByName_.count(name)) continue;  // reported where it is parsed
     auto s = std::make_unique<StructInfo>();
@@ -101,7 +109,15 @@ void Parser::parseStructFields(StructInfo& s) {
       f.name = tok().text;
       f.pos = tok().pos;
       pos_++;
-      if (accept(Tok::Assign)) {
+      bool externDecl = !f.isVal && at(Tok::Assign) && peekTok().kind == Tok::StrLit && peekTok().text == "C" &&
+                        (peekTok(2).kind == Tok::Semi || peekTok(2).kind == Tok::RBrace) &&
+                        (f.type.kind == SType::Fun || f.type.isNumeric());
+      if (externDecl) {
+        // `T name = "C";`: a C function or variable, reached through the type.
+        pos_++;
+        f.initTok = pos_++;
+        f.isVal = f.externDecl = true;
+      } else if (accept(Tok::Assign)) {
         f.initTok = pos_;
         // Skip the initializer: it is parsed where it is used.
         int nest = 0;
@@ -146,14 +162,15 @@ void Parser::parseStructStatement() {
   for (auto& x : structs_)
     if (x->bodyTok == open) s = x.get();
   if (!s) {
-    error(name.pos, "redefinition of struct '" + name.text + "'");
+    // A struct `sys` was refused when structs were declared.
+    if (name.text != "sys") error(name.pos, "redefinition of struct '" + name.text + "'");
     return;
   }
   (void)kw;
   // The per-type constants are evaluated here (if not used before), so that
   // their errors are reported even when nothing uses them.
   for (auto& f : s->fields)
-    if (f.isConst()) fieldConst(*s, f);
+    if (f.isConst() && !f.externDecl) fieldConst(*s, f);
 }
 
 Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
@@ -297,7 +314,7 @@ bool Parser::checkDeref(const Val& obj, SrcPos dotPos) {
 }
 
 // A name that is a struct type, used as a value: `A.k`, `A.B.f(x)`.
-Val Parser::typeMember(StructInfo* s, SrcPos pos) {
+Val Parser::typeMember(StructInfo* s, SrcPos pos, size_t startTok) {
   if (!accept(Tok::Dot)) syntaxError(pos, "struct '" + s->name + "' is not a value");
   if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name after '.'");
   Token name = tok();
@@ -308,6 +325,7 @@ Val Parser::typeMember(StructInfo* s, SrcPos pos) {
     return {con(0), SType::error()};
   }
   FieldInfo& f = s->fields[size_t(fi)];
+  if (f.externDecl) return externField(f, name.pos, startTok);
   Node* c = fieldConst(*s, f);
   if (!c) return {con(0), SType::error()};
   if (f.isMethod && f.type.kind == SType::Fun) {
@@ -369,7 +387,9 @@ Val Parser::parseNewStruct() {
       bool isNull = !v.n;
       if (isNull) v.n = f.type.kind == SType::Struct ? nullCon() : con(0);
       VarInfo info{f.name, f.type, false, nullptr, f.pos};
-      info.maybeNull = f.type.kind == SType::Struct && (isNull || v.t.nullable || v.t.kind == SType::Null);
+      // A reference or array field: null until set, if it has no initializer.
+      bool ref = f.type.kind == SType::Struct || f.type.kind == SType::Array;
+      info.maybeNull = ref && (isNull || v.t.nullable || v.t.kind == SType::Null);
       scope()->definedInInnermost(f.name);
       slots[i] = scope()->define(info, v.n);
     }
@@ -382,7 +402,7 @@ Val Parser::parseNewStruct() {
     for (size_t i = 0; i < s->fields.size(); i++) {
       if (slots[i] < 0) continue;
       const VarInfo& info = scope()->vars[size_t(slots[i])];
-      if (info.type.kind == SType::Struct && !info.type.nullable && info.maybeNull)
+      if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable && info.maybeNull)
         error(newPos, "'" + s->name + "' is not fully initialized: field '" + info.name + "' is not set");
       values.push_back(scope()->get(slots[i]));
     }
@@ -407,6 +427,7 @@ Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
     return {con(0), SType::error()};
   }
   FieldInfo& f = s->fields[size_t(fi)];
+  if (f.externDecl) return externField(f, name.pos, startTok);
   if (f.isConst()) {
     if (f.isMethod) {
       if (!at(Tok::LParen)) syntaxError(tok().pos, "expected '(' after method '" + name.text + "'");

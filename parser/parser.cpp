@@ -117,7 +117,13 @@ void Parser::skipPastBrace(size_t open) {
   }
 }
 
-void Parser::error(SrcPos pos, const std::string& msg) { diag_.error(file_, pos, msg); }
+void Parser::error(SrcPos pos, const std::string& msg) {
+  // The sys library is part of the compiler: an error in it is a bug of ours.
+  if (inSysLibrary())
+    internalError("parser", "in the sys library, sys.smp:" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
+                                ": " + msg);
+  diag_.error(file_, pos, msg);
+}
 
 void Parser::syntaxError(SrcPos pos, const std::string& msg) {
   error(pos, msg);
@@ -179,11 +185,13 @@ Node* Parser::dataOp(Op op, Node* a, Node* b, SrcPos pos) {
 
 bool Parser::parseFile() {
   toks_ = tokenize(file_, diag_);
+  if (needsSysLibrary()) appendSysLibrary();
   g_.deferKills = true;
   registerArrayAliases();
   try {
     preDeclareStructs();
     registerStructAliases();
+    if (mentionsExternVar()) g_.aliasClass("extern");
     preDeclareTopFunctions();
     // The script body is the function `main` taking `arg`.
     mainFun_ = newFunction("main", SrcPos{1, 1});

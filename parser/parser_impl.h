@@ -213,7 +213,7 @@ class Parser {
   // token index past the name, or null.
   StructInfo* structNameAt(size_t p, size_t* end) const;
   Node* fieldConst(StructInfo& s, FieldInfo& f);
-  Val typeMember(StructInfo* s, SrcPos pos);
+  Val typeMember(StructInfo* s, SrcPos pos, size_t startTok = 0);
   Val nullValue();
   Node* nullCon();
   bool lastMethodUsedSelf_ = false, lastMethodWroteSelf_ = false;
@@ -265,6 +265,34 @@ class Parser {
   Val parseIndex(Val arr);
   Val parseLength(Val arr);
   static bool isCompoundAssign(Tok t);
+
+  // ---- the sys library (parse_sys.cpp)
+  bool needsSysLibrary() const;
+  void appendSysLibrary();
+  bool inSysLibrary() const { return sysStart_ != 0 && pos_ >= sysStart_; }
+  size_t sysStart_ = 0;  // index of the library's first token (0: not loaded)
+  Val parseSysLibraryName(const Token& sys);
+  Val sysStdin();
+  Val sysArgs();
+  // Calls simplec's runtime function `symbol` (no flush, no narrowing).
+  Val callRuntime(const std::string& symbol, std::vector<SType> params, SType ret, std::vector<Node*> args);
+  // A struct field declared `T name = "C";` (a C function or variable).
+  Val externField(FieldInfo& f, SrcPos pos, size_t startTok);
+  struct ExternFieldRef {
+    int ext = -1;
+    size_t startTok = 0, endTok = 0;
+  };
+  ExternFieldRef lastExternField_;  // the last `S.v` read of an external variable
+
+  // ---- external variables (parse_extern_var.cpp)
+  bool mentionsExternVar() const;
+  int declareExternVar(const std::string& symbol, const SType& type);
+  MemAccess externVarAccess(int ext);
+  Node* externVarAddress(int ext);
+  Val loadExternVar(int ext, SrcPos pos);
+  void storeExternVar(int ext, Val v, SrcPos pos);
+  // The external variable this name means here (a FunInfo index), or -1.
+  int externVarNamed(const std::string& name);
 
   // ---- functions (parse_fun.cpp)
   Val parseFunLiteral(const std::string& name, const StructInfo* selfStruct = nullptr);

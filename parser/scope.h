@@ -36,6 +36,8 @@ struct VarInfo {
   // Inside a method: this name is field `field` of `self` (variable selfVar).
   int field = -1;
   int selfVar = -1;
+  // An external C variable: the index of its FunInfo (isData).
+  int externVar = -1;
 };
 
 class ScopeTable;

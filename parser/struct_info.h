@@ -26,6 +26,7 @@ struct FieldInfo {
   Node* constValue = nullptr;  // once evaluated
   bool evaluating = false;     // guards against a constant defined by itself
   bool isMethod = false;       // a constant function taking a hidden `self`
+  bool externDecl = false;     // `T name = "C";`: a C function or variable of the type
   bool methodUsesSelf = false;    // reads `self` or a field by its bare name
   bool methodWritesSelf = false;  // assigns to a field of `self` in its body
   // A method calling itself before its result type is known (as for

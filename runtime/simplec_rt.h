@@ -55,6 +55,16 @@ void* __simplec_new_array(int64_t len, int64_t elemSize, const char* file, int64
 /* Prints the bytes of a u8 array (header, then bytes), or "null". */
 void __simplec_print_ary(const int64_t* ary);
 
+/* sys.io.stdin(): all of standard input (until end of file or an error)
+ * as a new u8 array. */
+void* __simplec_stdin(void);
+/* sys.args: the arguments (argv[0] first) as a u8[~]?[~], made on first use. */
+void* __simplec_args(void);
+/* sys.aryu8.write: writes bytes [0, len) of a u8 array (len clamped to its
+ * length) to fd, after what sys.io.p buffered; returns the count written
+ * (-1 when nothing could be written). */
+int64_t __simplec_write_ary(int64_t fd, const int64_t* ary, int64_t len);
+
 /* The process's argc/argv, captured by an ELF constructor before main runs
  * (for sys.args). argv[argc] is NULL. */
 extern int64_t __simplec_argc;

@@ -6,6 +6,7 @@
 #include "sched/gcm.h"
 
 #include <string>
+#include <unordered_set>
 
 #include "lexer/diag.h"
 #include "sched/cfg.h"
@@ -184,25 +185,40 @@ class Placer {
     // provably disjoint from the load: a later store chained after it (which
     // the load's memory edge does not reach, since a peephole let the load
     // skip the disjoint one) may overwrite what the load reads.
+    // A Phi taking `value` on some edges: the load must come before the ends
+    // of those edges' blocks (the memory flows on into a loop or a join).
+    auto raiseToEdges = [&](const Node* phi, const Node* value) {
+      const Node* r = phi->in[0];
+      for (size_t k = 1; k < phi->in.size(); k++) {
+        if (phi->in[k] != value || k >= r->in.size()) continue;
+        auto pb = cfg_.ctrlBlock.find(r->in[k]);
+        if (pb != cfg_.ctrlBlock.end()) raise(pb->second);
+      }
+    };
     const Node* mem = load->in[1];
+    std::vector<const Node*> merges;  // MergeMems that carry the load's state
     for (const Node* u : mem->out) {
       if (u == load || !index_.count(u)) continue;
-      if (u->op == Op::Store) {
-        raise(block_[size_t(index_.at(u))]);
-      } else if (u->op == Op::Call) {
+      if (u->op == Op::Store || u->op == Op::Call) {
         raise(block_[size_t(index_.at(u))]);
       } else if (u->op == Op::MergeMem) {
-        // All memory: what a call takes, or (not yet narrowed) an inlined store.
-        for (const Node* w : u->out)
-          if ((w->op == Op::Call || w->op == Op::Store) && index_.count(w))
-            raise(block_[size_t(index_.at(w))]);
+        merges.push_back(u);
       } else if (u->op == Op::Phi) {
-        const Node* r = u->in[0];
-        for (size_t k = 1; k < u->in.size(); k++) {
-          if (u->in[k] != mem || k >= r->in.size()) continue;
-          auto pb = cfg_.ctrlBlock.find(r->in[k]);
-          if (pb != cfg_.ctrlBlock.end()) raise(pb->second);
-        }
+        raiseToEdges(u, mem);
+      }
+    }
+    // All memory, made of the load's state and others: what a call takes,
+    // (not yet narrowed) an inlined store, or the memory that enters a loop,
+    // whose stores may overwrite what the load reads.
+    std::unordered_set<const Node*> seen(merges.begin(), merges.end());
+    while (!merges.empty()) {
+      const Node* m = merges.back();
+      merges.pop_back();
+      for (const Node* w : m->out) {
+        if (!index_.count(w)) continue;
+        if (w->op == Op::Call || w->op == Op::Store) raise(block_[size_t(index_.at(w))]);
+        else if (w->op == Op::Phi) raiseToEdges(w, m);
+        else if (w->op == Op::MergeMem && seen.insert(w).second) merges.push_back(w);
       }
     }
     return lca;

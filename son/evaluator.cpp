@@ -358,12 +358,91 @@ class Evaluator {
       const std::string& s = g_.strings[size_t(idx)];
       if (len > 0 && uint64_t(len) > s.size()) fail(f, c, "prints past the end of a string");
       if (len > 0) emit(s.substr(0, size_t(len)));
+    } else if (fi.symbol == "__simplec_write_ary") {
+      return writeAry(f, c, fi, args);
+    } else if (fi.symbol == "__simplec_stdin") {
+      if (!o_.callExterns) unsupported("the program reads standard input");
+      std::string in;
+      char buf[1 << 16];
+      for (size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) in.append(buf, n);
+      return newBytes(in);
+    } else if (fi.symbol == "__simplec_args") {
+      if (o_.args.empty()) unsupported("the program uses sys.args");
+      if (argsAry_.k == EvalKind::Ptr) return argsAry_;
+      std::vector<Val> elems;
+      for (const std::string& a : o_.args) elems.push_back(newBytes(a));
+      argsAry_ = newArray(int64_t(elems.size()));
+      Obj& o = heap_[size_t(argsAry_.v - 1)];
+      for (size_t i = 0; i < elems.size(); i++) {
+        o.cells[i] = elems[i].v;
+        o.kinds[i] = EvalKind::Ptr;
+      }
+      return argsAry_;
     } else if (fi.symbol == "__simplec_flush") {
       // Output is captured; callC writes it out before a C function runs.
     } else {
       return callC(f, c, fi, args);
     }
     return Val{0, EvalKind::Int};
+  }
+
+  [[noreturn]] void unsupported(const std::string& what) {
+    res_.unsupported = what;
+    throw StopRun{};
+  }
+
+  // A zero-filled array of n cells on the heap.
+  Val newArray(int64_t n) {
+    heapCells_ += uint64_t(n) + 1;
+    if (heapCells_ > kMaxHeapCells) {
+      res_.outputLimitExceeded = true;
+      throw StopRun{};
+    }
+    Obj o;
+    o.len = n;
+    o.cells.assign(size_t(n), 0);
+    o.kinds.assign(size_t(n), EvalKind::None);
+    heap_.push_back(std::move(o));
+    return Val{int64_t(heap_.size()), EvalKind::Ptr};
+  }
+
+  Val newBytes(const std::string& bytes) {
+    Val a = newArray(int64_t(bytes.size()));
+    Obj& o = heap_[size_t(a.v - 1)];
+    for (size_t i = 0; i < bytes.size(); i++) {
+      o.cells[i] = uint8_t(bytes[i]);
+      o.kinds[i] = EvalKind::Int;
+    }
+    return a;
+  }
+
+  // sys.aryu8.write: fd 1 is the captured output; fd 2 is written directly.
+  Val writeAry(const Frame& f, const EvalNode& c, const FunInfo& fi, const std::vector<Val>& args) {
+    if (args.size() != 3 || args[0].k != EvalKind::Int || args[2].k != EvalKind::Int)
+      fail(f, c, "passes a wrong argument to '" + fi.symbol + "'");
+    int64_t fd = args[0].v, len = args[2].v;
+    std::string bytes;
+    if (args[1].k == EvalKind::Str) {
+      if (args[1].v < 0 || size_t(args[1].v) >= g_.strings.size()) fail(f, c, "writes a string that does not exist");
+      bytes = g_.strings[size_t(args[1].v)];
+    } else if (args[1].k == EvalKind::Ptr && args[1].v != 0) {
+      const Obj& o = object(f, c, args[1]);
+      for (int64_t i = 0; i < o.len && i < len; i++) bytes += char(o.cells[size_t(i)]);
+    }
+    if (len < 0) len = 0;
+    if (size_t(len) < bytes.size()) bytes.resize(size_t(len));
+    if (fd == 1) {
+      emit(bytes);
+    } else if (fd == 2 && o_.callExterns) {
+      std::fwrite(res_.out.data() + res_.outWritten, 1, res_.out.size() - res_.outWritten, stdout);
+      std::fflush(stdout);
+      res_.outWritten = res_.out.size();
+      std::fwrite(bytes.data(), 1, bytes.size(), stderr);
+      std::fflush(stderr);
+    } else {
+      unsupported("the program writes to file descriptor " + std::to_string(fd));
+    }
+    return Val{int64_t(bytes.size()), EvalKind::Int};
   }
 
   // A C function of this process, called with up to six integer and eight
@@ -447,6 +526,8 @@ class Evaluator {
 
   // ------------------------------------------------------------ memory
 
+  Val argsAry_;  // sys.args, made once
+
   struct Obj {
     int64_t len = 0;
     std::vector<int64_t> cells;
@@ -495,6 +576,65 @@ class Evaluator {
     return at / size;
   }
 
+  bool isExternMemory(const MemAccess& m) const {
+    return size_t(m.alias) < g_.aliases.size() && g_.aliases[size_t(m.alias)] == "extern";
+  }
+
+  // A load or store of an external C variable: real memory of this process,
+  // at the address of the variable's symbol (dlsym) or at an address a C
+  // function returned (errno is `*__errno_location()`).
+  void externMemory(Frame& f, const EvalNode& c, const EvalNode& n, const MemAccess& m, Val p, int64_t off, int32_t s) {
+    char* addr = nullptr;
+    if (p.k == EvalKind::Fun && p.v >= 0 && size_t(p.v) < g_.funs.size() && g_.funs[size_t(p.v)].isData) {
+      const FunInfo& fi = g_.funs[size_t(p.v)];
+      addr = o_.callExterns ? static_cast<char*>(dlsym(RTLD_DEFAULT, fi.symbol.c_str())) : nullptr;
+      if (!addr) {
+        res_.unsupported = "the program uses the external variable '" + fi.name + "'";
+        throw StopRun{};
+      }
+    } else if (p.k == EvalKind::Int && o_.callExterns) {
+      addr = reinterpret_cast<char*>(p.v);
+    } else {
+      res_.unsupported = "the program uses an external variable";
+      throw StopRun{};
+    }
+    addr += off;
+    if (n.op == Op::Load) {
+      int64_t x = 0;
+      double d = 0;
+      Val v;
+      if (m.value == MemValue::Float) {
+        if (m.size == 4) {
+          float fl;
+          std::memcpy(&fl, addr, 4);
+          d = fl;
+        } else {
+          std::memcpy(&d, addr, 8);
+        }
+        v = Val{doubleToBits(d), EvalKind::Flt};
+      } else {
+        std::memcpy(&x, addr, size_t(m.size));
+        v = Val{m.extend(x), EvalKind::Int};
+      }
+      set(f, s, v);
+      invalidate(f, c);
+      return;
+    }
+    Val v = eval(f, n, n.ins[4]);
+    if (m.value == MemValue::Float) {
+      double d = bitsToDouble(v.v);
+      if (m.size == 4) {
+        float fl = float(d);
+        std::memcpy(addr, &fl, 4);
+      } else {
+        std::memcpy(addr, &d, 8);
+      }
+    } else {
+      std::memcpy(addr, &v.v, size_t(m.size));
+    }
+    set(f, s, Val{});
+  }
+
   void runMemOps(Frame& f, const EvalNode& c) {
     if (c.memOps.empty()) return;
     // Values computed from these loads last time are stale now; each one is
@@ -506,6 +646,10 @@ class Evaluator {
       Val p = eval(f, n, n.ins[2]);
       int64_t off = intOf(f, n, eval(f, n, n.ins[3]));
       tick();
+      if (isExternMemory(m)) {
+        externMemory(f, c, n, m, p, off, s);
+        continue;
+      }
       if (n.op == Op::Load) {
         Val v;
         if (p.k == EvalKind::Str) {

@@ -35,6 +35,9 @@ struct EvalOptions {
   // writing to fd 1 keeps program order. Only for `simplec --interpret`:
   // checks that run a program several times must not repeat its effects.
   bool callExterns = false;
+  // The program's arguments (argv[0] first) for sys.args; empty: a program
+  // using sys.args stops as unsupported.
+  std::vector<std::string> args;
 };
 
 struct EvalResult {

@@ -26,6 +26,9 @@ struct FunInfo {
   std::vector<bool> f32Params;
   bool f32Result = false;
   bool isExtern = false;
+  // An external variable (`i32 errno = "C";`): the symbol is the variable's
+  // address, never called. Loads and stores of it use alias class "extern".
+  bool isData = false;
   bool isGlobal = false;  // exported symbol
   bool isEntry = false;   // the program's main
   bool noReturn = false;

@@ -157,6 +157,29 @@ static void childExit(void) {
   exit(3);
 }
 
+/* The sys library's C part: write_ary clamps its length and keeps order
+ * with buffered output; args is argv as arrays, made once. */
+static void childSys(void) {
+  printC("a");
+  int64_t* ary = __simplec_new_array(5, 1, "f.smp", 1, 1);
+  memcpy(ary + 1, "bcdef", 5);
+  int64_t n[5] = {__simplec_write_ary(1, ary, 3), __simplec_write_ary(1, ary, 99), __simplec_write_ary(1, ary, -1),
+                  __simplec_write_ary(1, NULL, 3), __simplec_write_ary(-1, ary, 2)};
+  for (int i = 0; i < 5; i++) {
+    printC("|");
+    __simplec_print_i64(n[i]);
+  }
+  printC("\n");
+  int64_t* args = __simplec_args();
+  __simplec_print_i64(args[0]);
+  for (int64_t i = 0; i < args[0]; i++) {
+    const int64_t* a = (const int64_t*)(intptr_t)args[1 + i];
+    printC("|");
+    __simplec_print_str((const uint8_t*)(a + 1), a[0]);
+  }
+  printC(__simplec_args() == args ? "\nsame\n" : "\ndifferent\n");
+}
+
 static int runChild(int argc, char** argv) {
   const char* mode = argv[1];
   if (strcmp(mode, "print") == 0) childPrint();
@@ -171,6 +194,7 @@ static int runChild(int argc, char** argv) {
   else if (strcmp(mode, "badptr") == 0) childBadPointer();
   else if (strcmp(mode, "raise") == 0) raise(SIGSEGV);
   else if (strcmp(mode, "exit") == 0) childExit();
+  else if (strcmp(mode, "sys") == 0) childSys();
   else return 64;
   return 0;
 }
@@ -387,6 +411,13 @@ static void testExit(void) {
   freeResult(&r);
 }
 
+static void testSys(void) {
+  Result r = run((char* const[]){"rtchild", "sys", "x y", "", NULL});
+  check(exitedWith(&r, 0) && outIs(&r, "abcdbcdef|3|5|0|0|-1\n4|rtchild|sys|x y|\nsame\n"),
+        "sys: write_ary clamps and keeps order; args as arrays", &r);
+  freeResult(&r);
+}
+
 int main(int argc, char** argv) {
   if (argc > 1) return runChild(argc, argv);
   testPrint();
@@ -399,6 +430,7 @@ int main(int argc, char** argv) {
   testStack();
   testOtherFaults();
   testExit();
+  testSys();
   printf("runtime_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }
