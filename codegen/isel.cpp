@@ -102,6 +102,7 @@ class Selector {
   // keep the position of the code around them.
   void setPosition(const Node* n) {
     if (!n->pos.valid() || n->op == Op::Con || n->op == Op::Phi || n->op == Op::Proj || n->op == Op::CProj) return;
+    if (n->pos.file != kMainFile) return;  // library code: the line table covers the compiled file only
     line_ = uint32_t(n->pos.line);
     col_ = uint32_t(n->pos.col);
   }
@@ -458,7 +459,7 @@ class Selector {
     f_.blocks[size_t(stub)].cold = true;
     cur_ = stub;
     emit(MOp::Mov, {Opnd::preg(RDI), Opnd::imm64(kind)});
-    emit(MOp::Lea, {Opnd::preg(RSI), Opnd::memSym(cx_.fileLabel)});
+    emit(MOp::Lea, {Opnd::preg(RSI), Opnd::memSym(cx_.fileLabels[pos.file])});
     emit(MOp::Mov, {Opnd::preg(RDX), Opnd::imm64(pos.line)});
     emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(pos.col)});
     emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(0)});
@@ -575,7 +576,7 @@ class Selector {
     MInst call(MOp::Call, {Opnd::symbol("__simplec_new_array")});
     emit(MOp::Mov, {Opnd::preg(RDI), use(n, 2)});
     emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(MemAccess::decode(n->aux).size)});
-    emit(MOp::Lea, {Opnd::preg(RDX), Opnd::memSym(cx_.fileLabel)});
+    emit(MOp::Lea, {Opnd::preg(RDX), Opnd::memSym(cx_.fileLabels[n->pos.file])});
     emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(n->pos.line)});
     emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(n->pos.col)});
     call.argRegs = {RDI, RSI, RDX, RCX, R8};

@@ -17,7 +17,8 @@
 namespace simplec {
 
 struct IselContext {
-  std::string fileLabel;   // rodata label of the source file name (runtime errors)
+  // Rodata labels of the source file names (runtime errors), by SrcFile.
+  std::string fileLabels[kNumSrcFiles];
   // Rodata label of the constant string idx.
   static std::string stringLabel(int idx) { return ".Lstr." + std::to_string(idx); }
   // Float constants are loaded from .rodata: isel records the bit patterns

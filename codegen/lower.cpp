@@ -18,8 +18,11 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
   mir::MModule m;
   m.sourceName = sourcePath;
   IselContext cx;
-  cx.fileLabel = m.fileLabel = ".Lsrc.file";
-  m.rodata.push_back({cx.fileLabel, sourcePath + std::string(1, '\0'), 1});
+  const std::string names[kNumSrcFiles] = {sourcePath, kSysLibraryPath};
+  for (int f = 0; f < kNumSrcFiles; f++) {
+    cx.fileLabels[f] = m.fileLabels[f] = ".Lsrc.file" + (f ? std::to_string(f) : std::string());
+    m.rodata.push_back({cx.fileLabels[f], names[f] + std::string(1, '\0'), 1});
+  }
   // A string constant is a read-only u8 array: its length, then its bytes.
   for (size_t i = 0; i < g.strings.size(); i++) {
     std::string bytes(8, '\0');
@@ -40,6 +43,7 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
       mir::MFunction mf = selectInstructions(g, s, cx);
       mf.line = g.funs[i].pos.line;
       mf.col = g.funs[i].pos.col;
+      mf.file = g.funs[i].pos.file;
       if (opts.allocate) {
         allocateRegisters(mf);
         lowerFrame(mf);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "lexer/source.h"
+
 namespace simplec::mir {
 
 // Physical registers numbered as x86 encodes them; XMM registers follow.
@@ -170,6 +172,7 @@ struct MFunction {
   int frameSize = 0;
   // The function's source position: a stack overflow is reported there.
   uint32_t line = 0, col = 0;
+  SrcFile file = kMainFile;
 
   int newVReg(RegClass c = RegClass::Gpr) {
     vregs.push_back(c);
@@ -186,7 +189,8 @@ struct DataItem {
 
 struct MModule {
   std::string sourceName;    // for the object's file symbol
-  std::string fileLabel;     // data item holding sourceName (runtime error messages)
+  // Data items holding the source file names (runtime errors), by SrcFile.
+  std::string fileLabels[kNumSrcFiles];
   std::vector<MFunction> funcs;
   std::vector<DataItem> rodata;
   std::vector<std::string> externs;  // undefined symbols referenced

@@ -8,9 +8,16 @@
 
 namespace simplec {
 
+// Source files a compilation reads: the file being compiled, and the sys
+// library embedded in the compiler (parser/sys_prelude.h), which runtime
+// errors name by this path.
+enum SrcFile : uint8_t { kMainFile = 0, kSysLibraryFile = 1, kNumSrcFiles = 2 };
+constexpr const char* kSysLibraryPath = "sys.smp";
+
 struct SrcPos {
   uint32_t line = 0;
   uint32_t col = 0;
+  SrcFile file = kMainFile;
   bool valid() const { return line != 0; }
 };
 

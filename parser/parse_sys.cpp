@@ -23,6 +23,7 @@ bool Parser::needsSysLibrary() const {
 
 void Parser::appendSysLibrary() {
   std::vector<Token> lib = tokenize(sysPreludeFile(), diag_);
+  for (Token& t : lib) t.pos.file = kSysLibraryFile;
   sysStart_ = toks_.size();
   toks_.insert(toks_.end(), lib.begin(), lib.end());
 }

@@ -93,7 +93,7 @@ class Evaluator {
   }
 
   [[noreturn]] void runtimeError(SrcPos pos, const std::string& what) {
-    res_.error = o_.fileName + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
+    res_.error = (pos.file == kSysLibraryFile ? std::string(kSysLibraryPath) : o_.fileName) + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
                  ": runtime error: " + what;
     res_.exitStatus = kRuntimeErrorStatus;
     throw StopRun{};

@@ -25,17 +25,16 @@ void emitRelative(llvm::MCSymbol* target, llvm::MCContext& ctx, llvm::MCStreamer
 }  // namespace
 
 void emitStackTable(const mir::MModule& m, const McSymbols& syms, llvm::MCContext& ctx, llvm::MCStreamer& out) {
-  if (m.fileLabel.empty()) return;
+  if (m.fileLabels[kMainFile].empty()) return;
   bool any = false;
   for (const mir::MFunction& f : m.funcs) any |= f.line != 0;
   if (!any) return;
   out.switchSection(ctx.getELFSection(kStackTableSection, llvm::ELF::SHT_PROGBITS, llvm::ELF::SHF_ALLOC));
   out.emitValueToAlignment(llvm::Align(4));
-  llvm::MCSymbol* file = syms.get(m.fileLabel);
   for (const mir::MFunction& f : m.funcs) {
     if (f.line == 0) continue;
     emitRelative(syms.get(f.name), ctx, out);
-    emitRelative(file, ctx, out);
+    emitRelative(syms.get(m.fileLabels[f.file]), ctx, out);
     out.emitIntValue(f.line, 4);
     out.emitIntValue(f.col, 4);
   }

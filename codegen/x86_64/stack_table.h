@@ -8,7 +8,7 @@
 // Entry layout (16 bytes, position-independent, read-only):
 //   int32 function - &entry.function   int32 file - &entry.file
 //   int32 line                          int32 col
-// `file` is the module's NUL-terminated source path (MModule::fileLabel).
+// `file` is the NUL-terminated path of the function's source (MModule::fileLabels).
 #pragma once
 #include "codegen/mir.h"
 

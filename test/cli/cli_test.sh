@@ -78,6 +78,19 @@ check "diagnostic" "bad.smp:1:8: error: undefined name 'x'" "$(head -1 err.txt)"
 "$SIMPLEC" -O7 prog.smp 2>/dev/null; check "bad -O status" 2 $?
 "$SIMPLEC" --version | grep -q '^simplec '; check "--version" 0 $?
 
+# Runtime errors and stack overflows name the right file: the program's, or
+# sys.smp for code of the embedded sys library.
+printf 'sys.io.p("a");\nu8[] d = new u8[2];\nsys.ary.copy(d, 0, "hello", 0, 5);\nreturn 0;\n' > libcopy.smp
+for o in -O0 -O2; do
+  "$SIMPLEC" $o libcopy.smp -o libcopy && ./libcopy > out.txt 2> err.txt
+  check "library runtime error status $o" 101 $?
+  check "library runtime error $o" "a|sys.smp:30:50: runtime error: index 2 out of bounds for length 2" "$(cat out.txt)|$(cat err.txt)"
+done
+printf 'val f = { int n ->\n  return f(n + 1) + 1;\n};\nreturn f(0);\n' > deep.smp
+"$SIMPLEC" deep.smp -o deep && ./deep 2> err.txt
+check "stack overflow status" 101 $?
+check "stack overflow position" "deep.smp:1:9: runtime error: stack overflow" "$(cat err.txt)"
+
 # Size limit: a source over 256 MiB is refused before it is read (the file
 # is sparse: no disk space and no time are spent on it).
 truncate -s 300M huge.smp
