@@ -20,15 +20,9 @@ bool Parser::mentionsExternVar() const {
 int Parser::declareExternVar(const std::string& symbol, const SType& type) {
   auto it = externs_.find(symbol);
   if (it != externs_.end()) return it->second;
-  // As for C functions: a local function that took this name gives it up.
-  if (symbolsUsed_[symbol] > 0)
-    for (FunInfo& f : g_.funs)
-      if (!f.isExtern && f.symbol == symbol) f.symbol = uniqueSymbol(symbol);
-  symbolsUsed_[symbol]++;
   int idx = int(g_.funs.size());
-  FunInfo f;
-  f.name = f.symbol = symbol;
-  f.isExtern = f.isData = true;
+  FunInfo f = claimExternSymbol(symbol);
+  f.isData = true;
   g_.funs.push_back(f);
   funTypes_.push_back(type);
   externs_[symbol] = idx;

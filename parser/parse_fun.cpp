@@ -28,19 +28,24 @@ int Parser::newFunction(const std::string& name, SrcPos pos) {
   return idx;
 }
 
-int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, SType ret) {
-  auto it = externs_.find(symbol);
-  if (it != externs_.end()) return it->second;
+FunInfo Parser::claimExternSymbol(const std::string& symbol) {
   // A local function that took this name first gives it up: in one object
   // file a name is one symbol.
   if (symbolsUsed_[symbol] > 0)
     for (FunInfo& f : g_.funs)
       if (!f.isExtern && f.symbol == symbol) f.symbol = uniqueSymbol(symbol);
   symbolsUsed_[symbol]++;
-  int idx = int(g_.funs.size());
   FunInfo f;
   f.name = f.symbol = symbol;
   f.isExtern = true;
+  return f;
+}
+
+int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, SType ret) {
+  auto it = externs_.find(symbol);
+  if (it != externs_.end()) return it->second;
+  int idx = int(g_.funs.size());
+  FunInfo f = claimExternSymbol(symbol);
   for (auto& p : params) {
     f.paramTypes.push_back(p.lattice());
     f.f32Params.push_back(p.isFloat() && p.bits == 32);

@@ -299,6 +299,8 @@ class Parser {
   Val parseCall(Val callee, SrcPos pos);
   Val parseSys();
   Val printCall(Val v, SrcPos pos);
+  // A FunInfo for the C symbol `symbol` (function or variable), not yet added.
+  FunInfo claimExternSymbol(const std::string& symbol);
   int declareExtern(const std::string& symbol, std::vector<SType> params, SType ret);
   Val callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args);
   int newFunction(const std::string& name, SrcPos pos);

@@ -11,6 +11,7 @@
 
 using namespace simplec;
 using simplec::parsetest::Parsed;
+using simplec::parsetest::callsTo;
 using simplec::parsetest::parseText;
 
 namespace {
@@ -25,15 +26,6 @@ std::vector<MemAccess> externAccesses(const Graph& g, Op op) {
     if (g.aliases[size_t(m.alias)] == "extern") r.push_back(m);
   }
   return r;
-}
-
-int callsTo(const Graph& g, const std::string& symbol) {
-  int n = 0;
-  for (const auto& up : g.nodes())
-    if (Node* x = up.get(); x && !x->dead && x->op == Op::Call && x->in[2]->type->kind() == TKind::FunPtr &&
-                            g.funs[size_t(x->in[2]->type->fun())].symbol == symbol)
-      n++;
-  return n;
 }
 
 }  // namespace

@@ -139,4 +139,14 @@ inline std::string optimizedIR(const std::string& src, int seeds = 4) {
   return first;
 }
 
+// Direct calls to the function with object symbol `symbol` in g.
+inline int callsTo(const Graph& g, const std::string& symbol) {
+  int n = 0;
+  for (const auto& up : g.nodes())
+    if (Node* x = up.get(); x && !x->dead && x->op == Op::Call && x->in[2]->type->kind() == TKind::FunPtr &&
+                            g.funs[size_t(x->in[2]->type->fun())].symbol == symbol)
+      n++;
+  return n;
+}
+
 }  // namespace simplec::parsetest

@@ -11,6 +11,7 @@
 
 using namespace simplec;
 using simplec::parsetest::Parsed;
+using simplec::parsetest::callsTo;
 using simplec::parsetest::parseText;
 
 namespace {
@@ -25,15 +26,6 @@ bool hasAlias(const Graph& g, const std::string& name) {
   for (const std::string& a : g.aliases)
     if (a == name) return true;
   return false;
-}
-
-int callsTo(const Graph& g, const std::string& symbol) {
-  int n = 0;
-  for (const auto& up : g.nodes())
-    if (Node* x = up.get(); x && !x->dead && x->op == Op::Call && x->in[2]->type->kind() == TKind::FunPtr &&
-                            g.funs[size_t(x->in[2]->type->fun())].symbol == symbol)
-      n++;
-  return n;
 }
 
 }  // namespace
