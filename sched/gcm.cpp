@@ -6,10 +6,10 @@
 #include "sched/gcm.h"
 
 #include <string>
-#include <unordered_set>
 
 #include "lexer/diag.h"
 #include "sched/cfg.h"
+#include "sched/overwriters.h"
 #include "sched/dominators.h"
 #include "sched/local_sched.h"
 #include "sched/loops.h"
@@ -181,46 +181,21 @@ class Placer {
           return;
         }
     };
-    // Every store that takes the load's memory state counts, also one
-    // provably disjoint from the load: a later store chained after it (which
-    // the load's memory edge does not reach, since a peephole let the load
-    // skip the disjoint one) may overwrite what the load reads.
-    // A Phi taking `value` on some edges: the load must come before the ends
-    // of those edges' blocks (the memory flows on into a loop or a join).
-    auto raiseToEdges = [&](const Node* phi, const Node* value) {
-      const Node* r = phi->in[0];
-      for (size_t k = 1; k < phi->in.size(); k++) {
-        if (phi->in[k] != value || k >= r->in.size()) continue;
-        auto pb = cfg_.ctrlBlock.find(r->in[k]);
-        if (pb != cfg_.ctrlBlock.end()) raise(pb->second);
-      }
-    };
-    const Node* mem = load->in[1];
-    std::vector<const Node*> merges;  // MergeMems that carry the load's state
-    for (const Node* u : mem->out) {
-      if (u == load || !index_.count(u)) continue;
-      if (u->op == Op::Store || u->op == Op::Call) {
-        raise(block_[size_t(index_.at(u))]);
-      } else if (u->op == Op::MergeMem) {
-        merges.push_back(u);
-      } else if (u->op == Op::Phi) {
-        raiseToEdges(u, mem);
-      }
-    }
-    // All memory, made of the load's state and others: what a call takes,
-    // (not yet narrowed) an inlined store, or the memory that enters a loop,
-    // whose stores may overwrite what the load reads.
-    std::unordered_set<const Node*> seen(merges.begin(), merges.end());
-    while (!merges.empty()) {
-      const Node* m = merges.back();
-      merges.pop_back();
-      for (const Node* w : m->out) {
-        if (!index_.count(w)) continue;
-        if (w->op == Op::Call || w->op == Op::Store) raise(block_[size_t(index_.at(w))]);
-        else if (w->op == Op::Phi) raiseToEdges(w, m);
-        else if (w->op == Op::MergeMem && seen.insert(w).second) merges.push_back(w);
-      }
-    }
+    forEachOverwriter(
+        load,
+        [&](const Node* w) {
+          if (index_.count(w)) raise(block_[size_t(index_.at(w))]);
+        },
+        // The memory flows on into a loop or a join: the load must come
+        // before the ends of the blocks whose edges carry it.
+        [&](const Node* phi, const Node* value) {
+          const Node* r = phi->in[0];
+          for (size_t k = 1; k < phi->in.size(); k++) {
+            if (phi->in[k] != value || k >= r->in.size()) continue;
+            auto pb = cfg_.ctrlBlock.find(r->in[k]);
+            if (pb != cfg_.ctrlBlock.end()) raise(pb->second);
+          }
+        });
     return lca;
   }
 

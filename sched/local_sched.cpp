@@ -9,6 +9,7 @@
 
 #include "lexer/diag.h"
 #include "sched/cfg.h"
+#include "sched/overwriters.h"
 #include "son/mem_access.h"
 
 namespace simplec {
@@ -82,21 +83,17 @@ class BlockScheduler {
     return it != state_.end() && it->first == n ? &it->second : nullptr;
   }
 
-  // A load of this block comes before a store of this block that takes its
-  // memory state (even a disjoint one: stores chained after it may overwrite
-  // what the load reads), and before a call that takes its memory.
+  // A load of this block comes before the stores and calls of this block
+  // that may overwrite what it reads (sched/overwriters.h).
   void findAntiDependences(const std::vector<Node*>& free) {
     for (Node* l : free) {
       if (l->op != Op::Load || !l->in[1]) continue;
-      for (Node* u : l->in[1]->out) {
-        if (u == l) continue;
-        if (u->op == Op::MergeMem) {
-          for (Node* w : u->out)
-            if ((w->op == Op::Call || w->op == Op::Store) && find(w)) anti_.push_back({w, l});
-        } else if (find(u) && (u->op == Op::Store || u->op == Op::Call)) {
-          anti_.push_back({u, l});
-        }
-      }
+      forEachOverwriter(
+          l,
+          [&](const Node* w) {
+            if (find(w)) anti_.push_back({const_cast<Node*>(w), l});
+          },
+          [](const Node*, const Node*) {});
     }
     std::sort(anti_.begin(), anti_.end(), [](const auto& a, const auto& b) {
       return a.first->id != b.first->id ? a.first->id < b.first->id : a.second->id < b.second->id;

@@ -123,6 +123,12 @@ const Type* computeArith(const Node* n) {
       }
       return Type::intBot();
     case Op::Shl:
+      // A constant shift multiplies by 2^c where nothing is shifted out (a
+      // peephole turns x * 16 into x << 4: it must keep x * 16's range).
+      if (b->isConst()) {
+        __int128 m = __int128(1) << int(b->value() & 63);
+        return rangeOrBot(al * m, ah * m);
+      }
       return Type::intBot();
     case Op::LT:
       if (a->hi() < b->lo()) return Type::intConst(1);

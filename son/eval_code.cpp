@@ -11,6 +11,7 @@
 
 #include "lexer/diag.h"
 #include "son/compute.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -380,7 +381,8 @@ class Builder {
                 for (size_t i = 1; i < m->in.size(); i++) work.push_back(m->in[i]);
             }
             for (const Node* o : ops)
-              if (o->op == Op::Load && o != n && std::find(states.begin(), states.end(), o->in[1]) != states.end())
+              if (o->op == Op::Load && o != n && std::find(states.begin(), states.end(), o->in[1]) != states.end() &&
+                  !provablyDisjoint(o, n))  // the store cannot change what o reads
                 d.push_back(o);
           }
           std::reverse(d.begin(), d.end());

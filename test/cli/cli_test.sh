@@ -91,6 +91,13 @@ printf 'val f = { int n ->\n  return f(n + 1) + 1;\n};\nreturn f(0);\n' > deep.s
 check "stack overflow status" 101 $?
 check "stack overflow position" "deep.smp:1:9: runtime error: stack overflow" "$(cat err.txt)"
 
+# Worklist orders (--seed) that once left an If without an arm.
+for sd in 3 6; do
+  "$SIMPLEC" -O2 --seed $sd "$HERE/seeded_shl_range.smp" -o seeded
+  check "-O2 --seed $sd compiles" 0 $?
+  check "-O2 --seed $sd output" "2 1 1 7 1 " "$(./seeded x1)"
+done
+
 # Size limit: a source over 256 MiB is refused before it is read (the file
 # is sparse: no disk space and no time are spent on it).
 truncate -s 300M huge.smp

@@ -74,8 +74,15 @@ Tokens tokenizeSource(const std::string& text) {
     size_t start = i;
     if (isIdentChar(c)) {
       while (i < n && isIdentChar(text[i])) i++;
+      bool hex = c == '0' && i > start + 1 && (text[start + 1] == 'x' || text[start + 1] == 'X');
+      bool number = std::isdigit(static_cast<unsigned char>(c)) && !hex;
       // A float literal: digits '.' digits.
-      if (std::isdigit(static_cast<unsigned char>(c)) && i + 1 < n && text[i] == '.' &&
+      if (number && i + 1 < n && text[i] == '.' && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
+        i++;
+        while (i < n && isIdentChar(text[i])) i++;
+      }
+      // A signed exponent (`7e-46`, `1.5E+3`) belongs to the literal.
+      if (number && (text[i - 1] == 'e' || text[i - 1] == 'E') && i + 1 < n && (text[i] == '-' || text[i] == '+') &&
           std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
         i++;
         while (i < n && isIdentChar(text[i])) i++;

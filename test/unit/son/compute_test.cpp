@@ -158,6 +158,10 @@ TEST_CASE("son/compute: integer ranges", "[son][compute]") {
   CHECK(computeBin(g, b, Op::Or, r(0, 4), r(0, 9)) == r(0, 15));
   CHECK(computeBin(g, b, Op::Sar, r(-64, 64), Type::intConst(3)) == r(-8, 8));
   CHECK(computeBin(g, b, Op::Shr, r(-1, -1 + 1), Type::intConst(60)) == r(0, 15));
+  CHECK(computeBin(g, b, Op::Shl, r(1, 20), Type::intConst(4)) == r(16, 320));
+  CHECK(computeBin(g, b, Op::Shl, r(-3, 2), Type::intConst(64 + 1)) == r(-6, 4));  // count mod 64
+  CHECK(computeBin(g, b, Op::Shl, r(1, 2), Type::intConst(62)) == Type::intBot());  // 2 << 62 wraps
+  CHECK(computeBin(g, b, Op::Shl, r(0, 1), r(0, 3)) == Type::intBot());
   CHECK(computeBin(g, b, Op::LT, r(0, 5), r(6, 9)) == Type::intConst(1));
   CHECK(computeBin(g, b, Op::LT, r(6, 9), r(0, 6)) == Type::intConst(0));
   CHECK(computeBin(g, b, Op::LE, r(0, 6), r(6, 9)) == Type::intConst(1));
