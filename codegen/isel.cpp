@@ -129,11 +129,12 @@ class Selector {
       default: return false;
     }
   }
+  // A Cast's bound is only knowledge: no instruction reads it.
   bool needsRegister(const Node* c) const {
     for (const Node* u : c->out) {
       if (!inFunction(u)) continue;
       for (size_t i = 0; i < u->in.size(); i++)
-        if (u->in[i] == c && !foldsImm(u, i, c)) return true;
+        if (u->in[i] == c && !foldsImm(u, i, c) && !(u->op == Op::Cast && i == 2)) return true;
     }
     return false;
   }
