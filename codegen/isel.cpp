@@ -463,6 +463,17 @@ class Selector {
   }
 
   void selectBinary(Node* n) {
+    if (n->op == Op::Mul && isIntCon(n->in[2])) {
+      int64_t k = n->in[2]->type->value();
+      if (k == 3 || k == 5 || k == 9) {  // x * 3 = lea [x + x*2]: faster than imul
+        Opnd m = Opnd::memV(vregOf(n->in[1]), 0);
+        m.index = m.base;
+        m.indexVirt = true;
+        m.scale = uint8_t(k - 1);
+        emit(MOp::Lea, {reg(n), m});
+        return;
+      }
+    }
     MOp op = n->op == Op::Sub ? MOp::Sub : n->op == Op::And ? MOp::And : n->op == Op::Or ? MOp::Or
            : n->op == Op::Xor ? MOp::Xor : MOp::Imul;
     size_t other = foldedLoad(n->in[1]) ? 2 : 1;  // a folded load is the memory operand
@@ -671,6 +682,8 @@ class Selector {
     Cond cc = Cond::NE;
     if (isCompare(p) && fused_.count(p)) {
       cc = emitCompare(p);
+    } else if (p->op == Op::And && fused_.count(p)) {
+      emit(MOp::Test, {reg(p->in[1]), use(p, 2)});  // if (x & 1): test x, 1
     } else {
       Opnd v = reg(p);
       emit(MOp::Test, {v, v});
@@ -824,7 +837,9 @@ class Selector {
       Node* last = bb.last();
       if (!last || last->op != Op::If) continue;
       Node* p = last->in[1];
-      if (!isCompare(p) || s_.blockIndexOf(p) != s_.blockIndexOf(last)) continue;
+      // `x & k` tested by the branch alone becomes `test x, k`.
+      bool testAnd = p->op == Op::And && isIntCon(p->in[2]) && fitsImm32(p->in[2]->type->value());
+      if ((!isCompare(p) && !testAnd) || s_.blockIndexOf(p) != s_.blockIndexOf(last)) continue;
       int uses = 0;
       for (Node* u : p->out)
         if (inFunction(u)) uses++;

@@ -96,3 +96,14 @@ TEST_CASE("codegen/isel: of two loads feeding one instruction only one is folded
   copied = copied.substr(0, copied.find('\n'));
   CHECK(text.find("mov " + copied + ", [v") != std::string::npos);
 }
+
+TEST_CASE("codegen/isel: a branch on x & k tests x; x * 3, 5, 9 are one lea", "[codegen][isel]") {
+  std::string text = mirOf("val f = { int x -> if (x & 8) return x * 3; return x * 9 + x * 5; };", "f");
+  INFO(text);
+  CHECK(text.find("test v0, 8") != std::string::npos);
+  CHECK(text.find("and v") == std::string::npos);
+  CHECK(text.find("imul") == std::string::npos);
+  CHECK(text.find("*2]") != std::string::npos);
+  CHECK(text.find("*4]") != std::string::npos);
+  CHECK(text.find("*8]") != std::string::npos);
+}
