@@ -150,7 +150,9 @@ class Selector {
       case Op::Call: return slot >= 3;
       case Op::BoundsCheck: return slot == 2;
       case Op::New: return slot == 2;
-      case Op::Store: return slot == 4 && (MemAccess::decode(user->aux).size < 8 || fitsImm32(c->type->value()));
+      case Op::Load: return slot == 3;  // a constant offset is the displacement
+      case Op::Store:
+        return slot == 3 || (slot == 4 && (MemAccess::decode(user->aux).size < 8 || fitsImm32(c->type->value())));
       case Op::Return: return slot == 2;
       default: return false;
     }

@@ -107,3 +107,13 @@ TEST_CASE("codegen/isel: a branch on x & k tests x; x * 3, 5, 9 are one lea", "[
   CHECK(text.find("*4]") != std::string::npos);
   CHECK(text.find("*8]") != std::string::npos);
 }
+
+TEST_CASE("codegen/isel: constant load and store offsets take no register", "[codegen][isel]") {
+  // Field offsets (8, 16) are displacements of the memory operands only.
+  std::string text = mirOf("struct P { int x; int y; };\n"
+                           "val f = { P p -> p.y = p.x + 5; return p.x * 7; };", "f");
+  INFO(text);
+  CHECK(text.find(", 8\n") == std::string::npos);
+  CHECK(text.find(", 16\n") == std::string::npos);
+  CHECK(text.find("+ 16]") != std::string::npos);
+}
