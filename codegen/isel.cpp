@@ -41,6 +41,32 @@ Cond condOf(Op op) {
 }
 bool isFloatValue(const Node* n) { return n->type && n->type->isFlt(); }
 
+// Can `user` read its input `slot`, loaded by access `m`, straight from
+// memory? 64-bit integer ALU operations and compares, f64 arithmetic and
+// compares; the memory operand is their second, so input 1 only where the
+// operands may swap (and the other input is no constant, which would then
+// need a register that no instruction fills).
+bool takesMemoryOperand(const Node* user, size_t slot, const MemAccess& m) {
+  if (m.size != 8 || (slot != 1 && slot != 2) || user->in.size() != 3) return false;
+  const Node* other = user->in[3 - slot];
+  if (other == user->in[slot] || (slot == 1 && other->op == Op::Con)) return false;
+  if (m.value == MemValue::Float) {
+    switch (user->op) {
+      case Op::FAdd: case Op::FMul: return true;
+      case Op::FSub: case Op::FDiv: return slot == 2;
+      case Op::FLT: case Op::FLE: return slot == 1;  // ucomisd in[2], in[1]
+      default: return false;
+    }
+  }
+  switch (user->op) {
+    case Op::Add: case Op::Mul: case Op::And: case Op::Or: case Op::Xor:
+    case Op::EQ: case Op::NE: case Op::LT: case Op::LE:
+      return true;
+    case Op::Sub: return slot == 2;
+    default: return false;
+  }
+}
+
 // System V: the register (or stack) each argument travels in. Integers take
 // rdi rsi rdx rcx r8 r9, floats xmm0-7, in order; the rest go on the stack
 // in argument order, 8 bytes each.
@@ -125,16 +151,19 @@ class Selector {
       case Op::Call: return slot >= 3;
       case Op::BoundsCheck: return slot == 2;
       case Op::New: return slot == 2;
-      case Op::Store: return slot == 4 && (MemAccess::decode(user->aux).size < 8 || fitsImm32(c->type->value()));
+      case Op::Load: return slot == 3;  // a constant offset is the displacement
+      case Op::Store:
+        return slot == 3 || (slot == 4 && (MemAccess::decode(user->aux).size < 8 || fitsImm32(c->type->value())));
       case Op::Return: return slot == 2;
       default: return false;
     }
   }
+  // A Cast's bound is only knowledge: no instruction reads it.
   bool needsRegister(const Node* c) const {
     for (const Node* u : c->out) {
       if (!inFunction(u)) continue;
       for (size_t i = 0; i < u->in.size(); i++)
-        if (u->in[i] == c && !foldsImm(u, i, c)) return true;
+        if (u->in[i] == c && !foldsImm(u, i, c) && !(u->op == Op::Cast && i == 2)) return true;
     }
     return false;
   }
@@ -150,9 +179,12 @@ class Selector {
   Opnd use(const Node* user, size_t slot) {
     const Node* n = user->in[slot];
     if (foldsImm(user, slot, n)) return Opnd::imm64(n->type->value());
+    if (foldedLoad(n)) return address(n->in[2], n->in[3]);
     return Opnd::vreg(vregOf(n));
   }
   Opnd reg(const Node* n) { return Opnd::vreg(vregOf(n)); }
+  // A load its one user reads as a memory operand (findFusedLoads).
+  bool foldedLoad(const Node* n) const { return n->op == Op::Load && fused_.count(n); }
 
   void selectBlock(int b) {
     const BasicBlock& bb = s_.blocks[size_t(b)];
@@ -261,8 +293,9 @@ class Selector {
       case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax: {
         MOp op = n->op == Op::FAdd ? MOp::FAdd : n->op == Op::FSub ? MOp::FSub : n->op == Op::FMul ? MOp::FMul
                : n->op == Op::FDiv ? MOp::FDiv : n->op == Op::FMin ? MOp::FMin : MOp::FMax;
-        emit(MOp::Mov, {reg(n), reg(n->in[1])});
-        emit(op, {reg(n), reg(n->in[2])});
+        size_t other = foldedLoad(n->in[1]) ? 2 : 1;  // a folded load is the memory operand
+        emit(MOp::Mov, {reg(n), reg(n->in[other])});
+        emit(op, {reg(n), use(n, 3 - other)});
         break;
       }
       case Op::FNeg: case Op::FAbs: {
@@ -307,7 +340,10 @@ class Selector {
   // true when n holds.
   Cond emitCompare(Node* n) {
     if (n->op == Op::FLT || n->op == Op::FLE) {
-      emit(MOp::Ucomisd, {reg(n->in[2]), reg(n->in[1])});
+      emit(MOp::Ucomisd, {reg(n->in[2]), use(n, 1)});
+    } else if (foldedLoad(n->in[1])) {
+      emit(MOp::Cmp, {reg(n->in[2]), use(n, 1)});
+      return swapOperands(condOf(n->op));
     } else {
       emit(MOp::Cmp, {reg(n->in[1]), use(n, 2)});
     }
@@ -409,6 +445,12 @@ class Selector {
   }
 
   void selectAdd(Node* n) {
+    if (foldedLoad(n->in[1]) || foldedLoad(n->in[2])) {
+      size_t other = foldedLoad(n->in[1]) ? 2 : 1;
+      emit(MOp::Mov, {reg(n), reg(n->in[other])});
+      emit(MOp::Add, {reg(n), use(n, 3 - other)});
+      return;
+    }
     Opnd b = use(n, 2);
     Opnd m;
     m.kind = Opnd::Mem;
@@ -424,10 +466,22 @@ class Selector {
   }
 
   void selectBinary(Node* n) {
+    if (n->op == Op::Mul && isIntCon(n->in[2])) {
+      int64_t k = n->in[2]->type->value();
+      if (k == 3 || k == 5 || k == 9) {  // x * 3 = lea [x + x*2]: faster than imul
+        Opnd m = Opnd::memV(vregOf(n->in[1]), 0);
+        m.index = m.base;
+        m.indexVirt = true;
+        m.scale = uint8_t(k - 1);
+        emit(MOp::Lea, {reg(n), m});
+        return;
+      }
+    }
     MOp op = n->op == Op::Sub ? MOp::Sub : n->op == Op::And ? MOp::And : n->op == Op::Or ? MOp::Or
            : n->op == Op::Xor ? MOp::Xor : MOp::Imul;
-    emit(MOp::Mov, {reg(n), reg(n->in[1])});
-    emit(op, {reg(n), use(n, 2)});
+    size_t other = foldedLoad(n->in[1]) ? 2 : 1;  // a folded load is the memory operand
+    emit(MOp::Mov, {reg(n), reg(n->in[other])});
+    emit(op, {reg(n), use(n, 3 - other)});
   }
 
   void selectShift(Node* n) {
@@ -631,6 +685,8 @@ class Selector {
     Cond cc = Cond::NE;
     if (isCompare(p) && fused_.count(p)) {
       cc = emitCompare(p);
+    } else if (p->op == Op::And && fused_.count(p)) {
+      emit(MOp::Test, {reg(p->in[1]), use(p, 2)});  // if (x & 1): test x, 1
     } else {
       Opnd v = reg(p);
       emit(MOp::Test, {v, v});
@@ -740,17 +796,59 @@ class Selector {
       }
   }
 
+  // A load used once, by an instruction of its own block that can take a
+  // memory operand (`add rax, [rbx + 8]`, `cmp rcx, [rax]`, `mulsd xmm0,
+  // [rdx + 16]`), is read by that instruction instead: the load then
+  // happens later, at its user, so nothing that may write memory (a store,
+  // a call, an allocation) may come between the two.
+  void findFusedLoads() {
+    std::unordered_set<const Node*> readsMemory;  // users given a load already
+    for (const BasicBlock& bb : s_.blocks)
+      for (size_t i = 0; i < bb.nodes.size(); i++) {
+        Node* l = bb.nodes[i];
+        if (l->op != Op::Load) continue;
+        Node* user = nullptr;
+        int edges = 0;
+        for (Node* u : l->out)
+          if (inFunction(u)) {
+            user = u;
+            edges++;
+          }
+        // One memory operand per instruction: the first load folds, the other stays.
+        if (edges != 1 || (fused_.count(user) && !isCompare(user)) || readsMemory.count(user)) continue;
+        size_t slot = 0;
+        for (size_t k = 0; k < user->in.size(); k++)
+          if (user->in[k] == l) slot = k;
+        if (!takesMemoryOperand(user, slot, MemAccess::decode(l->aux))) continue;
+        // A compare fused into its branch is emitted at the block's end.
+        bool atEnd = fused_.count(user) > 0;
+        size_t j = i + 1;
+        bool clear = true;
+        for (; j < bb.nodes.size() && (atEnd || bb.nodes[j] != user); j++) {
+          Op op = bb.nodes[j]->op;
+          if (op == Op::Store || op == Op::Call || op == Op::New) clear = false;
+        }
+        if (clear && (atEnd || j < bb.nodes.size())) {
+          fused_.insert(l);
+          readsMemory.insert(user);
+        }
+      }
+  }
+
   void findFusedCompares() {
     for (const BasicBlock& bb : s_.blocks) {
       Node* last = bb.last();
       if (!last || last->op != Op::If) continue;
       Node* p = last->in[1];
-      if (!isCompare(p) || s_.blockIndexOf(p) != s_.blockIndexOf(last)) continue;
+      // `x & k` tested by the branch alone becomes `test x, k`.
+      bool testAnd = p->op == Op::And && isIntCon(p->in[2]) && fitsImm32(p->in[2]->type->value());
+      if ((!isCompare(p) && !testAnd) || s_.blockIndexOf(p) != s_.blockIndexOf(last)) continue;
       int uses = 0;
       for (Node* u : p->out)
         if (inFunction(u)) uses++;
-      // Fused only when it comes right before the If (nothing clobbers flags).
-      if (uses == 1 && bb.nodes.size() >= 2 && bb.nodes[bb.nodes.size() - 2] == p) fused_.insert(p);
+      // Emitted with the branch, after whatever the schedule put between
+      // them (so nothing clobbers the flags): a compare has no effects.
+      if (uses == 1) fused_.insert(p);
     }
   }
 
@@ -779,6 +877,7 @@ MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContex
   sel.findFusedCompares();
   sel.findFusedShifts();
   sel.findFusedAddresses();
+  sel.findFusedLoads();
   return sel.run();
 }
 

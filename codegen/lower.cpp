@@ -48,6 +48,7 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
         allocateRegisters(mf);
         lowerFrame(mf);
         peepholeMachineCode(mf);
+        tidyBlockLayout(mf);
       }
       m.funcs.push_back(std::move(mf));
     } catch (InternalError& e) {

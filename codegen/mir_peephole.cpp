@@ -88,4 +88,68 @@ int peepholeMachineCode(mir::MFunction& f) {
   return changed;
 }
 
+namespace {
+
+bool isBlockJump(const MInst& mi) {
+  return (mi.op == MOp::Jmp || mi.op == MOp::Jcc) && mi.ops.size() == 1 && mi.ops[0].kind == Opnd::Block;
+}
+
+// Blocks reachable from the entry, by succs, by jump operands and by falling
+// through (assumed after anything but a jump or a return: conservative).
+std::vector<char> reachableBlocks(const mir::MFunction& f) {
+  std::vector<char> seen(f.blocks.size(), 0);
+  std::vector<int> work;
+  auto reach = [&](int b) {
+    if (b >= 0 && size_t(b) < f.blocks.size() && !seen[size_t(b)]) {
+      seen[size_t(b)] = 1;
+      work.push_back(b);
+    }
+  };
+  reach(0);
+  while (!work.empty()) {
+    int b = work.back();
+    work.pop_back();
+    const mir::MBlock& blk = f.blocks[size_t(b)];
+    for (int s : blk.succs) reach(s);
+    for (const MInst& mi : blk.insts)
+      if (isBlockJump(mi)) reach(mi.ops[0].reg);
+    if (blk.insts.empty() || (blk.insts.back().op != MOp::Jmp && blk.insts.back().op != MOp::Ret)) reach(b + 1);
+  }
+  return seen;
+}
+
+}  // namespace
+
+int tidyBlockLayout(mir::MFunction& f) {
+  int changed = 0;
+  std::vector<char> keep = reachableBlocks(f);
+  std::vector<int> newIndex(f.blocks.size(), -1);
+  std::vector<mir::MBlock> blocks;
+  for (size_t b = 0; b < f.blocks.size(); b++)
+    if (keep[b]) {
+      newIndex[b] = int(blocks.size());
+      blocks.push_back(std::move(f.blocks[b]));
+    } else {
+      changed++;
+    }
+  f.blocks = std::move(blocks);
+  for (mir::MBlock& b : f.blocks) {
+    for (int& s : b.succs) s = newIndex[size_t(s)];
+    for (MInst& mi : b.insts)
+      if (isBlockJump(mi)) mi.ops[0].reg = newIndex[size_t(mi.ops[0].reg)];
+  }
+  for (size_t b = 0; b < f.blocks.size(); b++) {
+    std::vector<MInst>& insts = f.blocks[b].insts;
+    size_t n = insts.size();
+    if (n < 2 || !isBlockJump(insts[n - 2]) || insts[n - 2].op != MOp::Jcc || !isBlockJump(insts[n - 1]) ||
+        insts[n - 1].op != MOp::Jmp || insts[n - 2].ops[0].reg != int(b + 1))
+      continue;
+    insts[n - 2].cc = mir::negate(insts[n - 2].cc);
+    insts[n - 2].ops[0].reg = insts[n - 1].ops[0].reg;
+    insts.pop_back();
+    changed++;
+  }
+  return changed;
+}
+
 }  // namespace simplec

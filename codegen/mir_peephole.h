@@ -12,4 +12,10 @@ namespace simplec {
 
 int peepholeMachineCode(mir::MFunction& f);
 
+// After the jumps are threaded: blocks nothing reaches any more are dropped
+// (blocks renumbered), then `jcc NEXT; jmp B` becomes `j!cc B` where NEXT is
+// the block laid out next, so that the branch falls through instead of
+// jumping twice. Returns the number of blocks and jumps removed.
+int tidyBlockLayout(mir::MFunction& f);
+
 }  // namespace simplec

@@ -9,6 +9,8 @@
 #include "opt/iterate.h"
 #include "opt/narrow.h"
 #include "opt/sccp.h"
+#include "opt/split_if.h"
+#include "opt/tail_recursion.h"
 #include "opt/unused_funs.h"
 #include "opt/zero_check_elim.h"
 #include "son/evaluator.h"
@@ -24,6 +26,8 @@ void runSccp(Graph& g, const PassOptions&) { sccp(g); }
 void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 void runInline(Graph& g, const PassOptions&) { inlineCalls(g); }
 void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
+void runTailRec(Graph& g, const PassOptions&) { eliminateTailRecursion(g); }
+void runSplitIf(Graph& g, const PassOptions&) { splitIfs(g); }
 void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
 void runUnusedFuns(Graph& g, const PassOptions&) { removeUnusedFunctions(g); }
 
@@ -87,6 +91,10 @@ const std::vector<Pass>& passTable() {
   static const std::vector<Pass> table = {
       // First, so that the analyses see callers' arguments inside the copies.
       {"inline", runInline, 2, {}},
+      // Before sccp narrows parameter types: their Phis take the declared type.
+      {"tailrec", runTailRec, 2, {}},
+      // Before narrow: its Casts would pin data to the arms.
+      {"split-if", runSplitIf, 2, {}},
       // Casts below branches, for the analysis to narrow ranges by.
       {"narrow", runNarrow, 2, {}},
       // The analysis only lowers types; the peepholes then rewrite by them.

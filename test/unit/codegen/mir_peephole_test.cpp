@@ -76,3 +76,41 @@ TEST_CASE("codegen/mir_peephole: jumps through jump-only blocks are threaded", "
   CHECK(f.blocks[1].insts[0].ops[0].reg == 5);
   CHECK(f.blocks[4].insts[0].ops[0].reg == 4);
 }
+
+TEST_CASE("codegen/mir_peephole: unreachable blocks go, a branch over the next block is inverted",
+          "[codegen][mir_peephole]") {
+  MFunction f;
+  f.blocks.resize(5);
+  // B0: jge B2, jmp B4; B1: jmp B4 (nothing reaches it after threading);
+  // B2: jmp B3 ... B3: falls into B4; B4: ret.
+  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(2)}), jcc(Cond::GE, 2),
+                       MInst(MOp::Jmp, {Opnd::block(4)})};
+  f.blocks[0].succs = {2, 4};
+  f.blocks[1].insts = {MInst(MOp::Jmp, {Opnd::block(4)})};
+  f.blocks[1].succs = {4};
+  f.blocks[2].insts = {MInst(MOp::Add, {Opnd::preg(RDI), Opnd::imm64(1)}), MInst(MOp::Jmp, {Opnd::block(3)})};
+  f.blocks[2].succs = {3};
+  f.blocks[3].insts = {MInst(MOp::Add, {Opnd::preg(RDI), Opnd::imm64(2)})};
+  f.blocks[3].succs = {4};
+  f.blocks[4].insts = {MInst(MOp::Ret)};
+  CHECK(tidyBlockLayout(f) == 2);  // B1 dropped, B0's two jumps made one
+  REQUIRE(f.blocks.size() == 4);
+  REQUIRE(f.blocks[0].insts.size() == 2);
+  CHECK(f.blocks[0].insts[1].op == MOp::Jcc);
+  CHECK(f.blocks[0].insts[1].cc == Cond::L);
+  CHECK(f.blocks[0].insts[1].ops[0].reg == 3);  // old B4
+  CHECK(f.blocks[0].succs == std::vector<int>{1, 3});
+  CHECK(f.blocks[1].insts[1].ops[0].reg == 2);  // old B3
+  CHECK(f.blocks[2].succs == std::vector<int>{3});
+  CHECK(tidyBlockLayout(f) == 0);
+}
+
+TEST_CASE("codegen/mir_peephole: a block reached only by falling through stays", "[codegen][mir_peephole]") {
+  MFunction f;
+  f.blocks.resize(3);
+  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), jcc(Cond::E, 2)};  // falls into B1
+  f.blocks[1].insts = {MInst(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(1)}), MInst(MOp::Ret)};
+  f.blocks[2].insts = {MInst(MOp::Ret)};
+  CHECK(tidyBlockLayout(f) == 0);
+  CHECK(f.blocks.size() == 3);
+}

@@ -1,0 +1,24 @@
+// Tail recursion into a loop, at -O2. A direct call of a function to itself
+// whose result is returned at once (`return f(n - 1);`), or combined with
+// values computed before the call by one associative and commutative integer
+// operator (`return f(n - 1) + f(n - 2);`, `return n * f(n - 1);`), becomes a
+// jump back to a loop around the body: the parameters and memory become Phis
+// of that loop, and an accumulator Phi collects the combined values, which
+// every return then combines with its own value (as gcc and clang do).
+// The stack overflow of an endless recursion stays: a counter allows at most
+// kTailLoopLimit jumps per activation, then the site makes its real call, so
+// an endless recursion still grows the stack (kTailLoopLimit times slower).
+// Pre: a verified graph, parameter types as declared (before sccp narrows
+// them). Post: a verified graph that computes the same; calls left only as
+// the fallback after kTailLoopLimit jumps.
+#pragma once
+#include "son/graph.h"
+
+namespace simplec {
+
+constexpr int64_t kTailLoopLimit = 8;
+
+// Returns the number of call sites turned into jumps.
+int eliminateTailRecursion(Graph& g);
+
+}  // namespace simplec

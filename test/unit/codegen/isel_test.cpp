@@ -1,0 +1,119 @@
+// Tests for codegen/isel.h through the -O2 pipeline: what instruction
+// selection makes of small functions, read from the MIR printer before
+// register allocation (virtual registers) or after it.
+#include <catch2/catch.hpp>
+
+#include "codegen/lower.h"
+#include "lexer/diag.h"
+#include "opt/pipeline.h"
+#include "parser/parser.h"
+
+using namespace simplec;
+
+namespace {
+
+// The MIR text of function `fun` of `src` after the -O2 pipeline.
+std::string mirOf(const std::string& src, const std::string& fun, bool allocate = false) {
+  Graph g;
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+  PassOptions o;
+  o.verifyEach = true;
+  runPipeline(g, o);
+  LowerOptions lo;
+  lo.allocate = allocate;
+  mir::MModule m = lowerUnit(g, "t.smp", lo);
+  for (const mir::MFunction& f : m.funcs)
+    if (f.name == fun) return mir::print(f);
+  FAIL("no function " << fun);
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("codegen/isel: a constant only a Cast's bound uses takes no register", "[codegen][isel]") {
+  // After `if (n < 7)` both arms carry Casts with bound 7; the compare takes 7
+  // as an immediate, so nothing reads a register holding it.
+  std::string text = mirOf(
+      "val f = { int n -> if (n < 7) return n * 3; return f(n - 7) - 1; };\n"
+      "val main = { int arg -> return f(arg) + f(arg + 9); };",
+      "f");
+  INFO(text);
+  CHECK(text.find("cmp") != std::string::npos);
+  CHECK(text.find(", 7\n") == text.find(", 7\n", text.find("cmp")));  // only the compare names 7
+}
+
+// Library functions (no main): exported, so they stay as written.
+TEST_CASE("codegen/isel: a load used once is folded into its arithmetic or compare", "[codegen][isel]") {
+  std::string add = mirOf("val f = { int[] a, int i -> return a[i] + i * 3; };", "f");
+  INFO(add);
+  CHECK(add.find("add v") != std::string::npos);
+  CHECK(add.find(", [v", add.find("add v")) < add.find('\n', add.find("add v")));  // the add reads memory
+  std::string cmp = mirOf("val f = { int[] a, int i, int x -> if (x < a[i]) return 1; return 2; };", "f");
+  INFO(cmp);
+  size_t second = cmp.find("cmp v", cmp.find("cmp v") + 1);  // after the bounds check's
+  REQUIRE(second != std::string::npos);
+  CHECK(cmp.find(", [v", second) < cmp.find('\n', second));
+  std::string fl = mirOf("val f = { flt[] a, int i, flt x -> return x * a[i]; };", "f");
+  INFO(fl);
+  CHECK(fl.find("mulsd v") != std::string::npos);
+  CHECK(fl.find(", [v", fl.find("mulsd v")) < fl.find('\n', fl.find("mulsd v")));
+}
+
+TEST_CASE("codegen/isel: a load is not folded across a store or a call, nor when used twice", "[codegen][isel]") {
+  // The element is read before the store to a[0] (which may be the same
+  // element): the add after the store must use the value read before it.
+  std::string st = mirOf("val f = { int[] a, int i -> int x = a[i]; a[0] = 5; return x + i; };", "f");
+  INFO(st);
+  CHECK(st.find("add v") == std::string::npos);
+  std::string call = mirOf("val g = { int[] a -> a[0] = 1; return 0; };\n"
+                           "val f = { int[] a, int i -> int x = a[i]; g(a); return x * i; };", "f");
+  INFO(call);
+  CHECK(call.find("imul v") != std::string::npos);
+  CHECK(call.find(", [v", call.find("imul v")) > call.find('\n', call.find("imul v")));
+  std::string twice = mirOf("val f = { int[] a, int i -> int x = a[i]; return (x + i) * (x - i); };", "f");
+  INFO(twice);
+  CHECK(twice.find(", [v") != std::string::npos);  // the load itself
+  CHECK(twice.find("sub v") != std::string::npos);
+  CHECK(twice.find(", [v", twice.find("sub v")) > twice.find('\n', twice.find("sub v")));
+}
+
+TEST_CASE("codegen/isel: of two loads feeding one instruction only one is folded", "[codegen][isel]") {
+  // Both operands are single-use loads of the same block; an instruction
+  // reads at most one memory operand, the other load stays a mov.
+  std::string text = mirOf("val f = { flt[] a, flt[] b, int i -> return a[i] * b[i]; };", "f");
+  INFO(text);
+  size_t mul = text.find("mulsd v");
+  REQUIRE(mul != std::string::npos);
+  std::string line = text.substr(mul, text.find('\n', mul) - mul);
+  CHECK(line.find(", [v") != std::string::npos);
+  // The multiply's register operand is a copy of the other load's register,
+  // which a mov from memory defines (not a register nothing defines).
+  std::string reg = line.substr(6, line.find(',') - 6);
+  CHECK(text.find("mov " + reg + ", v") != std::string::npos);
+  std::string copied = text.substr(text.find("mov " + reg + ", v") + 6 + reg.size());
+  copied = copied.substr(0, copied.find('\n'));
+  CHECK(text.find("mov " + copied + ", [v") != std::string::npos);
+}
+
+TEST_CASE("codegen/isel: a branch on x & k tests x; x * 3, 5, 9 are one lea", "[codegen][isel]") {
+  std::string text = mirOf("val f = { int x -> if (x & 8) return x * 3; return x * 9 + x * 5; };", "f");
+  INFO(text);
+  CHECK(text.find("test v0, 8") != std::string::npos);
+  CHECK(text.find("and v") == std::string::npos);
+  CHECK(text.find("imul") == std::string::npos);
+  CHECK(text.find("*2]") != std::string::npos);
+  CHECK(text.find("*4]") != std::string::npos);
+  CHECK(text.find("*8]") != std::string::npos);
+}
+
+TEST_CASE("codegen/isel: constant load and store offsets take no register", "[codegen][isel]") {
+  // Field offsets (8, 16) are displacements of the memory operands only.
+  std::string text = mirOf("struct P { int x; int y; };\n"
+                           "val f = { P p -> p.y = p.x + 5; return p.x * 7; };", "f");
+  INFO(text);
+  CHECK(text.find(", 8\n") == std::string::npos);
+  CHECK(text.find(", 16\n") == std::string::npos);
+  CHECK(text.find("+ 16]") != std::string::npos);
+}

@@ -1,0 +1,108 @@
+// Tests for opt/tail_recursion.h: which self calls become jumps (the result
+// returned at once or combined by an accumulator operator with values from
+// before the call), which stay calls, and that the program computes the same
+// (the graph evaluator before and after), an endless recursion included.
+#include <catch2/catch.hpp>
+
+#include "lexer/diag.h"
+#include "opt/call_graph.h"
+#include "opt/tail_recursion.h"
+#include "parser/parser.h"
+#include "son/evaluator.h"
+#include "test/unit/son/graph_builder.h"
+
+using namespace simplec;
+
+namespace {
+
+void parse(Graph& g, const std::string& src) {
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+}
+
+int opsIn(const Graph& g, const std::string& fun, Op op) {
+  for (const FunInfo& f : g.funs)
+    if (f.name == fun) {
+      int n = 0;
+      for (Node* x : functionBody(g, f)) n += x->op == op;
+      return n;
+    }
+  FAIL("no function " << fun);
+  return -1;
+}
+
+// main(argc)'s output and status before and after the pass must agree;
+// returns the number of jumps made and the run after.
+int checkSame(const std::string& src, EvalResult* after = nullptr, int64_t argc = 1) {
+  Graph g;
+  parse(g, src);
+  EvalResult before = evaluateProgram(g, argc, EvalOptions{});
+  int jumps = eliminateTailRecursion(g);
+  CHECK(sontest::verifyText(g) == "");
+  EvalResult now = evaluateProgram(g, argc, EvalOptions{});
+  CHECK(evalDifference(before, now) == "");
+  CHECK(before.out == now.out);
+  CHECK(before.error == now.error);
+  CHECK(before.returnValue == now.returnValue);
+  if (after) *after = now;
+  return jumps;
+}
+
+}  // namespace
+
+TEST_CASE("opt/tail_recursion: a returned self call becomes a loop, the call a fallback", "[opt][tailrec]") {
+  Graph g;
+  parse(g, "val gcd = { int a, int b -> if (b == 0) return a; return gcd(b, a % b); };\nreturn gcd(arg * 1071, 462);");
+  CHECK(opsIn(g, "gcd", Op::Loop) == 0);
+  CHECK(eliminateTailRecursion(g) == 1);
+  CHECK(sontest::verifyText(g) == "");
+  CHECK(opsIn(g, "gcd", Op::Loop) == 1);
+  CHECK(opsIn(g, "gcd", Op::Call) == 1);  // taken after kTailLoopLimit jumps
+  EvalResult r = evaluateProgram(g, 1, EvalOptions{});
+  CHECK(r.returnValue == 21);
+}
+
+TEST_CASE("opt/tail_recursion: accumulator operators keep the result", "[opt][tailrec]") {
+  CHECK(checkSame("val s = { int n -> if (n == 0) return 0; return n + s(n - 1); };\nreturn s(1000) % 256;") == 1);
+  CHECK(checkSame("val f = { int n -> if (n <= 1) return 1; return f(n - 1) * n; };\n"
+                  "sys.io.p(f(25)); return 0;") == 1);
+  CHECK(checkSame("val f = { int n -> if (n == 0) return -1; return (n | 8) & f(n - 1); };\n"
+                  "sys.io.p(f(7)); return 0;") == 1);
+  CHECK(checkSame("val f = { int n -> if (n < 0) return 0; return f(n - 1) | (1 << n); };\n"
+                  "sys.io.p(f(40)); return 0;") == 1);
+  CHECK(checkSame("val f = { int n -> if (n == 0) return 5; return n ^ f(n - 1) ^ (n * 3); };\n"
+                  "sys.io.p(f(99)); return 0;") == 1);
+  // Two calls: the second is the tail site, the first's result an addend.
+  CHECK(checkSame("val fib = { int n -> if (n < 2) return n; return fib(n - 1) + fib(n - 2); };\n"
+                  "sys.io.p(fib(20)); return 0;") == 1);
+  // Several sites, one accumulator.
+  CHECK(checkSame("val w = { int n -> if (n <= 0) return 0; if (n % 2 == 0) return n + w(n - 1);"
+                  " return w(n - 2) + 3 * n; };\nsys.io.p(w(77)); return 0;") == 2);
+}
+
+TEST_CASE("opt/tail_recursion: what is not a tail site stays a call", "[opt][tailrec]") {
+  // Subtraction does not reassociate.
+  CHECK(checkSame("val f = { int n -> if (n <= 0) return 0; return n - f(n - 1); };\nreturn f(9) + 10;") == 0);
+  // Work after the call (output, a store) is not in tail position.
+  CHECK(checkSame("val f = { int n -> if (n <= 0) return 0; int r = f(n - 1); sys.io.p(n); return r; };\n"
+                  "return f(5);") == 0);
+  CHECK(checkSame("val f = { int[] a, int n -> if (n <= 0) return 0; int r = f(a, n - 1); a[0] = n; return r; };\n"
+                  "int[] a = new int[1]; f(a, 4); return a[0];") == 0);
+  // A value read after the call depends on it.
+  CHECK(checkSame("val f = { int[] a, int n -> if (n <= 0) return 0; a[0] += 1; return f(a, n - 1) + a[0]; };\n"
+                  "return f(new int[1], 6);") == 0);
+  // The result goes through another operator first.
+  CHECK(checkSame("val f = { int n -> if (n <= 0) return 1; return f(n - 1) * f(n - 1) + 1; };\n"
+                  "return f(4);") == 0);
+  // Sites with different operators: only the first operator's are jumps.
+  CHECK(checkSame("val m = { int n -> if (n <= 0) return 1; if (n > 5) return n + m(n - 1);"
+                  " return m(n - 1) * 2; };\nreturn m(9);") == 1);
+}
+
+TEST_CASE("opt/tail_recursion: an endless recursion still overflows the stack", "[opt][tailrec]") {
+  EvalResult r;
+  CHECK(checkSame("val up = { int n -> return up(n + 1); };\nsys.io.p(1); return up(0);", &r) == 1);
+  CHECK(r.out == "1");
+  CHECK(r.error == "program: runtime error: stack overflow");
+}
