@@ -104,5 +104,5 @@ TEST_CASE("opt/tail_recursion: an endless recursion still overflows the stack", 
   EvalResult r;
   CHECK(checkSame("val up = { int n -> return up(n + 1); };\nsys.io.p(1); return up(0);", &r) == 1);
   CHECK(r.out == "1");
-  CHECK(r.error == "program: runtime error: stack overflow");
+  CHECK(r.error == "program:1:10: runtime error: stack overflow");  // at the `{` of up
 }
