@@ -90,6 +90,10 @@ void Scope::truncate(size_t nvars, size_t nblocks) {
     vars.pop_back();
   }
   if (blocks.size() > nblocks) blocks.resize(nblocks);
+  // Names of the dropped variables are forgotten too (a declaration as the
+  // arm of an if leaves its name in the enclosing block).
+  for (auto& b : blocks)
+    for (auto it = b.begin(); it != b.end();) it = it->second >= int(nvars) ? b.erase(it) : std::next(it);
 }
 
 int Scope::define(const VarInfo& v, Node* value) {
