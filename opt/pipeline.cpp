@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "lexer/diag.h"
+#include "opt/bounds_check_elim.h"
 #include "opt/inline.h"
 #include "opt/iterate.h"
 #include "opt/narrow.h"
@@ -23,6 +24,7 @@ void runPeepholes(Graph& g, const PassOptions& o) { iterPeeps(g, o.seed, o.check
 void runSccp(Graph& g, const PassOptions&) { sccp(g); }
 void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 void runInline(Graph& g, const PassOptions&) { inlineCalls(g); }
+void runBoundsCheckElim(Graph& g, const PassOptions&) { boundsCheckElim(g); }
 void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
 void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
 void runUnusedFuns(Graph& g, const PassOptions&) { removeUnusedFunctions(g); }
@@ -94,6 +96,8 @@ const std::vector<Pass>& passTable() {
       {"peephole", runPeepholes, 1, {"sccp"}},
       // After the peepholes, so that equal divisors are one node.
       {"zerocheck", runZeroCheckElim, 2, {"peephole"}},
+      // After the peepholes: equal indices and lengths are one node.
+      {"boundscheck", runBoundsCheckElim, 2, {"peephole"}},
       {"idle-casts", runIdleCasts, 2, {"peephole"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
       {"unused-funs", runUnusedFuns, 1, {"peephole"}},
