@@ -8,6 +8,7 @@
 #include "opt/bounds_check_elim.h"
 #include "opt/inline.h"
 #include "opt/iterate.h"
+#include "opt/load_elim.h"
 #include "opt/narrow.h"
 #include "opt/sccp.h"
 #include "opt/unused_funs.h"
@@ -25,6 +26,7 @@ void runSccp(Graph& g, const PassOptions&) { sccp(g); }
 void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 void runInline(Graph& g, const PassOptions&) { inlineCalls(g); }
 void runBoundsCheckElim(Graph& g, const PassOptions&) { boundsCheckElim(g); }
+void runLoadElim(Graph& g, const PassOptions&) { loadElim(g); }
 void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
 void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
 void runUnusedFuns(Graph& g, const PassOptions&) { removeUnusedFunctions(g); }
@@ -98,6 +100,8 @@ const std::vector<Pass>& passTable() {
       {"zerocheck", runZeroCheckElim, 2, {"peephole"}},
       // After the peepholes: equal indices and lengths are one node.
       {"boundscheck", runBoundsCheckElim, 2, {"peephole"}},
+      // After the peepholes: equal addresses and memory states are one node.
+      {"loadelim", runLoadElim, 2, {"peephole"}},
       {"idle-casts", runIdleCasts, 2, {"peephole"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
       {"unused-funs", runUnusedFuns, 1, {"peephole"}},
