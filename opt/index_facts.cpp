@@ -18,7 +18,8 @@ namespace {
 
 constexpr int kDepth = 4;        // levels of chained reasoning per query
 constexpr int kRangeDepth = 3;   // levels of arithmetic a range looks through
-constexpr int kFanout = 8;       // most recent facts looked at per value
+constexpr size_t kFanout = 8;    // most recent facts looked at per value
+constexpr size_t kScan = 64;     // entries of a value's fact list scanned at most
 constexpr int kBudget = 4000;    // steps per query
 constexpr int kShapeDepth = 6;   // levels of invariance / monotony looked through
 
@@ -87,7 +88,11 @@ void IndexFacts::add(Node* lo, Node* hi, bool strict) {
   lo = uncast(lo);
   hi = uncast(hi);
   if (lo == hi) return;
-  byLo_[lo].push_back(facts_.size());
+  std::vector<size_t>& same = byLo_[lo];
+  // Already known (a repeated check): one entry is enough.
+  for (size_t k = same.size(), n = 0; k-- > 0 && n < 4; n++)
+    if (facts_[same[k]].hi == hi && facts_[same[k]].strict >= strict) return;
+  same.push_back(facts_.size());
   byHi_[hi].push_back(facts_.size());
   facts_.push_back({lo, hi, strict, int(path_.size()) - 1});
 }
@@ -120,6 +125,21 @@ void IndexFacts::addBranchFacts(Node* proj) {
 
 bool IndexFacts::spend() { return budget_-- > 0; }
 
+// The most recent facts about `key` that hold above depth `limit`. A list
+// is in path order, deepest last, so those below the limit come first; at
+// most kScan entries are looked at, whatever the list's length.
+std::vector<const IndexFacts::Fact*> IndexFacts::recent(const FactIndex& index, Node* key, int limit) const {
+  std::vector<const Fact*> r;
+  auto it = index.find(key);
+  if (it == index.end()) return r;
+  const std::vector<size_t>& list = it->second;
+  for (size_t k = list.size(), scanned = 0; k-- > 0 && scanned < kScan && r.size() < kFanout; scanned++) {
+    const Fact& f = facts_[list[k]];
+    if (f.depth < limit) r.push_back(&f);
+  }
+  return r;
+}
+
 int IndexFacts::depthOnPath(Node* ctrl) const {
   auto it = onPath_.find(ctrl);
   return it == onPath_.end() ? -1 : it->second;
@@ -148,27 +168,13 @@ bool IndexFacts::less(Node* a, Node* b, bool strict, int limit, int depth) {
 
 // a R m and m R' b (or a R m' with m' R' b known), chained.
 bool IndexFacts::lessByFacts(Node* ua, Node* ub, Node* a, Node* b, bool strict, int limit, int depth) {
-  auto lo = byLo_.find(ua);
-  if (lo != byLo_.end()) {
-    int seen = 0;
-    for (size_t k = lo->second.size(); k-- > 0 && seen < kFanout;) {
-      const Fact& f = facts_[lo->second[k]];
-      if (f.depth >= limit) continue;
-      seen++;
-      if (f.hi == ub && (f.strict || !strict)) return true;
-      if (less(f.hi, b, strict && !f.strict, limit, depth - 1)) return true;
-    }
+  (void)ub;
+  for (const Fact* f : recent(byLo_, ua, limit)) {
+    if (f->hi == uncast(b) && (f->strict || !strict)) return true;
+    if (less(f->hi, b, strict && !f->strict, limit, depth - 1)) return true;
   }
-  auto hi = byHi_.find(ub);
-  if (hi != byHi_.end()) {
-    int seen = 0;
-    for (size_t k = hi->second.size(); k-- > 0 && seen < kFanout;) {
-      const Fact& f = facts_[hi->second[k]];
-      if (f.depth >= limit) continue;
-      seen++;
-      if (less(a, f.lo, strict && !f.strict, limit, depth - 1)) return true;
-    }
-  }
+  for (const Fact* f : recent(byHi_, uncast(b), limit))
+    if (less(a, f->lo, strict && !f->strict, limit, depth - 1)) return true;
   return false;
 }
 
@@ -195,26 +201,19 @@ bool IndexFacts::lessByOffsets(Node* ua, Node* ub, Node* a, Node* b, bool strict
   splitOffset(b, limit, &y, &e);
   if (splitOffset(a, limit, &x, &c)) {
     if (lessOnOneBase(a, b, strict, limit)) return true;
-    auto facts = c > 0 ? byLo_.find(x) : byLo_.end();
-    if (facts != byLo_.end()) {
-      int seen = 0;
-      for (size_t k = facts->second.size(); k-- > 0 && seen < kFanout;) {
-        const Fact& f = facts_[facts->second[k]];
-        if (f.depth >= limit) continue;
-        seen++;
-        Node* fy;
-        int64_t d;
-        if (!splitOffset(f.hi, limit, &fy, &d)) continue;
-        // a = x + c < (or <=) fy + gap
-        __int128 gap = __int128(d) + c;
-        if (gap <= 0) {
-          bool below = f.strict || gap < 0;  // a < fy, else a <= fy
-          if (less(fy, b, strict && !below, limit, depth - 1)) return true;
-        } else if (fy == y) {
-          // a <= fy + gap - (strict fact), b = fy + e
-          __int128 top = gap - (f.strict ? 1 : 0);
-          if (strict ? top < e : top <= e) return true;
-        }
+    for (const Fact* f : c > 0 ? recent(byLo_, x, limit) : std::vector<const Fact*>{}) {
+      Node* fy;
+      int64_t d;
+      if (!splitOffset(f->hi, limit, &fy, &d)) continue;
+      // a = x + c < (or <=) fy + gap
+      __int128 gap = __int128(d) + c;
+      if (gap <= 0) {
+        bool below = f->strict || gap < 0;  // a < fy, else a <= fy
+        if (less(fy, b, strict && !below, limit, depth - 1)) return true;
+      } else if (fy == y) {
+        // a <= fy + gap - (strict fact), b = fy + e
+        __int128 top = gap - (f->strict ? 1 : 0);
+        if (strict ? top < e : top <= e) return true;
       }
     }
   }
@@ -366,27 +365,12 @@ IndexFacts::Range IndexFacts::rangeOf(Node* n, int limit, int depth) {
   if (isLength(u)) r.lo = std::max<int64_t>(r.lo, 0);
   const Range typed = r;
   // Bounds by constants (or by ranges) the facts give.
-  auto lower = byLo_.find(u);
-  if (lower != byLo_.end()) {
-    int seen = 0;
-    for (size_t k = lower->second.size(); k-- > 0 && seen < kFanout;) {
-      const Fact& f = facts_[lower->second[k]];
-      if (f.depth >= limit) continue;
-      seen++;
-      if (typeRange(f.hi, &lo, &hi) && fits(__int128(hi) - f.strict)) r.hi = std::min<int64_t>(r.hi, hi - f.strict);
-    }
-  }
-  auto upper = byHi_.find(u);
-  if (upper != byHi_.end()) {
-    int seen = 0;
-    for (size_t k = upper->second.size(); k-- > 0 && seen < kFanout;) {
-      const Fact& f = facts_[upper->second[k]];
-      if (f.depth >= limit) continue;
-      seen++;
-      Range m{0, 0};
-      if (f.lo && !typeRange(f.lo, &m.lo, &m.hi)) continue;
-      if (fits(__int128(m.lo) + f.strict)) r.lo = std::max<int64_t>(r.lo, m.lo + f.strict);
-    }
+  for (const Fact* f : recent(byLo_, u, limit))
+    if (typeRange(f->hi, &lo, &hi) && fits(__int128(hi) - f->strict)) r.hi = std::min<int64_t>(r.hi, hi - f->strict);
+  for (const Fact* f : recent(byHi_, u, limit)) {
+    Range m{0, 0};
+    if (f->lo && !typeRange(f->lo, &m.lo, &m.hi)) continue;
+    if (fits(__int128(m.lo) + f->strict)) r.lo = std::max<int64_t>(r.lo, m.lo + f->strict);
   }
   // Arithmetic over the operands' ranges, where nothing can wrap around.
   if (depth > 0 && u->in.size() > 2 && (u->op == Op::Add || u->op == Op::Sub || u->op == Op::Mul || u->op == Op::Shl) &&

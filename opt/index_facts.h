@@ -68,7 +68,9 @@ class IndexFacts {
   std::vector<size_t> marks_;  // facts_.size() at each entered node
   std::vector<Node*> path_;    // the entered nodes, root first
   std::unordered_map<Node*, int> onPath_;
-  std::unordered_map<Node*, std::vector<size_t>> byLo_, byHi_;
+  using FactIndex = std::unordered_map<Node*, std::vector<size_t>>;  // value -> facts_ indices
+  std::vector<const Fact*> recent(const FactIndex& index, Node* key, int limit) const;
+  FactIndex byLo_, byHi_;
   int budget_ = 0;
 };
 
