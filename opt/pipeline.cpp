@@ -6,6 +6,7 @@
 
 #include "lexer/diag.h"
 #include "opt/bounds_check_elim.h"
+#include "opt/dead_store_elim.h"
 #include "opt/inline.h"
 #include "opt/iterate.h"
 #include "opt/load_elim.h"
@@ -27,6 +28,7 @@ void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 void runInline(Graph& g, const PassOptions&) { inlineCalls(g); }
 void runBoundsCheckElim(Graph& g, const PassOptions&) { boundsCheckElim(g); }
 void runLoadElim(Graph& g, const PassOptions&) { loadElim(g); }
+void runDeadStoreElim(Graph& g, const PassOptions&) { deadStoreElim(g); }
 void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
 void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
 void runUnusedFuns(Graph& g, const PassOptions&) { removeUnusedFunctions(g); }
@@ -102,6 +104,8 @@ const std::vector<Pass>& passTable() {
       {"boundscheck", runBoundsCheckElim, 2, {"peephole"}},
       // After the peepholes: equal addresses and memory states are one node.
       {"loadelim", runLoadElim, 2, {"peephole"}},
+      // After loadelim: loads it removed no longer keep stores alive.
+      {"deadstores", runDeadStoreElim, 2, {"loadelim"}},
       {"idle-casts", runIdleCasts, 2, {"peephole"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
       {"unused-funs", runUnusedFuns, 1, {"peephole"}},
