@@ -57,6 +57,14 @@ bool fits(__int128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
 
 }  // namespace
 
+// One node per value compared: Casts stripped, and every load of one
+// array's length is the first such load seen (the header never changes).
+Node* IndexFacts::canon(Node* n) {
+  n = uncast(n);
+  if (!n || !isLength(n)) return n;
+  return lengthOf_.emplace(uncast(n->in[2]), n).first->second;
+}
+
 void IndexFacts::enter(Node* n) {
   onPath_[n] = int(path_.size());
   path_.push_back(n);
@@ -85,8 +93,8 @@ void IndexFacts::leave() {
 }
 
 void IndexFacts::add(Node* lo, Node* hi, bool strict) {
-  lo = uncast(lo);
-  hi = uncast(hi);
+  lo = canon(lo);
+  hi = canon(hi);
   if (lo == hi) return;
   std::vector<size_t>& same = byLo_[lo];
   // Already known (a repeated check): one entry is enough.
@@ -103,9 +111,9 @@ void IndexFacts::addBranchFacts(Node* proj) {
   Node* iff = proj->in.empty() ? nullptr : proj->in[0];
   if (!iff || iff->op != Op::If || iff->in.size() < 2 || !iff->in[1]) return;
   bool taken = proj->aux == 0;
-  Node* p = uncast(iff->in[1]);
+  Node* p = canon(iff->in[1]);
   while (p->op == Op::Not && p->in.size() > 1 && p->in[1]) {
-    p = uncast(p->in[1]);
+    p = canon(p->in[1]);
     taken = !taken;
   }
   if (p->op != Op::LT && p->op != Op::LE && p->op != Op::EQ && p->op != Op::NE) return;
@@ -157,7 +165,7 @@ bool IndexFacts::provesLess(Node* a, Node* b, bool strict) {
 
 bool IndexFacts::less(Node* a, Node* b, bool strict, int limit, int depth) {
   if (!spend()) return false;
-  Node *ua = uncast(a), *ub = uncast(b);
+  Node *ua = canon(a), *ub = canon(b);
   if (ua == ub) return !strict;
   Range ra = rangeOf(a, limit, kRangeDepth), rb = rangeOf(b, limit, kRangeDepth);
   if (strict ? ra.hi < rb.lo : ra.hi <= rb.lo) return true;
@@ -170,10 +178,10 @@ bool IndexFacts::less(Node* a, Node* b, bool strict, int limit, int depth) {
 bool IndexFacts::lessByFacts(Node* ua, Node* ub, Node* a, Node* b, bool strict, int limit, int depth) {
   (void)ub;
   for (const Fact* f : recent(byLo_, ua, limit)) {
-    if (f->hi == uncast(b) && (f->strict || !strict)) return true;
+    if (f->hi == canon(b) && (f->strict || !strict)) return true;
     if (less(f->hi, b, strict && !f->strict, limit, depth - 1)) return true;
   }
-  for (const Fact* f : recent(byHi_, uncast(b), limit))
+  for (const Fact* f : recent(byHi_, canon(b), limit))
     if (less(a, f->lo, strict && !f->strict, limit, depth - 1)) return true;
   return false;
 }
@@ -233,16 +241,16 @@ bool IndexFacts::lessByOffsets(Node* ua, Node* ub, Node* a, Node* b, bool strict
 
 // n = x + c as the machine computes it (c = 0: n itself).
 void IndexFacts::rawOffset(Node* n, Node** base, int64_t* k) {
-  Node* u = uncast(n);
+  Node* u = canon(n);
   *base = u;
   *k = 0;
   int64_t c;
   if (!u || (u->op != Op::Add && u->op != Op::Sub) || u->in.size() < 3) return;
   if (intCon(u->in[2], &c) && !(u->op == Op::Sub && c == INT64_MIN)) {
-    *base = uncast(u->in[1]);
+    *base = canon(u->in[1]);
     *k = u->op == Op::Sub ? -c : c;
   } else if (u->op == Op::Add && intCon(u->in[1], &c)) {
-    *base = uncast(u->in[2]);
+    *base = canon(u->in[2]);
     *k = c;
   }
 }
@@ -266,7 +274,7 @@ bool IndexFacts::splitOffset(Node* n, int limit, Node** base, int64_t* k) {
   if (*k == 0) return true;
   Range rx = baseRange(n, *k, limit, rangeOf(*base, limit, 0));
   if (fits(__int128(rx.lo) + *k) && fits(__int128(rx.hi) + *k)) return true;
-  *base = uncast(n);
+  *base = canon(n);
   *k = 0;
   return true;
 }
@@ -309,7 +317,7 @@ bool IndexFacts::lessByInduction(Node* ua, Node* ub, Node* a, Node* b, bool stri
 }
 
 bool IndexFacts::monotoneFrom(Node* v, Node* p, bool grows, int depth) {
-  Node* u = uncast(v);
+  Node* u = canon(v);
   if (u == p) return true;
   if (!u || depth <= 0 || !spend()) return false;
   if ((u->op == Op::Add || u->op == Op::Sub) && u->in.size() > 2) {
@@ -336,7 +344,7 @@ bool IndexFacts::monotoneFrom(Node* v, Node* p, bool grows, int depth) {
 }
 
 bool IndexFacts::invariant(Node* n, int loopDepth, int depth) {
-  n = uncast(n);
+  n = canon(n);
   if (!n || n->op == Op::Con || n->op == Op::Parm) return true;
   if (depth <= 0 || n->isCFG() || n->op == Op::Scope || !spend()) return false;
   // Values made once per arrival at their region or control node: those
@@ -359,7 +367,7 @@ IndexFacts::Range IndexFacts::rangeOf(Node* n, int limit, int depth) {
   if (!n) return {0, 0};
   Range r{INT64_MIN, INT64_MAX};
   int64_t lo, hi;
-  Node* u = uncast(n);
+  Node* u = canon(n);
   for (Node* x : {n, u})
     if (typeRange(x, &lo, &hi)) r = {std::max(r.lo, lo), std::min(r.hi, hi)};
   if (isLength(u)) r.lo = std::max<int64_t>(r.lo, 0);

@@ -53,7 +53,7 @@ class IndexFacts {
   // n = base + k exactly: an addition or subtraction of a constant that
   // cannot wrap around, else n itself with k = 0. False only for null.
   bool splitOffset(Node* n, int limit, Node** base, int64_t* k);
-  static void rawOffset(Node* n, Node** base, int64_t* k);
+  void rawOffset(Node* n, Node** base, int64_t* k);
   Range baseRange(Node* n, int64_t c, int limit, Range rx);
   bool lessOnOneBase(Node* a, Node* b, bool strict, int limit);
   // v's value never exceeds (grows: never falls below) the loop Phi p's
@@ -63,6 +63,7 @@ class IndexFacts {
   bool invariant(Node* n, int loopDepth, int depth);
   int depthOnPath(Node* ctrl) const;  // -1: not on the walk's path
   bool spend();  // false once the current query's budget is used up
+  Node* canon(Node* n);
 
   std::vector<Fact> facts_;
   std::vector<size_t> marks_;  // facts_.size() at each entered node
@@ -71,6 +72,7 @@ class IndexFacts {
   using FactIndex = std::unordered_map<Node*, std::vector<size_t>>;  // value -> facts_ indices
   std::vector<const Fact*> recent(const FactIndex& index, Node* key, int limit) const;
   FactIndex byLo_, byHi_;
+  std::unordered_map<Node*, Node*> lengthOf_;  // array -> its canonical length load
   int budget_ = 0;
 };
 

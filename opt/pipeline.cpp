@@ -100,10 +100,10 @@ const std::vector<Pass>& passTable() {
       {"peephole", runPeepholes, 1, {"sccp"}},
       // After the peepholes, so that equal divisors are one node.
       {"zerocheck", runZeroCheckElim, 2, {"peephole"}},
-      // After the peepholes: equal indices and lengths are one node.
-      {"boundscheck", runBoundsCheckElim, 2, {"peephole"}},
       // After the peepholes: equal addresses and memory states are one node.
       {"loadelim", runLoadElim, 2, {"peephole"}},
+      // After loadelim: an array read from a field twice is one array.
+      {"boundscheck", runBoundsCheckElim, 2, {"loadelim"}},
       // After loadelim: loads it removed no longer keep stores alive.
       {"deadstores", runDeadStoreElim, 2, {"loadelim"}},
       {"idle-casts", runIdleCasts, 2, {"peephole"}},

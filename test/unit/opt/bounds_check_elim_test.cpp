@@ -54,6 +54,13 @@ TEST_CASE("opt/bounds_check_elim: a loop up to the length keeps no check", "[opt
             .left == 1);  // n / 2 may be out of bounds (n = 0)
 }
 
+TEST_CASE("opt/bounds_check_elim: two loads of one array's length are one length", "[opt][bounds]") {
+  // b.data# in the test and in the check may be two Load nodes of one pointer.
+  CHECK(run("struct Buf { int[] data; };\n"
+            "val sum = { Buf b -> int s = 0; for (int i = 0; i < b.data#; i++) s += b.data[i]; return s; };")
+            .left == 0);
+}
+
 TEST_CASE("opt/bounds_check_elim: i < n with n <= a# known on the path", "[opt][bounds]") {
   CHECK(run("val f = { int[] a, int n -> if (n > a#) return 0; int s = 0;\n"
             "  for (int i = 0; i < n; i++) s += a[i]; return s; };")
