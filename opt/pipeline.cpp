@@ -5,8 +5,11 @@
 #include <optional>
 
 #include "lexer/diag.h"
+#include "opt/bounds_check_elim.h"
+#include "opt/dead_store_elim.h"
 #include "opt/inline.h"
 #include "opt/iterate.h"
+#include "opt/load_elim.h"
 #include "opt/narrow.h"
 #include "opt/sccp.h"
 #include "opt/split_if.h"
@@ -25,6 +28,9 @@ void runPeepholes(Graph& g, const PassOptions& o) { iterPeeps(g, o.seed, o.check
 void runSccp(Graph& g, const PassOptions&) { sccp(g); }
 void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 void runInline(Graph& g, const PassOptions&) { inlineCalls(g); }
+void runBoundsCheckElim(Graph& g, const PassOptions&) { boundsCheckElim(g); }
+void runLoadElim(Graph& g, const PassOptions&) { loadElim(g); }
+void runDeadStoreElim(Graph& g, const PassOptions&) { deadStoreElim(g); }
 void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
 void runTailRec(Graph& g, const PassOptions&) { eliminateTailRecursion(g); }
 void runSplitIf(Graph& g, const PassOptions&) { splitIfs(g); }
@@ -102,6 +108,12 @@ const std::vector<Pass>& passTable() {
       {"peephole", runPeepholes, 1, {"sccp"}},
       // After the peepholes, so that equal divisors are one node.
       {"zerocheck", runZeroCheckElim, 2, {"peephole"}},
+      // After the peepholes: equal addresses and memory states are one node.
+      {"loadelim", runLoadElim, 2, {"peephole"}},
+      // After loadelim: an array read from a field twice is one array.
+      {"boundscheck", runBoundsCheckElim, 2, {"loadelim"}},
+      // After loadelim: loads it removed no longer keep stores alive.
+      {"deadstores", runDeadStoreElim, 2, {"loadelim"}},
       {"idle-casts", runIdleCasts, 2, {"peephole"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
       {"unused-funs", runUnusedFuns, 1, {"peephole"}},

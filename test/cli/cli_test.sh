@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Command-line behaviour of simplec (TOOL.md): separate compilation and
-# linking with C, --run, -S, Make dependency files, exit statuses, determinism.
+# linking with C, --run, -S, Make dependency files, exit statuses, determinism,
+# and what -O2 leaves of a bounds-checked loop.
 # Usage: cli_test.sh PATH/TO/simplec
 set -u
 SIMPLEC=$(realpath "$1")
@@ -68,6 +69,17 @@ make -s -j4 SIMPLEC="$SIMPLEC" prog >/dev/null 2>&1; check "make -j" 0 $?
 check "dependency file" "prog.o: prog.smp" "$(cat prog.d 2>/dev/null)"
 "$SIMPLEC" -c -MD -MF custom.d -MT custom-target "$HERE/prog.smp" -o p.o
 check "-MF/-MT" "custom-target: $HERE/prog.smp" "$(cat custom.d 2>/dev/null)"
+
+# Bounds-check elimination (-O2): a loop up to a# keeps no check, the length
+# is loaded once before the loop and the element inside it; -O0 checks.
+sched=$("$SIMPLEC" --emit=sched "$HERE/sum_array.smp")
+check "no bounds check in a loop up to a#" 0 "$(grep -c BoundsCheck <<< "$sched")"
+depthOf() {  # the loop depth of the block that holds the line matching $1
+  awk -v pat="$1" '/^B[0-9]/{match($0, /depth [0-9]+/); d=substr($0, RSTART, RLENGTH)} $0 ~ pat {print d}' <<< "$sched"
+}
+check "length loaded before the loop" "depth 0" "$(depthOf 'Load i64 @0 ')"
+check "element loaded in the loop" "depth 1" "$(depthOf 'Load i64 @1 ')"
+check "-O0 keeps the check" 1 "$("$SIMPLEC" -O0 --emit=ir "$HERE/sum_array.smp" | grep -c BoundsCheck)"
 
 # Exit statuses: bad input 1, bad command line 2.
 printf 'return x;\n' > bad.smp

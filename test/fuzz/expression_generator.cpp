@@ -93,6 +93,18 @@ std::string Generator::literal() {
 }
 
 std::string Generator::arrayIndex(const std::string& arr) {
+  // Inside a loop over arr's indices: the counter, mostly as is, sometimes
+  // one off (out of bounds at one end of the loop).
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+    for (const Var& v : *s)
+      if (v.counter && v.overArray == arr && rng_.chance(60)) {
+        switch (rng_.weighted({70, 12, 12, 6})) {
+          case 0: return v.name;
+          case 1: return v.name + " - 1";
+          case 2: return v.name + " + 1";
+          default: return arr + "# - 1 - " + v.name;
+        }
+      }
   // In bounds: a non-negative value reduced modulo the length (never 0).
   if (!rng_.chance(1)) return "((" + intExpr(1) + ") & 1023) % " + arr + "#";
   return intExpr(1);  // anything: maybe a runtime error

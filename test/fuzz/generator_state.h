@@ -24,6 +24,7 @@ struct Var {
   bool counter = false;     // a loop's induction variable (preferred in loop bodies)
   bool isField = false;     // `c1.a`: a field of a struct object, used like a variable
   int64_t bound = -1;       // |value| <= bound when known (limits, counters), else -1
+  std::string overArray{};  // a counter running over this array's indices (a#)
   // For function references: every function the value can hold was
   // generated before function number `fnOrder`, and costs at most `fnCost`.
   size_t fnOrder = 0;

@@ -1,6 +1,7 @@
 // Loops for the program generator: counted for-loops (up, down, strided,
 // `!=`, wrapping around INT64_MAX/MIN, triangular), loops over a limit
-// computed once, and while loops counting a variable down.
+// computed once, loops over an array's indices (for bounds-check
+// elimination), and while loops counting a variable down.
 // Invariant: a loop's trip count is at most the `trips` it is charged for,
 // whatever its body does: the variables in its test are never assignable
 // there, and a while loop decrements its counter before any `continue`.
@@ -29,7 +30,10 @@ void Generator::loopStatement(int depth) {
   // Copies: declaring more names below may move the Var `outer` points to.
   std::string outerName = outer ? outer->name : "";
   int64_t outerBound = outer ? outer->bound : 0;
-  std::vector<int> w = {20, 10, 12, 14, 14, 7, 5, triangle ? 10 : 0, 5};
+  // An int array (never reassigned) whose indices a loop can run over.
+  const Var* arr = pickVar([](const Var& v) { return v.ty == Ty::IntArr; }, false);
+  std::string arrName = arr ? arr->name : "";
+  std::vector<int> w = {20, 10, 12, 14, 14, 7, 5, triangle ? 10 : 0, 5, arr && cap >= 10 ? 12 : 0};
   int form = static_cast<int>(rng_.weighted(w));
 
   // Sometimes an accumulator and a derived induction variable around the loop.
@@ -141,6 +145,21 @@ void Generator::loopStatement(int depth) {
       counter.bound = outerBound;
       trips = static_cast<uint64_t>(outerBound);
       header = "for (int " + counter.name + " = 0; " + counter.name + " < " + outerName + "; " + counter.name + "++)";
+      break;
+    }
+    case 9: {  // over an array's indices (a# <= 8): up, down, or one past the end
+      counter.name = freshName("i");
+      counter.bound = 9;
+      counter.overArray = arrName;
+      trips = 9;
+      std::string i = counter.name, n = arrName + "#";
+      switch (rng_.weighted({30, 20, 15, 15, 10})) {
+        case 0: header = "for (int " + i + " = 0; " + i + " < " + n + "; " + i + "++)"; break;
+        case 1: header = "for (int " + i + " = " + n + " - 1; " + i + " >= 0; " + i + "--)"; break;
+        case 2: header = "for (int " + i + " = 1; " + i + " < " + n + "; " + i + "++)"; break;
+        case 3: header = "for (int " + i + " = 0; " + i + " < " + n + " - 1; " + i + "++)"; break;
+        default: header = "for (int " + i + " = 0; " + i + " <= " + n + "; " + i + "++)"; break;
+      }
       break;
     }
     default: {  // exact `!=` test

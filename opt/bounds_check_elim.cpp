@@ -1,0 +1,50 @@
+// Bounds-check elimination by a walk down each function's dominator tree.
+#include "opt/bounds_check_elim.h"
+
+#include "opt/cfg_dominators.h"
+#include "opt/index_facts.h"
+
+namespace simplec {
+
+namespace {
+
+int eliminateIn(Graph& g, Node* fun) {
+  CfgDominators dom(g, fun);
+  if (!dom.reached(fun)) return 0;
+  IndexFacts facts;
+  std::vector<Node*> redundant;
+  // Explicit-stack DFS; a node's facts hold for its dominator-tree subtree.
+  std::vector<std::pair<Node*, size_t>> stack;
+  auto enter = [&](Node* n) {
+    // Proven from what holds above the check, before it adds its own facts.
+    if (n->op == Op::BoundsCheck && n->in.size() > 2 && facts.provesInBounds(n->in[1], n->in[2]))
+      redundant.push_back(n);
+    facts.enter(n);
+    stack.push_back({n, 0});
+  };
+  enter(fun);
+  while (!stack.empty()) {
+    auto& [n, next] = stack.back();
+    const auto& kids = dom.children(n);
+    if (next < kids.size()) {
+      enter(kids[next++]);
+      continue;
+    }
+    facts.leave();
+    stack.pop_back();
+  }
+  for (Node* bc : redundant)
+    if (!bc->dead) g.subsume(bc, bc->in[0]);
+  return int(redundant.size());
+}
+
+}  // namespace
+
+int boundsCheckElim(Graph& g) {
+  int removed = 0;
+  for (const FunInfo& f : g.funs)
+    if (f.fun && f.ret && !f.fun->dead) removed += eliminateIn(g, f.fun);
+  return removed;
+}
+
+}  // namespace simplec

@@ -1,0 +1,64 @@
+// Dead-store elimination by a bounded forward walk over memory uses.
+#include "opt/dead_store_elim.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "son/mem_access.h"
+
+namespace simplec {
+
+namespace {
+
+constexpr size_t kMaxWalk = 64;  // memory values followed per store: bounds the work
+
+bool sameBytes(const Node* s, const Node* t) {
+  return s->aux == t->aux && sameValue(s->in[2], t->in[2]) && sameValue(s->in[3], t->in[3]);
+}
+
+// Can any load see the bytes `st` writes?
+bool observed(const Node* st) {
+  std::vector<const Node*> work{st};
+  std::unordered_set<const Node*> seen{st};
+  while (!work.empty()) {
+    const Node* mem = work.back();
+    work.pop_back();
+    for (const Node* u : mem->out) {
+      if (u->dead) continue;
+      bool memorySlot = (u->op == Op::Store || u->op == Op::Load) && u->in.size() > 3 && u->in[1] == mem &&
+                        std::count(u->in.begin(), u->in.end(), mem) == 1;
+      if (!memorySlot) return true;  // a Phi, call, return, merge...: may observe
+      if (u->op == Op::Load) {
+        if (!provablyDisjoint(st, u)) return true;
+        continue;
+      }
+      if (sameBytes(st, u)) continue;  // overwritten on this path
+      if (!provablyDisjoint(st, u)) return true;
+      if (seen.insert(u).second) {
+        if (seen.size() > kMaxWalk) return true;
+        work.push_back(u);
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+int deadStoreElim(Graph& g) {
+  std::vector<Node*> stores;
+  for (Node* n : liveNodes(g))
+    if (n->op == Op::Store && n->keep == 0 && n->in.size() > 4 && n->in[1]) stores.push_back(n);
+  int removed = 0;
+  // By id: removing one store changes the uses the next walk sees, so the
+  // order must not depend on addresses.
+  std::sort(stores.begin(), stores.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+  for (Node* st : stores) {
+    if (st->dead || observed(st)) continue;
+    g.subsume(st, st->in[1]);
+    removed++;
+  }
+  return removed;
+}
+
+}  // namespace simplec

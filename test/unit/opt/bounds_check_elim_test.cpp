@@ -1,0 +1,121 @@
+// Tests for opt/bounds_check_elim.h on parsed programs, optimized by the
+// passes before it: checks proven by loop tests, chains, offsets,
+// induction variables and ranges go; every check that could fail stays.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "lexer/diag.h"
+#include "opt/bounds_check_elim.h"
+#include "opt/pipeline.h"
+#include "parser/parser.h"
+#include "test/unit/son/graph_builder.h"
+
+using namespace simplec;
+
+namespace {
+
+int checksIn(const Graph& g) { return int(sontest::liveOfKind(g, Op::BoundsCheck).size()); }
+
+struct Result {
+  int before;  // BoundsChecks when the pass starts
+  int left;    // after it
+};
+
+// `src` through the -O2 passes before "boundscheck", then the pass itself.
+Result run(const std::string& src) {
+  Graph g;
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+  PassOptions o;
+  for (const Pass& p : passTable()) {
+    if (std::strcmp(p.name, "boundscheck") == 0) break;
+    p.run(g, o);
+  }
+  Result r{checksIn(g), 0};
+  int removed = boundsCheckElim(g);
+  CHECK(sontest::verifyText(g) == "");
+  r.left = checksIn(g);
+  CHECK(removed == r.before - r.left);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("opt/bounds_check_elim: a loop up to the length keeps no check", "[opt][bounds]") {
+  Result r = run("val sum = { int[] a -> int s = 0; for (int i = 0; i < a#; i++) s += a[i]; return s; };");
+  CHECK(r.before == 1);
+  CHECK(r.left == 0);
+  // Reading and writing, two arrays of one length, the test written `a# > i`.
+  CHECK(run("val f = { int[] a -> for (int i = 0; a# > i; i++) a[i] = a[i] * 2; return 0; };").left == 0);
+  CHECK(run("val f = { int n -> int[] a = new int[n]; int[] b = new int[n];\n"
+            "  for (int i = 0; i < n; i++) b[i] = a[i] + i; return b[n / 2]; };")
+            .left == 1);  // n / 2 may be out of bounds (n = 0)
+}
+
+TEST_CASE("opt/bounds_check_elim: two loads of one array's length are one length", "[opt][bounds]") {
+  // b.data# in the test and in the check may be two Load nodes of one pointer.
+  CHECK(run("struct Buf { int[] data; };\n"
+            "val sum = { Buf b -> int s = 0; for (int i = 0; i < b.data#; i++) s += b.data[i]; return s; };")
+            .left == 0);
+}
+
+TEST_CASE("opt/bounds_check_elim: i < n with n <= a# known on the path", "[opt][bounds]") {
+  CHECK(run("val f = { int[] a, int n -> if (n > a#) return 0; int s = 0;\n"
+            "  for (int i = 0; i < n; i++) s += a[i]; return s; };")
+            .left == 0);
+  // Without the test, n may exceed the length.
+  CHECK(run("val f = { int[] a, int n -> int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; };").left == 1);
+  // n < a# tested, then i <= n.
+  CHECK(run("val f = { int[] a, int n -> if (n >= a#) return 0; int s = 0;\n"
+            "  for (int i = 0; i <= n; i++) s += a[i]; return s; };")
+            .left == 0);
+}
+
+TEST_CASE("opt/bounds_check_elim: constant offsets", "[opt][bounds]") {
+  // a[i - 1] with 1 <= i < a#, a[i] too.
+  CHECK(run("val f = { int[] a -> int s = 0; for (int i = 1; i < a#; i++) s += a[i] - a[i - 1]; return s; };")
+            .left == 0);
+  // a[i + 1] may be a[a#].
+  CHECK(run("val f = { int[] a -> int s = 0; for (int i = 0; i < a#; i++) s += a[i + 1]; return s; };").left == 1);
+  // ... unless the loop stops one earlier.
+  CHECK(run("val f = { int[] a -> int s = 0; for (int i = 0; i + 1 < a#; i++) s += a[i + 1] + a[i]; return s; };")
+            .left == 0);
+  CHECK(run("val f = { int[] a -> int s = 0; for (int i = 0; i < a# - 1; i++) s += a[i + 1] + a[i]; return s; };")
+            .left == 0);
+}
+
+TEST_CASE("opt/bounds_check_elim: a counter going down from a# - 1", "[opt][bounds]") {
+  CHECK(run("val f = { int[] a -> int s = 0; for (int i = a# - 1; i >= 0; i--) s += a[i]; return s; };").left == 0);
+  CHECK(run("val f = { int[] a -> int s = 0; int i = a#; while (i > 0) { i--; s += a[i]; } return s; };").left == 0);
+  // Starting at a# is one too far.
+  CHECK(run("val f = { int[] a -> int s = 0; for (int i = a#; i >= 0; i--) s += a[i]; return s; };").left == 1);
+}
+
+TEST_CASE("opt/bounds_check_elim: checks that may fail stay", "[opt][bounds]") {
+  // Another array's length proves nothing.
+  CHECK(run("val f = { int[] a, int[] b -> int s = 0; for (int i = 0; i < a#; i++) s += b[i]; return s; };")
+            .left == 1);
+  // A start that may be negative.
+  CHECK(run("val f = { int[] a, int k -> int s = 0; for (int i = k; i < a#; i++) s += a[i]; return s; };")
+            .left == 1);
+  // The bound grows inside the loop: i < n no longer says i < a#.
+  CHECK(run("val f = { int[] a -> int s = 0; int n = a#;\n"
+            "  for (int i = 0; i < n; i++) { s += a[i]; n = n + 1; } return s; };")
+            .left == 1);
+  // The test is on another variable than the index.
+  CHECK(run("val f = { int[] a -> int s = 0; int j = 0;\n"
+            "  for (int i = 0; i < a#; i++) { s += a[j]; j += 2; } return s; };")
+            .left == 1);
+}
+
+TEST_CASE("opt/bounds_check_elim: matmul's row-major indices", "[opt][bounds]") {
+  Result r = run(
+      "int n = 400; flt[] a = new flt[n * n]; flt[] c = new flt[n * n];\n"
+      "for (int i = 0; i < n; i++) for (int k = 0; k < n; k++) {\n"
+      "  flt x = a[i * n + k]; for (int j = 0; j < n; j++) c[i * n + j] += x * a[k * n + j]; }\n"
+      "return int(c[arg]);");
+  CHECK(r.before == 4);
+  CHECK(r.left == 1);  // c[arg]
+}
