@@ -685,8 +685,13 @@ Val Parser::parsePrimary() {
       auto it = topFunAt_.find(pos_);
       if (it != topFunAt_.end()) {
         std::string name = it->second;
+        size_t open = pos_;
         Val v = topFunValue(name, t.pos);
-        pos_ = topFuns_[name].endPos;  // parsed already (maybe on demand)
+        TopFun& tf = topFuns_[name];
+        if (tf.parsing)
+          skipPastBrace(open);  // met again inside itself (error recovery): its end is not known yet
+        else
+          pos_ = tf.endPos;  // parsed already (maybe on demand)
         return v;
       }
       return parseFunLiteral("lambda");

@@ -305,7 +305,7 @@ void Parser::preDeclareTopFunctions() {
 
 void Parser::parseTopFunBody(TopFun& tf, const std::string& name) {
   size_t savedPos = pos_;
-  tf.parsing = true;
+  tf.parsing = tf.attempted = true;
   pos_ = tf.litPos;
   try {
     parseFunLiteral(name);
@@ -319,7 +319,9 @@ void Parser::parseTopFunBody(TopFun& tf, const std::string& name) {
 
 Val Parser::topFunValue(const std::string& name, SrcPos pos) {
   TopFun& tf = topFuns_[name];
-  if (tf.funIdx < 0 && !tf.parsing) parseTopFunBody(tf, name);
+  // A body that failed to parse is not parsed again at every use (uses in
+  // other failing bodies would multiply).
+  if (tf.funIdx < 0 && !tf.attempted) parseTopFunBody(tf, name);
   if (tf.funIdx < 0) return {con(0), SType::error()};
   Node* c = peep(mk(Op::Con, {g_.start()}, Type::funPtr(tf.funIdx)));
   if (tf.parsing) {

@@ -81,6 +81,7 @@ class Parser {
     size_t endPos = 0;    // token index just past the '}' once parsed
     int funIdx = -1;
     bool parsing = false;
+    bool attempted = false;  // parsed once, maybe with errors: never again
     SType type;           // set once the header (or the whole) is parsed
     SType assumedRet;     // result type assumed by a recursive call
     bool retAssumed = false;
