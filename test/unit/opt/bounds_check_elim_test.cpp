@@ -3,12 +3,8 @@
 // induction variables and ranges go; every check that could fail stays.
 #include <catch2/catch.hpp>
 
-#include <cstring>
-
-#include "lexer/diag.h"
 #include "opt/bounds_check_elim.h"
-#include "opt/pipeline.h"
-#include "parser/parser.h"
+#include "test/unit/opt/pass_on_program.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -17,29 +13,10 @@ namespace {
 
 int checksIn(const Graph& g) { return int(sontest::liveOfKind(g, Op::BoundsCheck).size()); }
 
-struct Result {
-  int before;  // BoundsChecks when the pass starts
-  int left;    // after it
-};
+using Result = opttest::PassResult;
 
 // `src` through the -O2 passes before "boundscheck", then the pass itself.
-Result run(const std::string& src) {
-  Graph g;
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
-  PassOptions o;
-  for (const Pass& p : passTable()) {
-    if (std::strcmp(p.name, "boundscheck") == 0) break;
-    p.run(g, o);
-  }
-  Result r{checksIn(g), 0};
-  int removed = boundsCheckElim(g);
-  CHECK(sontest::verifyText(g) == "");
-  r.left = checksIn(g);
-  CHECK(removed == r.before - r.left);
-  return r;
-}
+Result run(const std::string& src) { return opttest::runPassOnProgram(src, "boundscheck", checksIn, boundsCheckElim); }
 
 }  // namespace
 

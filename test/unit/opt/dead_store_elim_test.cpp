@@ -3,12 +3,8 @@
 // or the function's end may see stays.
 #include <catch2/catch.hpp>
 
-#include <cstring>
-
-#include "lexer/diag.h"
 #include "opt/dead_store_elim.h"
-#include "opt/pipeline.h"
-#include "parser/parser.h"
+#include "test/unit/opt/pass_on_program.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -16,28 +12,12 @@ using simplec::sontest::SonBuilder;
 
 namespace {
 
-struct Result {
-  int before, left;
-};
+int storesIn(const Graph& g) { return int(sontest::liveOfKind(g, Op::Store).size()); }
+
+using Result = opttest::PassResult;
 
 // `src` through the -O2 passes before "deadstores", then the pass itself.
-Result run(const std::string& src) {
-  Graph g;
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
-  PassOptions o;
-  for (const Pass& p : passTable()) {
-    if (std::strcmp(p.name, "deadstores") == 0) break;
-    p.run(g, o);
-  }
-  Result r{int(sontest::liveOfKind(g, Op::Store).size()), 0};
-  int removed = deadStoreElim(g);
-  CHECK(sontest::verifyText(g) == "");
-  r.left = int(sontest::liveOfKind(g, Op::Store).size());
-  CHECK(removed == r.before - r.left);
-  return r;
-}
+Result run(const std::string& src) { return opttest::runPassOnProgram(src, "deadstores", storesIn, deadStoreElim); }
 
 }  // namespace
 

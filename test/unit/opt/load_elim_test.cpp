@@ -3,12 +3,8 @@
 // store or call between) or of other addresses stay.
 #include <catch2/catch.hpp>
 
-#include <cstring>
-
-#include "lexer/diag.h"
 #include "opt/load_elim.h"
-#include "opt/pipeline.h"
-#include "parser/parser.h"
+#include "test/unit/opt/pass_on_program.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -22,28 +18,10 @@ int loadsIn(const Graph& g) {
   return n;
 }
 
-struct Result {
-  int before, left;
-};
+using Result = opttest::PassResult;
 
 // `src` through the -O2 passes before "loadelim", then the pass itself.
-Result run(const std::string& src) {
-  Graph g;
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
-  PassOptions o;
-  for (const Pass& p : passTable()) {
-    if (std::strcmp(p.name, "loadelim") == 0) break;
-    p.run(g, o);
-  }
-  Result r{loadsIn(g), 0};
-  int replaced = loadElim(g);
-  CHECK(sontest::verifyText(g) == "");
-  r.left = loadsIn(g);
-  CHECK(replaced == r.before - r.left);
-  return r;
-}
+Result run(const std::string& src) { return opttest::runPassOnProgram(src, "loadelim", loadsIn, loadElim); }
 
 }  // namespace
 

@@ -1,0 +1,45 @@
+// Test helper for one -O2 pass on a parsed program: the program goes through
+// the passes that come before the pass in the pass table, then through the
+// pass itself; the count of some node kind is taken before and after, and
+// the graph must still verify.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include "lexer/diag.h"
+#include "opt/pipeline.h"
+#include "parser/parser.h"
+#include "test/unit/son/graph_builder.h"
+
+namespace simplec::opttest {
+
+struct PassResult {
+  int before;  // nodes counted when the pass starts
+  int left;    // after it
+};
+
+// `runPass` runs the pass and returns how many nodes it removed.
+inline PassResult runPassOnProgram(const std::string& src, const char* pass,
+                                   const std::function<int(const Graph&)>& count,
+                                   const std::function<int(Graph&)>& runPass) {
+  Graph g;
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+  PassOptions o;
+  for (const Pass& p : passTable()) {
+    if (std::strcmp(p.name, pass) == 0) break;
+    p.run(g, o);
+  }
+  PassResult r{count(g), 0};
+  int removed = runPass(g);
+  CHECK(sontest::verifyText(g) == "");
+  r.left = count(g);
+  CHECK(removed == r.before - r.left);
+  return r;
+}
+
+}  // namespace simplec::opttest
