@@ -85,7 +85,7 @@ SType Parser::parseType(bool stopAtSize) {
     const std::string& n = tok().text;
     t = primitiveTypeNamed(n);
     if (t.isError()) {
-      error(tok().pos, "type '" + n + "' is not supported yet");
+      error(tok().pos, "unknown type '" + n + "'");
       t = SType::intT();
     }
     pos_++;

@@ -351,7 +351,7 @@ Val Parser::parseNewStruct() {
   StructInfo* s = structNameAt(pos_, &end);
   if (!s) {
     if (at(Tok::TypeName) || at(Tok::Ident))
-      syntaxError(tok().pos, at(Tok::Ident) ? "unknown struct '" + tok().text + "'" : "arrays are not supported yet");
+      syntaxError(tok().pos, at(Tok::Ident) ? "unknown struct '" + tok().text + "'" : "expected '[' and an array size");
     syntaxError(tok().pos, "expected a struct name after 'new'");
   }
   pos_ = end;
