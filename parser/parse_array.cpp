@@ -153,6 +153,7 @@ Node* Parser::allocate(const MemAccess& slots, Node* count, SrcPos pos) {
 // a[i], a[i] = v, a[i] op= v, a[i]++, a[i]--: the array and index are
 // evaluated once, then the right side, then the bounds are checked.
 Val Parser::parseIndex(Val arr) {
+  if (!arr.n) arr.n = con(0);  // a call without a value (reported below)
   SrcPos lb = tok().pos;
   pos_++;
   SrcPos ipos = tok().pos;
