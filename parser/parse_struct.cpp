@@ -1,6 +1,6 @@
 // Structs and references: declarations (known before any statement is
 // parsed, so that types may be used before their declaration), per-type
-// constants, `null`, `new`, field access and assignment, null facts.
+// constants, `null`, `new`, field access and assignment.
 //   struct = 'struct' name '{' {struct | field} '}' [';']
 //   field  = ('val' | type) ['!'] name ['=' expr] ';'
 //   new    = 'new' structname ['{' statement* '}']
@@ -250,51 +250,6 @@ SType Parser::remapStructs(const SType& t) const {
 // ---------------------------------------------------------------- values
 
 Val Parser::nullValue() { return {nullCon(), SType::nullT()}; }
-
-Val Parser::readVar(int idx) {
-  VarInfo& info = scope()->vars[size_t(idx)];
-  Val v{scope()->get(idx), info.type};
-  v.var = idx;
-  if (v.t.isNullTracked()) {
-    if (!info.maybeNull) v.t.nullable = false;
-    v.nnTrue = {idx};
-  }
-  return v;
-}
-
-void Parser::applyFacts(Scope* s, const std::vector<int>& vars) {
-  for (int i : vars)
-    if (size_t(i) < s->vars.size() && s->vars[size_t(i)].type.isNullTracked() &&
-        s->vars[size_t(i)].type.nullable)
-      s->vars[size_t(i)].maybeNull = false;
-}
-
-void Parser::weakenAssignedInLoop(Scope* head) {
-  // A variable assigned anywhere in the loop may be null again at its head.
-  // The loop ends before the end of the enclosing block: scanning to there
-  // may only forget more.
-  int depth = 0;
-  for (size_t p = pos_; p < toks_.size() && toks_[p].kind != Tok::Eof; p++) {
-    Tok k = toks_[p].kind;
-    if (k == Tok::LBrace) depth++;
-    if (k == Tok::RBrace && --depth < 0) break;
-    if (k != Tok::Ident || p + 1 >= toks_.size()) continue;
-    Tok next = toks_[p + 1].kind;
-    bool assigned = next == Tok::Assign || next == Tok::PlusAssign || next == Tok::MinusAssign;
-    if (!assigned) continue;
-    int idx = head->find(toks_[p].text);
-    if (idx >= 0 && head->vars[size_t(idx)].type.isNullTracked() && head->vars[size_t(idx)].type.nullable)
-      head->vars[size_t(idx)].maybeNull = true;
-  }
-}
-
-// Names the variable when there is one: that is what a test would narrow.
-void Parser::reportMightBeNull(const Val& v, SrcPos pos) {
-  if (v.var >= 0)
-    error(pos, "'" + scope()->vars[size_t(v.var)].name + "' might be null");
-  else
-    error(pos, "a value of type '" + v.t.str() + "' might be null");
-}
 
 bool Parser::checkDeref(const Val& obj, SrcPos dotPos) {
   if (obj.t.isError()) return false;
