@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "opt/call_graph.h"
+#include "opt/cfg_dominators.h"
 #include "son/compute.h"
 
 namespace simplec {
@@ -111,6 +112,82 @@ std::vector<Site> findSites(const Graph& g, int fi) {
   return sites;
 }
 
+// A constant integer's value, if `n` is one.
+bool intConst(const Node* n, int64_t& v) {
+  if (!n || n->op != Op::Con || !n->type || !n->type->isInt() || !n->type->isConst()) return false;
+  v = n->type->value();
+  return true;
+}
+
+bool isParm(const Node* n, int64_t index) { return n && n->op == Op::Parm && n->aux == index; }
+
+// The constant step of `arg` from parameter `index` (arg = parm + step), or 0.
+int64_t stepFrom(const Node* arg, int64_t index) {
+  int64_t c = 0;
+  if (arg->op == Op::Add && isParm(arg->in[1], index) && intConst(arg->in[2], c)) return c;
+  if (arg->op == Op::Add && isParm(arg->in[2], index) && intConst(arg->in[1], c)) return c;
+  if (arg->op == Op::Sub && isParm(arg->in[1], index) && intConst(arg->in[2], c) && c != INT64_MIN) return -c;
+  return 0;
+}
+
+// The bounds on parameter `index` that hold at control `at`: the branch
+// arms on its dominator path that compare the parameter with a constant.
+void boundsAt(const CfgDominators& dom, Node* at, int64_t index, int64_t& lo, int64_t& hi) {
+  lo = INT64_MIN, hi = INT64_MAX;
+  for (Node* c = at; c; c = dom.idom(c)) {
+    if (c->op != Op::CProj || c->in[0]->op != Op::If) continue;
+    Node* cond = c->in[0]->in[1];
+    bool holds = c->aux == 0;  // the true arm
+    while (cond->op == Op::Not) {
+      cond = cond->in[1];
+      holds = !holds;
+    }
+    if (cond->op != Op::LT && cond->op != Op::LE) continue;
+    int64_t k = 0;
+    bool strict = cond->op == Op::LT;
+    // p < k, p <= k, k < p, k <= p; a false arm holds the negation.
+    if (isParm(cond->in[1], index) && intConst(cond->in[2], k)) {
+      if (holds) hi = std::min(hi, strict ? (k == INT64_MIN ? k : k - 1) : k);
+      else lo = std::max(lo, strict ? k : (k == INT64_MAX ? k : k + 1));
+    } else if (isParm(cond->in[2], index) && intConst(cond->in[1], k)) {
+      if (holds) lo = std::max(lo, strict ? (k == INT64_MAX ? k : k + 1) : k);
+      else hi = std::min(hi, strict ? k : (k == INT64_MIN ? k : k - 1));
+    }
+  }
+}
+
+// Do the jumps provably end? They do when one integer parameter moves at
+// every site by a constant step in one direction, and every site is only
+// reached while the parameter is on the near side of a constant bound that
+// the step cannot carry it around (no wrap): then the parameter walks
+// monotonically toward the bound, and the loop ends.
+bool jumpsEnd(const Graph& g, int fi, const std::vector<Site>& sites) {
+  const FunInfo& f = g.funs[size_t(fi)];
+  CfgDominators dom(g, f.fun);
+  for (size_t p = 0; p < f.paramTypes.size(); p++) {
+    bool ends = true;
+    int direction = 0;
+    for (const Site& s : sites) {
+      int64_t step = stepFrom(s.call->in[3 + p], int64_t(p));
+      int d = step > 0 ? 1 : step < 0 ? -1 : 0;
+      if (d == 0 || (direction != 0 && d != direction)) {
+        ends = false;
+        break;
+      }
+      direction = d;
+      int64_t lo, hi;
+      boundsAt(dom, s.call->in[0], int64_t(p), lo, hi);
+      bool fits = d < 0 ? lo != INT64_MIN && lo >= INT64_MIN - step : hi != INT64_MAX && hi <= INT64_MAX - step;
+      if (!fits) {
+        ends = false;
+        break;
+      }
+    }
+    if (ends) return true;
+  }
+  return false;
+}
+
 Node* typed(Node* n) {
   n->type = compute(n);
   return n;
@@ -136,7 +213,9 @@ void redirectUses(Graph& g, Node* old, Node* nw, Node* keeper, size_t keepSlot) 
   }
 }
 
-int transform(Graph& g, int fi, std::vector<Site>& sites) {
+// `counted`: jumps are bounded by the counter (see tail_recursion.h);
+// otherwise every site jumps, and its call is left on a never-taken arm.
+int transform(Graph& g, int fi, std::vector<Site>& sites, bool counted) {
   const FunInfo& f = g.funs[size_t(fi)];
   Node* fun = f.fun;
   // Parameters (index -1: memory) and the nodes that hang below the entry.
@@ -157,10 +236,15 @@ int transform(Graph& g, int fi, std::vector<Site>& sites) {
       if (u->in[k] == fun) g.setDef(u, k, loop);
 
   // The jump counter: a site jumps while fewer than kTailLoopLimit jumps were taken.
-  Node* count = g.make(Op::Phi, {loop, typed(g.con(Type::intConst(0))), nullptr}, Type::intBot());
-  Node* next = typed(g.make(Op::Add, {nullptr, count, typed(g.con(Type::intConst(1)))}));
-  g.setDef(count, 2, next);
-  Node* below = typed(g.make(Op::LT, {nullptr, count, typed(g.con(Type::intConst(kTailLoopLimit)))}));
+  Node* below = nullptr;
+  if (!counted) {
+    below = typed(g.con(Type::intConst(1)));
+  } else {
+    Node* count = g.make(Op::Phi, {loop, typed(g.con(Type::intConst(0))), nullptr}, Type::intBot());
+    Node* next = typed(g.make(Op::Add, {nullptr, count, typed(g.con(Type::intConst(1)))}));
+    g.setDef(count, 2, next);
+    below = typed(g.make(Op::LT, {nullptr, count, typed(g.con(Type::intConst(kTailLoopLimit)))}));
+  }
   std::vector<Node*> jumps;
   for (Site& s : sites) {
     Node* iff = typed(g.make(Op::If, {s.call->in[0], below}));
@@ -228,7 +312,7 @@ int eliminateTailRecursion(Graph& g) {
     for (bool b : f.f32Params) f32 |= b;
     if (f32) continue;
     std::vector<Site> sites = findSites(g, int(fi));
-    if (!sites.empty()) jumps += transform(g, int(fi), sites);
+    if (!sites.empty()) jumps += transform(g, int(fi), sites, !jumpsEnd(g, int(fi), sites));
   }
   return jumps;
 }

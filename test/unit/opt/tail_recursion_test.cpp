@@ -106,3 +106,48 @@ TEST_CASE("opt/tail_recursion: an endless recursion still overflows the stack", 
   CHECK(r.out == "1");
   CHECK(r.error == "program:1:10: runtime error: stack overflow");  // at the `{` of up
 }
+
+// Counts the LT nodes of `fun` after the pass: the jump counter adds one.
+int ltAfterPass(const std::string& src, const std::string& fun) {
+  Graph g;
+  parse(g, src);
+  int before = opsIn(g, fun, Op::LT);
+  CHECK(eliminateTailRecursion(g) >= 1);
+  CHECK(sontest::verifyText(g) == "");
+  return opsIn(g, fun, Op::LT) - before;
+}
+
+TEST_CASE("opt/tail_recursion: jumps that provably end need no counter", "[opt][tailrec]") {
+  // A parameter stepping toward a bound that guards the site: no counter.
+  std::string fib = "val fib = { int n -> if (n < 2) return n; return fib(n - 1) + fib(n - 2); };\n"
+                    "sys.io.p(fib(20)); return 0;";
+  CHECK(ltAfterPass(fib, "fib") == 0);
+  CHECK(checkSame(fib) == 1);
+  std::string up = "val up = { int n, int s -> if (n > 100) return s; return up(n + 3, s + n); };\n"
+                   "return up(arg, 0) % 256;";
+  CHECK(ltAfterPass(up, "up") == 0);
+  CHECK(checkSame(up) == 1);
+  std::string negated = "val f = { int n -> if (!(n >= 1)) return 0; return n + f(n - 1); };\n"
+                        "return f(50000) % 256;";
+  CHECK(ltAfterPass(negated, "f") == 0);
+  CHECK(checkSame(negated) == 1);
+  // Two sites stepping the same parameter the same way.
+  std::string two = "val w = { int n -> if (n <= 0) return 0; if (n % 2 == 0) return n + w(n - 1);"
+                    " return w(n - 2) + 3 * n; };\nsys.io.p(w(77)); return 0;";
+  CHECK(ltAfterPass(two, "w") == 0);
+}
+
+TEST_CASE("opt/tail_recursion: jumps that may not end keep the counter", "[opt][tailrec]") {
+  // No bound, a test for equality, a step away from the bound, a step
+  // that could wrap past the bound, steps in both directions.
+  CHECK(ltAfterPass("val f = { int n -> return f(n - 1); };\nreturn f(arg);", "f") == 1);
+  CHECK(ltAfterPass("val f = { int n -> if (n == 0) return 0; return n + f(n - 1); };\nreturn f(9);", "f") == 1);
+  CHECK(ltAfterPass("val f = { int n -> if (n < 2) return n; return f(n + 1); };\nreturn f(-9);", "f") == 1);
+  CHECK(ltAfterPass("val f = { int n -> if (n < -9223372036854775807) return 0; return f(n - 2); };\n"
+                    "return f(arg);", "f") == 1);
+  CHECK(ltAfterPass("val f = { int n -> if (n < 0) return 0; if (n > 9) return 1; if (n % 2 == 0) return f(n + 1);"
+                    " return f(n - 1); };\nreturn f(arg);", "f") == 1);
+  // The bound is on another parameter than the one that steps.
+  CHECK(ltAfterPass("val f = { int n, int m -> if (m < 0) return 0; return f(n - 1, m); };\nreturn f(3, 3);", "f") ==
+        1);
+}
