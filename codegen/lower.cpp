@@ -1,6 +1,7 @@
 // Whole-unit lowering: graph -> MIR module.
 #include "codegen/lower.h"
 
+#include "codegen/branch_duplication.h"
 #include "codegen/frame.h"
 #include "codegen/isel.h"
 #include "codegen/mir_peephole.h"
@@ -48,6 +49,7 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
         allocateRegisters(mf);
         lowerFrame(mf);
         peepholeMachineCode(mf);
+        duplicateBranchBlocks(mf);
         tidyBlockLayout(mf);
       }
       m.funcs.push_back(std::move(mf));

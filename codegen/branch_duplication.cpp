@@ -1,0 +1,48 @@
+// Duplication of small branch blocks (see branch_duplication.h).
+#include "codegen/branch_duplication.h"
+
+namespace simplec {
+
+namespace {
+
+using mir::MInst;
+using mir::MOp;
+using mir::Opnd;
+
+bool isBlockJump(const MInst& mi, MOp op) {
+  return mi.op == op && mi.ops.size() == 1 && mi.ops[0].kind == Opnd::Block;
+}
+
+// Is block `h` a compare (or test) and a conditional jump, then either a
+// jump or a fall-through into the next block? Its copy, followed by a jump
+// to where it falls through, means the same anywhere.
+bool isBranchBlock(const mir::MFunction& f, int h) {
+  const std::vector<MInst>& insts = f.blocks[size_t(h)].insts;
+  if (insts.size() < 2 || insts.size() > kMaxDuplicatedBranchBlock) return false;
+  if (insts[0].op != MOp::Cmp && insts[0].op != MOp::Test) return false;
+  if (!isBlockJump(insts[1], MOp::Jcc)) return false;
+  if (insts.size() == 3) return isBlockJump(insts[2], MOp::Jmp);
+  return size_t(h) + 1 < f.blocks.size();  // falls through into h + 1
+}
+
+}  // namespace
+
+int duplicateBranchBlocks(mir::MFunction& f) {
+  int replaced = 0;
+  for (size_t b = 0; b < f.blocks.size(); b++) {
+    mir::MBlock& blk = f.blocks[b];
+    if (blk.insts.empty() || !isBlockJump(blk.insts.back(), MOp::Jmp)) continue;
+    int h = blk.insts.back().ops[0].reg;
+    if (h < 0 || size_t(h) >= f.blocks.size() || size_t(h) == b || !isBranchBlock(f, h)) continue;
+    const mir::MBlock& head = f.blocks[size_t(h)];
+    std::vector<MInst> copy = head.insts;
+    if (copy.size() == 2) copy.push_back(MInst(MOp::Jmp, {Opnd::block(h + 1)}));
+    blk.insts.pop_back();
+    blk.insts.insert(blk.insts.end(), copy.begin(), copy.end());
+    blk.succs = {copy[1].ops[0].reg, copy[2].ops[0].reg};
+    replaced++;
+  }
+  return replaced;
+}
+
+}  // namespace simplec
