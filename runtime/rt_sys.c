@@ -52,6 +52,11 @@ void* __simplec_args(void) {
   return args;
 }
 
+int64_t __simplec_copy_bytes(int64_t* dst, int64_t doff, const int64_t* src, int64_t soff, int64_t len) {
+  memmove((char*)(dst + 1) + doff, (const char*)(src + 1) + soff, (size_t)len);
+  return 0;
+}
+
 int64_t __simplec_write_ary(int64_t fd, const int64_t* ary, int64_t len) {
   if (ary == NULL) return 0;
   if (len > ary[0]) len = ary[0];

@@ -60,6 +60,9 @@ void __simplec_print_ary(const int64_t* ary);
 void* __simplec_stdin(void);
 /* sys.args: the arguments (argv[0] first) as a u8[~]?[~], made on first use. */
 void* __simplec_args(void);
+/* sys.ary.copy when every index is in bounds (the library checks first):
+ * dst[doff, doff+len) = src[soff, soff+len); the ranges may overlap. */
+int64_t __simplec_copy_bytes(int64_t* dst, int64_t doff, const int64_t* src, int64_t soff, int64_t len);
 /* sys.aryu8.write: writes bytes [0, len) of a u8 array (len clamped to its
  * length) to fd, after what sys.io.p buffered; returns the count written
  * (-1 when nothing could be written). */

@@ -360,6 +360,8 @@ class Evaluator {
       if (len > 0) emit(s.substr(0, size_t(len)));
     } else if (fi.symbol == "__simplec_write_ary") {
       return writeAry(f, c, fi, args);
+    } else if (fi.symbol == "__simplec_copy_bytes") {
+      return copyBytes(f, c, fi, args);
     } else if (fi.symbol == "__simplec_stdin") {
       if (!o_.callExterns) unsupported("the program reads standard input");
       std::string in;
@@ -443,6 +445,34 @@ class Evaluator {
       unsupported("the program writes to file descriptor " + std::to_string(fd));
     }
     return Val{int64_t(bytes.size()), EvalKind::Int};
+  }
+
+  // sys.ary.copy's in-bounds case (the runtime's memmove): the library
+  // checked the bounds, so a range outside an array is an evaluator failure.
+  Val copyBytes(const Frame& f, const EvalNode& c, const FunInfo& fi, const std::vector<Val>& args) {
+    if (args.size() != 5 || args[1].k != EvalKind::Int || args[3].k != EvalKind::Int || args[4].k != EvalKind::Int)
+      fail(f, c, "passes a wrong argument to '" + fi.symbol + "'");
+    int64_t doff = args[1].v, soff = args[3].v, len = args[4].v;
+    std::vector<int64_t> cells;
+    std::vector<EvalKind> kinds;
+    if (args[2].k == EvalKind::Str) {
+      if (args[2].v < 0 || size_t(args[2].v) >= g_.strings.size()) fail(f, c, "copies a string that does not exist");
+      const std::string& str = g_.strings[size_t(args[2].v)];
+      if (len < 0 || soff < 0 || soff > int64_t(str.size()) - len) fail(f, c, "copies past the end of a string");
+      for (int64_t i = 0; i < len; i++) cells.push_back(uint8_t(str[size_t(soff + i)]));
+      kinds.assign(size_t(len), EvalKind::Int);
+    } else {
+      const Obj& src = object(f, c, args[2]);
+      if (len < 0 || soff < 0 || soff > src.len - len) fail(f, c, "copies past the end of an array");
+      cells.assign(src.cells.begin() + soff, src.cells.begin() + soff + len);
+      kinds.assign(src.kinds.begin() + soff, src.kinds.begin() + soff + len);
+    }
+    object(f, c, args[0]);  // fails unless an array
+    Obj& dst = heap_[size_t(args[0].v - 1)];
+    if (doff < 0 || doff > dst.len - len) fail(f, c, "copies past the end of an array");
+    std::copy(cells.begin(), cells.end(), dst.cells.begin() + doff);
+    std::copy(kinds.begin(), kinds.end(), dst.kinds.begin() + doff);
+    return Val{0, EvalKind::Int};
   }
 
   // A C function of this process, called with up to six integer and eight
