@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "codegen/div_magic.h"
 #include "lexer/diag.h"
 #include "son/mem_access.h"
 
@@ -141,6 +142,7 @@ class Selector {
   // A constant used by `user` as operand `slot` that the instruction can
   // take as an immediate.
   bool foldsImm(const Node* user, size_t slot, const Node* c) const {
+    if ((user->op == Op::Div || user->op == Op::Mod) && slot == 2) return constantDivisor(user);
     if (!isIntCon(c) || !fitsImm32(c->type->value())) return false;
     switch (user->op) {
       case Op::Add: case Op::Sub: case Op::Mul: case Op::And: case Op::Or: case Op::Xor:
@@ -497,7 +499,64 @@ class Selector {
     emit(op, {reg(n), cnt});
   }
 
+  // A constant divisor other than 0 and INT64_MIN: division without idiv.
+  static bool constantDivisor(const Node* n) {
+    const Node* d = n->in[2];
+    return isIntCon(d) && d->type->value() != 0 && d->type->value() != INT64_MIN;
+  }
+
+  // x / d and x % d for a constant d (div_magic.h): the quotient q by a
+  // multiply-high (or shifts, for a power of two), the remainder x - q * d.
+  void selectDivModByConstant(Node* n) {
+    int64_t d = n->in[2]->type->value();
+    Opnd x = reg(n->in[1]);
+    uint64_t ad = d < 0 ? 0 - uint64_t(d) : uint64_t(d);
+    Opnd q = Opnd::vreg(f_.newVReg(RegClass::Gpr));
+    if (ad == 1) {
+      emit(MOp::Mov, {q, x});
+      if (d < 0) emit(MOp::Neg, {q});  // wraps: MIN / -1 is MIN
+    } else if ((ad & (ad - 1)) == 0) {
+      // Round toward zero: add 2^k - 1 to a negative x before the shift.
+      int k = __builtin_ctzll(ad);
+      emit(MOp::Mov, {q, x});
+      emit(MOp::Sar, {q, Opnd::imm64(63)});
+      emit(MOp::Shr, {q, Opnd::imm64(64 - k)});
+      emit(MOp::Add, {q, x});
+      emit(MOp::Sar, {q, Opnd::imm64(k)});
+      if (d < 0) emit(MOp::Neg, {q});
+    } else {
+      DivMagic m = signedDivMagic(d);
+      emit(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(m.multiplier)});
+      emit(MOp::SMulHi, {x});
+      emit(MOp::Mov, {q, Opnd::preg(RDX)});
+      if (d > 0 && m.multiplier < 0) emit(MOp::Add, {q, x});
+      if (d < 0 && m.multiplier > 0) emit(MOp::Sub, {q, x});
+      if (m.shift > 0) emit(MOp::Sar, {q, Opnd::imm64(m.shift)});
+      Opnd sign = Opnd::vreg(f_.newVReg(RegClass::Gpr));
+      emit(MOp::Mov, {sign, q});
+      emit(MOp::Shr, {sign, Opnd::imm64(63)});
+      emit(MOp::Add, {q, sign});
+    }
+    if (n->op == Op::Div) {
+      emit(MOp::Mov, {reg(n), q});
+      return;
+    }
+    if (fitsImm32(d)) {
+      emit(MOp::Imul, {q, Opnd::imm64(d)});
+    } else {
+      Opnd dv = Opnd::vreg(f_.newVReg(RegClass::Gpr));
+      emit(MOp::Mov, {dv, Opnd::imm64(d)});
+      emit(MOp::Imul, {q, dv});
+    }
+    emit(MOp::Mov, {reg(n), x});
+    emit(MOp::Sub, {reg(n), q});
+  }
+
   void selectDivMod(Node* n) {
+    if (constantDivisor(n)) {
+      selectDivModByConstant(n);
+      return;
+    }
     // idiv takes the dividend in rax; the divisor goes to rcx so that it can
     // never sit in rdx, which the sign extension overwrites.
     emit(MOp::Mov, {Opnd::preg(RAX), reg(n->in[1])});

@@ -101,6 +101,7 @@ const char* mopName(MOp op) {
     case MOp::Setcc: return "setcc";
     case MOp::Cmov: return "cmov";
     case MOp::SDivRem: return "sdivrem";
+    case MOp::SMulHi: return "smulhi";
     case MOp::Jmp: return "jmp";
     case MOp::Jcc: return "jcc";
     case MOp::Call: return "call";
@@ -184,7 +185,7 @@ OpndRole operandRole(const MInst& mi, size_t i) {
       return i == 0 ? OpndRole::UseDef : OpndRole::Use;
     case MOp::ParMove:
       return i % 2 == 0 ? OpndRole::Def : OpndRole::Use;
-    default:  // Cmp, Test, SDivRem, Jmp, Jcc, Call, Ret, Push
+    default:  // Cmp, Test, SDivRem, SMulHi, Jmp, Jcc, Call, Ret, Push
       return OpndRole::Use;
   }
 }
@@ -210,6 +211,7 @@ DefUse defUses(const MInst& mi) {
   }
   switch (mi.op) {
     case MOp::SDivRem:
+    case MOp::SMulHi:
       du.uses.push_back(Opnd::preg(RAX));
       du.defs.push_back(Opnd::preg(RAX));
       du.defs.push_back(Opnd::preg(RDX));

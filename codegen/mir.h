@@ -98,6 +98,8 @@ struct Opnd {
   X(Cmov)     /* UD, U(reg) ; cc */                                        \
   X(SDivRem)  /* U(reg) ; implicit: reads rax, writes rax (quot), rdx (rem);  \
                  MIN / -1 gives MIN, remainder 0 (expanded by the emitter) */ \
+  X(SMulHi)   /* U(reg) ; implicit: reads rax, writes rdx = the high half  \
+                 of the signed 128-bit rax * U, and rax = the low half */  \
   X(Jmp)      /* Block */                                                  \
   X(Jcc)      /* Block ; cc */                                             \
   X(Call)     /* Sym | U(reg) ; implicit uses: argRegs ; clobbers caller-saved */ \

@@ -18,7 +18,8 @@ bool readsFlags(MOp op) { return op == MOp::Jcc || op == MOp::Setcc || op == MOp
 bool writesFlags(MOp op) {
   switch (op) {
     case MOp::Add: case MOp::Sub: case MOp::And: case MOp::Or: case MOp::Xor: case MOp::Imul:
-    case MOp::Neg: case MOp::Cmp: case MOp::Test: case MOp::SDivRem: case MOp::Call:
+    case MOp::Neg: case MOp::Cmp: case MOp::Test: case MOp::SDivRem: case MOp::SMulHi:
+    case MOp::Call:
       return true;
     default:
       return false;

@@ -295,6 +295,10 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
       return;
     }
     case MOp::SDivRem: return lowerDivRem(mi);
+    case MOp::SMulHi:
+      expectOps(mi, 1);
+      emit(llvm::MCInstBuilder(t_.op(XOp::IMUL64r)).addReg(gpr(mi.ops[0])));
+      return;
     case MOp::Jmp: {
       expectOps(mi, 1);
       const llvm::MCExpr* target = blockExpr(mi.ops[0]);

@@ -117,3 +117,16 @@ TEST_CASE("codegen/isel: constant load and store offsets take no register", "[co
   CHECK(text.find(", 16\n") == std::string::npos);
   CHECK(text.find("+ 16]") != std::string::npos);
 }
+
+TEST_CASE("codegen/isel: division by a constant multiplies or shifts, a variable divides", "[codegen][isel]") {
+  std::string text = mirOf("val f = { int x -> return x / 10 + x % 7 + x / -16 + x % 4294967297; };", "f");
+  INFO(text);
+  CHECK(text.find("sdivrem") == std::string::npos);
+  CHECK(text.find("smulhi") != std::string::npos);
+  CHECK(text.find("sar v") != std::string::npos);
+  CHECK(text.find("mov rax, 7378697629483820647") != std::string::npos);  // the magic of 10
+  std::string var = mirOf("val g = { int x, int d -> if (d == 0) return 0; return x / d; };", "g");
+  INFO(var);
+  CHECK(var.find("sdivrem") != std::string::npos);
+  CHECK(var.find("smulhi") == std::string::npos);
+}

@@ -298,6 +298,14 @@ int Machine::step(const MInst& mi, InterpResult& res) {
       flagsValid_ = false;
       return -1;
     }
+    case MOp::SMulHi: {
+      need(1);
+      __int128 p = __int128(int64_t(pregs_[RAX])) * __int128(int64_t(read(mi.ops[0])));
+      pregs_[RAX] = uint64_t(p);
+      pregs_[RDX] = uint64_t(p >> 64);
+      flagsValid_ = false;
+      return -1;
+    }
     case MOp::Jmp:
       need(1);
       return mi.ops[0].reg;
