@@ -33,7 +33,9 @@ int duplicateBranchBlocks(mir::MFunction& f) {
     mir::MBlock& blk = f.blocks[b];
     if (blk.insts.empty() || !isBlockJump(blk.insts.back(), MOp::Jmp)) continue;
     int h = blk.insts.back().ops[0].reg;
-    if (h < 0 || size_t(h) >= f.blocks.size() || size_t(h) == b || !isBranchBlock(f, h)) continue;
+    // A jump to the next block is free (the emitter drops it): keep it.
+    if (h < 0 || size_t(h) >= f.blocks.size() || size_t(h) == b || size_t(h) == b + 1 || !isBranchBlock(f, h))
+      continue;
     const mir::MBlock& head = f.blocks[size_t(h)];
     std::vector<MInst> copy = head.insts;
     if (copy.size() == 2) copy.push_back(MInst(MOp::Jmp, {Opnd::block(h + 1)}));

@@ -5,9 +5,11 @@
 // on a loop's back edge this rotates the loop (the test at the bottom, as
 // gcc and clang lay loops out), which saves a jump per iteration and lets
 // the branch predictor see the loop's own branch.
+// A jump to the next block in the layout is left alone: it costs nothing.
 // Pre: registers and frame are final (the copy must mean what the original
-// does); jumps threaded (peepholeMachineCode). Post: the same function,
-// possibly with blocks nothing reaches any more (tidyBlockLayout drops them).
+// does); jumps threaded (peepholeMachineCode) and the layout tidied. Post:
+// the same function, possibly with blocks nothing reaches any more and with
+// `jcc NEXT; jmp B` pairs (tidyBlockLayout drops and merges them).
 #pragma once
 #include "codegen/mir.h"
 

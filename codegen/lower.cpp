@@ -49,8 +49,10 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
         allocateRegisters(mf);
         lowerFrame(mf);
         peepholeMachineCode(mf);
-        duplicateBranchBlocks(mf);
         tidyBlockLayout(mf);
+        // On the final layout (a jump to the next block costs nothing), then
+        // once more to turn `jcc NEXT; jmp B` into one branch.
+        if (duplicateBranchBlocks(mf) > 0) tidyBlockLayout(mf);
       }
       m.funcs.push_back(std::move(mf));
     } catch (InternalError& e) {

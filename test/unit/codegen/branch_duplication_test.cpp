@@ -88,6 +88,11 @@ TEST_CASE("codegen/branch_duplication: only compare-and-branch blocks are copied
   CHECK(g.blocks[2].insts.back().op == MOp::Jmp);
   CHECK(g.blocks[2].insts.back().ops[0].reg == 4);
   CHECK(run(g, 6) == 21);
+  // A jump to the next block falls through for free: it stays.
+  MFunction n = sumLoop();
+  n.blocks[0].insts.push_back(jmp(1));
+  CHECK(duplicateBranchBlocks(n) == 1);  // only B2's back edge
+  CHECK(n.blocks[0].insts.back().op == MOp::Jmp);
   // A block jumping to itself is left alone.
   MFunction h;
   h.blocks.resize(1);
