@@ -11,6 +11,7 @@
 #include "opt/iterate.h"
 #include "opt/load_elim.h"
 #include "opt/narrow.h"
+#include "opt/scalar_replace.h"
 #include "opt/sccp.h"
 #include "opt/split_if.h"
 #include "opt/tail_recursion.h"
@@ -36,6 +37,7 @@ void runTailRec(Graph& g, const PassOptions&) { eliminateTailRecursion(g); }
 void runSplitIf(Graph& g, const PassOptions&) { splitIfs(g); }
 void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
 void runUnusedFuns(Graph& g, const PassOptions&) { removeUnusedFunctions(g); }
+void runScalarReplace(Graph& g, const PassOptions&) { scalarReplace(g); }
 
 void verifyOrThrow(const Graph& g, const std::string& pass) {
   std::vector<std::string> errs = verify(g);
@@ -103,6 +105,9 @@ const std::vector<Pass>& passTable() {
       {"split-if", runSplitIf, 2, {}},
       // Casts below branches, for the analysis to narrow ranges by.
       {"narrow", runNarrow, 2, {}},
+      // After inline: objects passed to inlined callees stay local. Before
+      // sccp and the peepholes, which fold the fields' values and Phis.
+      {"scalar-replace", runScalarReplace, 2, {"inline"}},
       // The analysis only lowers types; the peepholes then rewrite by them.
       {"sccp", runSccp, 2, {}},
       {"peephole", runPeepholes, 1, {"sccp"}},
