@@ -28,6 +28,9 @@ size_t Gvn::hashOf(const Node* n) {
 bool Gvn::same(const Node* a, const Node* b) {
   if (a->op != b->op || a->aux != b->aux || a->in != b->in || a->dead || b->dead) return false;
   if (a->isConst() && a->type != b->type) return false;
+  // A memory Phi and a value Phi may have the same inputs (say, both only
+  // a dead path's constant): one must not stand for the other.
+  if (a->op == Op::Phi && (!a->type || !b->type || a->type->kind() != b->type->kind())) return false;
   return true;
 }
 

@@ -144,8 +144,9 @@ bool isPassName(const std::string& name) {
 }
 
 void afterParse(Graph& g, const PassOptions& opts) {
-  if (opts.verifyEach) verifyOrThrow(g, "parse");
+  // The dump first: it shows a graph that fails verification.
   maybeDump(g, opts, "parse");
+  if (opts.verifyEach) verifyOrThrow(g, "parse");
 }
 
 void runPipeline(Graph& g, const PassOptions& opts) {
@@ -163,8 +164,8 @@ void runPipeline(Graph& g, const PassOptions& opts) {
       if (e.pass.empty() || e.pass == "graph") e.pass = p.name;
       throw;
     }
-    if (opts.verifyEach) verifyOrThrow(g, p.name);
     maybeDump(g, opts, p.name);
+    if (opts.verifyEach) verifyOrThrow(g, p.name);
     if (reference) {
       uint64_t now = fingerprint(g);
       if (now != checked) checkBehaviour(*reference, evaluateAfter(g, opts, p.name), p.name);

@@ -13,6 +13,14 @@ std::string nodeRef(const Node* n) { return "node " + std::to_string(n->id) + " 
 bool isRegionLike(const Node* n) { return n->op == Op::Region || n->op == Op::Loop; }
 }  // namespace
 
+namespace {
+// " (node N (Op) : type)" for a message about a wrong input.
+std::string typeOfInput(const Node* d) {
+  if (!d) return "";
+  return " (" + nodeRef(d) + " : " + (d->type ? d->type->str() : std::string("no type")) + ")";
+}
+}  // namespace
+
 std::vector<std::string> verify(const Graph& g) {
   std::vector<std::string> errs;
   std::vector<Node*> live = liveNodes(g);
@@ -84,7 +92,7 @@ std::vector<std::string> verify(const Graph& g) {
     if (n->op == Op::MergeMem)
       for (size_t i = 1; i < n->in.size(); i++)
         if ((i == 1 || n->in[i]) && !isMem(n->in[i]))
-          errs.push_back(nodeRef(n) + ": input " + std::to_string(i) + " is not memory");
+          errs.push_back(nodeRef(n) + ": input " + std::to_string(i) + " is not memory" + typeOfInput(n->in[i]));
     // Monotone types.
     if (!n->type) {
       errs.push_back(nodeRef(n) + " has no type");

@@ -112,6 +112,11 @@ for sd in 3 6; do
   check "-O2 --seed $sd output" "2 1 1 7 1 " "$(./seeded x1)"
 done
 
+# A worklist order that once merged a memory Phi with an int Phi (gvn).
+"$SIMPLEC" -O1 --seed 899153 --verify-each "$HERE/seeded_dead_region_phis.smp" -o seeded2
+check "-O1 --seed 899153 compiles" 0 $?
+check "-O1 --seed 899153 output" "3 22 14 2 0 2 0 false " "$(./seeded2 x1 x2 | tail -1)"
+
 # Size limit: a source over 256 MiB is refused before it is read (the file
 # is sparse: no disk space and no time are spent on it).
 truncate -s 300M huge.smp

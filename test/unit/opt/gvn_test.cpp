@@ -89,6 +89,23 @@ TEST_CASE("opt/gvn: nodes with identity are never merged", "[opt][gvn]") {
   CHECK_FALSE(Gvn::eligible(d));
 }
 
+TEST_CASE("opt/gvn: a memory Phi and a value Phi with the same inputs stay apart", "[opt][gvn]") {
+  // A Region whose predecessors all died leaves Phis with no values: a
+  // memory Phi (top) and an int Phi (int-top) then look alike. Merging
+  // them once put an int Phi into a MergeMem (a differential fuzzer
+  // finding: program seed 2000829, worklist order --seed 899153).
+  Graph g;
+  SonBuilder b(g, "f", 1);
+  Gvn gvn;
+  Node* dead = g.make(Op::Region, {nullptr}, Type::xctrl());
+  Node* memPhi = g.make(Op::Phi, {dead}, Type::top());
+  Node* intPhi = g.make(Op::Phi, {dead}, Type::intTop());
+  CHECK(gvn.findOrInsert(memPhi) == memPhi);
+  CHECK(gvn.findOrInsert(intPhi) == intPhi);
+  Node* intPhi2 = g.make(Op::Phi, {dead}, Type::intTop());
+  CHECK(gvn.findOrInsert(intPhi2) == intPhi);  // the same kind still merges
+}
+
 TEST_CASE("opt/gvn: a stale entry never gives a wrong match", "[opt][gvn]") {
   Graph g;
   SonBuilder b(g, "f", 3);
