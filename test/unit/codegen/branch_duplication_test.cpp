@@ -6,19 +6,15 @@
 
 #include "codegen/branch_duplication.h"
 #include "codegen/mir_peephole.h"
+#include "test/unit/codegen/mir_builder.h"
 #include "test/unit/codegen/mir_interp.h"
 
 using namespace simplec;
 using namespace simplec::mir;
+using simplec::test::Jcc;
+using simplec::test::Jmp;
 
 namespace {
-
-MInst jcc(Cond c, int block) {
-  MInst j(MOp::Jcc, {Opnd::block(block)});
-  j.cc = c;
-  return j;
-}
-MInst jmp(int block) { return MInst(MOp::Jmp, {Opnd::block(block)}); }
 
 // rax = n + (n - 1) + ... + 1, as a loop with its test at the top:
 //   B0: rax = 0                 B2: rax += rdi; rdi -= 1; jmp B1
@@ -28,10 +24,10 @@ MFunction sumLoop() {
   f.blocks.resize(4);
   f.blocks[0].insts = {MInst(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(0)})};
   f.blocks[0].succs = {1};
-  f.blocks[1].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), jcc(Cond::LE, 3)};
+  f.blocks[1].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), Jcc(Cond::LE, 3)};
   f.blocks[1].succs = {3, 2};
   f.blocks[2].insts = {MInst(MOp::Add, {Opnd::preg(RAX), Opnd::preg(RDI)}),
-                       MInst(MOp::Sub, {Opnd::preg(RDI), Opnd::imm64(1)}), jmp(1)};
+                       MInst(MOp::Sub, {Opnd::preg(RDI), Opnd::imm64(1)}), Jmp(1)};
   f.blocks[2].succs = {1};
   f.blocks[3].insts = {MInst(MOp::Ret)};
   return f;
@@ -80,9 +76,9 @@ TEST_CASE("codegen/branch_duplication: only compare-and-branch blocks are copied
   // A target that ends in a jump of its own is copied with it.
   MFunction g = sumLoop();
   g.blocks.resize(5);
-  g.blocks[1].insts.push_back(jmp(4));
+  g.blocks[1].insts.push_back(Jmp(4));
   g.blocks[1].succs = {3, 4};
-  g.blocks[4].insts = {jmp(2)};
+  g.blocks[4].insts = {Jmp(2)};
   g.blocks[4].succs = {2};
   CHECK(duplicateBranchBlocks(g) == 1);
   CHECK(g.blocks[2].insts.back().op == MOp::Jmp);
@@ -90,12 +86,12 @@ TEST_CASE("codegen/branch_duplication: only compare-and-branch blocks are copied
   CHECK(run(g, 6) == 21);
   // A jump to the next block falls through for free: it stays.
   MFunction n = sumLoop();
-  n.blocks[0].insts.push_back(jmp(1));
+  n.blocks[0].insts.push_back(Jmp(1));
   CHECK(duplicateBranchBlocks(n) == 1);  // only B2's back edge
   CHECK(n.blocks[0].insts.back().op == MOp::Jmp);
   // A block jumping to itself is left alone.
   MFunction h;
   h.blocks.resize(1);
-  h.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), jmp(0)};
+  h.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), Jmp(0)};
   CHECK(duplicateBranchBlocks(h) == 0);
 }

@@ -14,6 +14,12 @@ namespace simplec::test {
 inline mir::Opnd V(int v) { return mir::Opnd::vreg(v); }
 inline mir::Opnd P(int r) { return mir::Opnd::preg(r); }
 inline mir::Opnd I(int64_t x) { return mir::Opnd::imm64(x); }
+inline mir::MInst Jcc(mir::Cond c, int block) {
+  mir::MInst j(mir::MOp::Jcc, {mir::Opnd::block(block)});
+  j.cc = c;
+  return j;
+}
+inline mir::MInst Jmp(int block) { return mir::MInst(mir::MOp::Jmp, {mir::Opnd::block(block)}); }
 
 struct FnBuilder {
   mir::MFunction f;

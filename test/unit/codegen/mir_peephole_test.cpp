@@ -4,24 +4,16 @@
 #include <catch2/catch.hpp>
 
 #include "codegen/mir_peephole.h"
+#include "test/unit/codegen/mir_builder.h"
 
 using namespace simplec;
 using namespace simplec::mir;
-
-namespace {
-
-MInst jcc(Cond c, int block) {
-  MInst j(MOp::Jcc, {Opnd::block(block)});
-  j.cc = c;
-  return j;
-}
-
-}  // namespace
+using simplec::test::Jcc;
 
 TEST_CASE("codegen/mir_peephole: cmp $0 becomes test", "[codegen][mir_peephole]") {
   MFunction f;
   f.blocks.resize(3);
-  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), jcc(Cond::L, 2)};
+  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), Jcc(Cond::L, 2)};
   f.blocks[0].succs = {2, 1};
   f.blocks[1].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(5)}), MInst(MOp::Ret)};
   f.blocks[2].insts = {MInst(MOp::Ret)};
@@ -60,7 +52,7 @@ TEST_CASE("codegen/mir_peephole: jumps through jump-only blocks are threaded", "
   f.blocks.resize(6);
   // B0: jl B2 else B1; B1: jmp B3; B2: empty, falls into B3; B3: jmp B5;
   // B4: jmp B4 (an endless loop); B5: ret.
-  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::preg(RSI)}), jcc(Cond::L, 2)};
+  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::preg(RSI)}), Jcc(Cond::L, 2)};
   f.blocks[0].succs = {2, 1};
   f.blocks[1].insts = {MInst(MOp::Jmp, {Opnd::block(3)})};
   f.blocks[1].succs = {3};
@@ -83,7 +75,7 @@ TEST_CASE("codegen/mir_peephole: unreachable blocks go, a branch over the next b
   f.blocks.resize(5);
   // B0: jge B2, jmp B4; B1: jmp B4 (nothing reaches it after threading);
   // B2: jmp B3 ... B3: falls into B4; B4: ret.
-  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(2)}), jcc(Cond::GE, 2),
+  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(2)}), Jcc(Cond::GE, 2),
                        MInst(MOp::Jmp, {Opnd::block(4)})};
   f.blocks[0].succs = {2, 4};
   f.blocks[1].insts = {MInst(MOp::Jmp, {Opnd::block(4)})};
@@ -108,7 +100,7 @@ TEST_CASE("codegen/mir_peephole: unreachable blocks go, a branch over the next b
 TEST_CASE("codegen/mir_peephole: a block reached only by falling through stays", "[codegen][mir_peephole]") {
   MFunction f;
   f.blocks.resize(3);
-  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), jcc(Cond::E, 2)};  // falls into B1
+  f.blocks[0].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), Jcc(Cond::E, 2)};  // falls into B1
   f.blocks[1].insts = {MInst(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(1)}), MInst(MOp::Ret)};
   f.blocks[2].insts = {MInst(MOp::Ret)};
   CHECK(tidyBlockLayout(f) == 0);

@@ -1,7 +1,9 @@
-// Test helper for one -O2 pass on a parsed program: the program goes through
-// the passes that come before the pass in the pass table, then through the
-// pass itself; the count of some node kind is taken before and after, and
-// the graph must still verify.
+// Test helpers for one -O2 pass on a parsed program. runPassOnProgram: the
+// program goes through the passes that come before the pass in the pass
+// table, then through the pass itself; the count of some node kind is taken
+// before and after, and the graph must still verify. passKeepsBehaviour: the
+// pass runs on the parsed program alone, and main must print, return and
+// fail the same before and after (the graph evaluator).
 #pragma once
 #include <catch2/catch.hpp>
 
@@ -12,6 +14,7 @@
 #include "lexer/diag.h"
 #include "opt/pipeline.h"
 #include "parser/parser.h"
+#include "son/evaluator.h"
 #include "test/unit/son/graph_builder.h"
 
 namespace simplec::opttest {
@@ -40,6 +43,26 @@ inline PassResult runPassOnProgram(const std::string& src, const char* pass,
   r.left = count(g);
   CHECK(removed == r.before - r.left);
   return r;
+}
+
+// Parses `src` into `g`, runs `pass` (returning what it did, a count), and
+// checks that the graph verifies and main(argc) behaves as before; returns
+// the pass's count and, in `after`, the run after the pass.
+inline int passKeepsBehaviour(Graph& g, const std::string& src, const std::function<int(Graph&)>& pass,
+                              int64_t argc = 1, EvalResult* after = nullptr) {
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+  EvalResult before = evaluateProgram(g, argc, EvalOptions{});
+  int n = pass(g);
+  CHECK(sontest::verifyText(g) == "");
+  EvalResult now = evaluateProgram(g, argc, EvalOptions{});
+  CHECK(evalDifference(before, now) == "");
+  CHECK(before.out == now.out);
+  CHECK(before.error == now.error);
+  CHECK(before.returnValue == now.returnValue);
+  if (after) *after = now;
+  return n;
 }
 
 }  // namespace simplec::opttest

@@ -8,6 +8,7 @@
 #include "opt/split_if.h"
 #include "parser/parser.h"
 #include "son/evaluator.h"
+#include "test/unit/opt/pass_on_program.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -18,17 +19,7 @@ namespace {
 // returns the same before and after. Returns the number threaded.
 int threadAndCompare(const std::string& src, int64_t argc = 1) {
   Graph g;
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
-  EvalResult before = evaluateProgram(g, argc, EvalOptions{});
-  int n = splitIfs(g);
-  CHECK(sontest::verifyText(g) == "");
-  EvalResult after = evaluateProgram(g, argc, EvalOptions{});
-  CHECK(evalDifference(before, after) == "");
-  CHECK(before.out == after.out);
-  CHECK(before.returnValue == after.returnValue);
-  return n;
+  return opttest::passKeepsBehaviour(g, src, splitIfs, argc);
 }
 
 }  // namespace

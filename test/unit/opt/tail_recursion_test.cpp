@@ -9,6 +9,7 @@
 #include "opt/tail_recursion.h"
 #include "parser/parser.h"
 #include "son/evaluator.h"
+#include "test/unit/opt/pass_on_program.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -36,17 +37,7 @@ int opsIn(const Graph& g, const std::string& fun, Op op) {
 // returns the number of jumps made and the run after.
 int checkSame(const std::string& src, EvalResult* after = nullptr, int64_t argc = 1) {
   Graph g;
-  parse(g, src);
-  EvalResult before = evaluateProgram(g, argc, EvalOptions{});
-  int jumps = eliminateTailRecursion(g);
-  CHECK(sontest::verifyText(g) == "");
-  EvalResult now = evaluateProgram(g, argc, EvalOptions{});
-  CHECK(evalDifference(before, now) == "");
-  CHECK(before.out == now.out);
-  CHECK(before.error == now.error);
-  CHECK(before.returnValue == now.returnValue);
-  if (after) *after = now;
-  return jumps;
+  return opttest::passKeepsBehaviour(g, src, eliminateTailRecursion, argc, after);
 }
 
 }  // namespace
