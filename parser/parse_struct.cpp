@@ -218,11 +218,15 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   pos_ = saved;
   typeContext_ = savedCtx;
   f.evaluating = false;
-  if (!v.n->isConst() && !v.t.isError()) {
+  // A call without a value (`val k = sys.io.p(1);`) gives no node at all.
+  if (!v.t.isError() && (!v.n || !v.t.hasValue())) {
+    error(toks_[f.initTok].pos, "expression has no value");
+    v = {con(0), SType::error()};
+  } else if (v.n && !v.n->isConst() && !v.t.isError()) {
     error(toks_[f.initTok].pos, "the value of constant field '" + f.name + "' is not a constant");
     v = {con(0), SType::error()};
   }
-  if (!v.t.hasValue()) v = {con(0), SType::error()};
+  if (!v.n || !v.t.hasValue()) v = {con(0), SType::error()};
   f.type = v.t.isNarrow() ? SType::intT() : v.t;
   if (f.isMethod) {
     f.methodUsesSelf = lastMethodUsedSelf_;
