@@ -35,6 +35,10 @@ Node* Peephole::run(Node* n) {
     if (n->op == Op::Cast && n->type && n->type->isInt() && !n->type->isIntTop() && t->isInt() &&
         !t->isConst() && !t->isIntTop() && t->isa(n->type))
       t = n->type;
+    if (n->op == Op::Phi && n->in[0]->op == Op::Loop && n->type && n->type->isInt() && !n->type->isIntTop() &&
+        t->isInt() && !t->isConst() && !t->isIntTop() && t != n->type && t->isa(n->type) &&
+        ++loopPhiNarrowings_[n] > kMaxLoopPhiNarrowings)
+      t = n->type;
     n->type = t;
     if (!enabled) return n;
     if (!n->isCFG() && !n->isConst() && n->type->isConst() && n->op != Op::Parm) {

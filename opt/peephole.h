@@ -5,6 +5,8 @@
 // Postcondition: the returned node computes the same value as n and is
 // already in the GVN table; n itself is left for the caller to replace.
 #pragma once
+#include <unordered_map>
+
 #include "opt/gvn.h"
 #include "son/graph.h"
 
@@ -39,6 +41,14 @@ class Peephole {
   Node* make(Op op, std::vector<Node*> ins);
   Graph& g_;
   Gvn gvn_;
+  // How often each loop Phi's range was narrowed (see run()).
+  std::unordered_map<const Node*, int> loopPhiNarrowings_;
 };
+
+// A loop Phi's range may narrow this many times in the peepholes; then it
+// stays. Around a loop, x / 2 * 2 + 1 narrows the Phi by one value per
+// visit, so without a bound the peepholes would take 2^63 steps (the
+// analysis, sccp, widens instead).
+constexpr int kMaxLoopPhiNarrowings = 16;
 
 }  // namespace simplec
