@@ -153,7 +153,9 @@ class StructureParser {
         i++;
         continue;
       }
+      size_t before = i;
       tree_.top.push_back(statement(i, t_.size()));
+      if (i == before) i++;  // a stray `)` or `]` ends a statement at once
     }
     tree_.lists.push_back(tree_.top);
     std::function<void(int)> walk = [&](int id) {
