@@ -2,6 +2,7 @@
 #include "parser/scope.h"
 
 #include "lexer/diag.h"
+#include "son/compute.h"
 
 namespace simplec {
 
@@ -248,6 +249,29 @@ Node* ScopeTable::merge(Scope* s, Scope* that) {
   return nr;
 }
 
+namespace {
+
+// A loop Phi has its variable's declared type while the body is parsed;
+// closed, it takes the meet of its inputs, which may be wider (an i16 read
+// from an 8-byte field is typed int). Nodes typed from the narrower type
+// would then look more precise than their inputs allow: widen them, and
+// what was typed from them, to the whole type of their kind (at once, so a
+// range cannot creep outward around a cycle).
+void widenUsers(Node* from) {
+  std::vector<Node*> work(from->out.begin(), from->out.end());
+  while (!work.empty()) {
+    Node* u = work.back();
+    work.pop_back();
+    if (u->dead || !u->type || u->op == Op::Scope) continue;
+    const Type* t = compute(u);
+    if (t->isa(u->type)) continue;
+    u->type = t->isInt() ? Type::intBot() : t->isFlt() ? Type::fltBot() : t;
+    work.insert(work.end(), u->out.begin(), u->out.end());
+  }
+}
+
+}  // namespace
+
 void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
   Node* loop = head->ctrl();
   SIMPLEC_CHECK(loop->op == Op::Loop && loop->in[2] == nullptr, "parser", "loop closed twice");
@@ -287,6 +311,7 @@ void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
     if (!hv || hv->op != Op::Phi || hv->in[0] != loop) continue;
     Node* x = peep_.run(hv);
     if (x != hv && !hv->dead) g_.subsume(hv, x);
+    widenUsers(x);
   }
   for (size_t k = 1; k < head->mems->in.size(); k++) {
     Node* hv = head->mems->in[k];

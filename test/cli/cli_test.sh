@@ -117,6 +117,12 @@ done
 check "-O1 --seed 899153 compiles" 0 $?
 check "-O1 --seed 899153 output" "3 22 14 2 0 2 0 false " "$(./seeded2 x1 x2 | tail -1)"
 
+# Types made from a loop Phi's declared type are widened when the Phi folds.
+for lv in 0 1 2; do
+  "$SIMPLEC" -O$lv --verify-each -c "$HERE/loop_phi_declared_type.smp" -o lp.o
+  check "-O$lv --verify-each: loop Phi with a declared type" 0 $?
+done
+
 # Size limit: a source over 256 MiB is refused before it is read (the file
 # is sparse: no disk space and no time are spent on it).
 truncate -s 300M huge.smp
