@@ -222,7 +222,7 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   if (!v.t.isError() && (!v.n || !v.t.hasValue())) {
     error(toks_[f.initTok].pos, "expression has no value");
     v = {con(0), SType::error()};
-  } else if (v.n && !v.n->isConst() && !v.t.isError()) {
+  } else if (!v.t.isError() && !v.n->isConst()) {
     error(toks_[f.initTok].pos, "the value of constant field '" + f.name + "' is not a constant");
     v = {con(0), SType::error()};
   }

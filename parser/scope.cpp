@@ -256,9 +256,8 @@ namespace {
 // from an 8-byte field is typed int). Nodes typed from the narrower type
 // would then look more precise than their inputs allow: widen them, and
 // what was typed from them, to the whole type of their kind (at once, so a
-// range cannot creep outward around a cycle).
-void widenUsers(Node* from) {
-  std::vector<Node*> work(from->out.begin(), from->out.end());
+// range cannot creep outward around a cycle). `work`: the Phi's users.
+void widenUsers(std::vector<Node*> work) {
   while (!work.empty()) {
     Node* u = work.back();
     work.pop_back();
@@ -309,9 +308,11 @@ void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
   for (size_t i = 1; i < n; i++) {
     Node* hv = head->node->in[i];
     if (!hv || hv->op != Op::Phi || hv->in[0] != loop) continue;
+    const Type* declared = hv->type;
+    std::vector<Node*> users = hv->out;
     Node* x = peep_.run(hv);
     if (x != hv && !hv->dead) g_.subsume(hv, x);
-    widenUsers(x);
+    if (declared && x->type && !x->type->isa(declared)) widenUsers(std::move(users));
   }
   for (size_t k = 1; k < head->mems->in.size(); k++) {
     Node* hv = head->mems->in[k];
