@@ -11,14 +11,16 @@ CompileResult compileSourceToObject(const std::string& path, std::string text, c
                                     DiagEngine& diag) {
   CompileResult r;
   SourceFile file(path, std::move(text));
-  Graph g;
+  Unit g;
   if (!parseFile(file, diag, g)) {
     r.status = 1;
     return r;
   }
   afterParse(g, po);
   runPipeline(g, po);
-  mir::MModule m = lowerUnit(g, path);
+  LowerOptions lo;
+  lo.dropGraphs = true;
+  mir::MModule m = lowerUnit(g, path, lo);
   if (!x86_64::writeObjectToMemory(m, &r.object, &r.message)) r.status = 1;
   return r;
 }

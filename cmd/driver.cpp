@@ -13,12 +13,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "codegen/lower.h"
 #include "codegen/x86_64/emitter.h"
 #include "lexer/diag.h"
 #include "lexer/lexer.h"
+#include "lexer/pass_timer.h"
 #include "opt/pipeline.h"
 #include "parser/parser.h"
 #include "son/evaluator.h"
@@ -97,7 +99,10 @@ struct TempFiles {
 
 class Driver {
  public:
-  explicit Driver(const DriverOptions& o) : o_(o) { diag_.setColor(o.color); }
+  explicit Driver(const DriverOptions& o) : o_(o) {
+    diag_.setColor(o.color);
+    if (o.timePasses) timer_ = std::make_unique<PassTimer>();
+  }
 
   int run() {
     if (o_.interpret) return interpret();
@@ -149,7 +154,11 @@ class Driver {
       exe = makeTemp(".exe");
       temps.paths.push_back(exe);
     }
-    if (int st = link(objects, exe)) return st;
+    {
+      PassScope t(timer_.get(), "link");
+      if (int st = link(objects, exe)) return st;
+    }
+    reportTimes(o_.run ? o_.inputs[0] : exe);
     if (!o_.run) return 0;
     std::vector<std::string> argv{exe};
     argv.insert(argv.end(), o_.runArgs.begin(), o_.runArgs.end());
@@ -224,7 +233,15 @@ class Driver {
     po.checkPasses = o_.checkPasses;
     po.checkArgc = 1 + int64_t(o_.run || o_.interpret ? o_.runArgs.size() : 0);
     po.checkFile = path;
+    po.timer = timer_.get();
     return po;
+  }
+
+  // --time-passes: the report of one source, then a fresh timer for the next.
+  void reportTimes(const std::string& path) {
+    if (!timer_) return;
+    std::cerr << timer_->report(path + " (-O" + std::to_string(o_.optLevel) + ")");
+    timer_ = std::make_unique<PassTimer>();
   }
 
   // --interpret: parse and optimize one source, then run main in the graph
@@ -242,7 +259,7 @@ class Driver {
     std::string text;
     if (!readSource(path, &text)) return 1;
     SourceFile file(path, std::move(text));
-    Graph g;
+    Unit g;
     if (!parseFile(file, diag_, g)) return 1;
     PassOptions po = passOptions(path);
     afterParse(g, po);
@@ -279,9 +296,12 @@ class Driver {
                   << (t.text.empty() || t.kind == Tok::StrLit ? "" : " " + t.text) << "\n";
       return diag_.hasErrors() ? 1 : 0;
     }
-    Graph g;
-    if (!parseFile(file, diag_, g)) return 1;
+    Unit g;
     PassOptions po = passOptions(path);
+    {
+      PassScope t(po.timer, "parse");
+      if (!parseFile(file, diag_, g)) return 1;
+    }
     afterParse(g, po);
     runPipeline(g, po);
     if (o_.emit == EmitKind::Ir) {
@@ -297,7 +317,10 @@ class Driver {
       return 0;
     }
     for (const FunInfo& f : g.funs) sawEntry_ |= f.isEntry;
-    mir::MModule m = lowerUnit(g, path);
+    LowerOptions lo;
+    lo.dropGraphs = true;
+    lo.timer = po.timer;
+    mir::MModule m = lowerUnit(g, path, lo);
     if (o_.debugInfo) {
       m.debugLines = true;
       std::error_code ec;
@@ -325,7 +348,11 @@ class Driver {
       return writeDeps(path, out);
     }
     std::string out = objPath ? *objPath : (o_.output.empty() ? stem(path) + ".o" : o_.output);
-    if (!x86_64::writeObject(m, out, &err)) return emitFailure(path, err);
+    {
+      PassScope t(po.timer, "encode");
+      if (!x86_64::writeObject(m, out, &err)) return emitFailure(path, err);
+    }
+    if (!objPath) reportTimes(path);
     return objPath ? 0 : writeDeps(path, out);
   }
 
@@ -364,6 +391,7 @@ class Driver {
 
   const DriverOptions& o_;
   DiagEngine diag_;
+  std::unique_ptr<PassTimer> timer_;  // --time-passes
   bool sawEntry_ = false;  // some compiled source defines `main`
 };
 

@@ -23,6 +23,7 @@ struct DriverOptions {
   EmitKind emit = EmitKind::None;
   std::vector<std::string> dumpAfter;
   bool verifyEach = false;
+  bool timePasses = false;    // --time-passes: a table of each pass's time on stderr
   bool debugInfo = false;     // -g
   bool depFile = false;       // -MD
   std::string depFilePath;    // -MF

@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"tokens", "ir", "dot", "sched", "mir", "asm"}));
   app.add_option("--dump-after", o.dumpAfter, "print the graph after PASS (repeatable)");
   app.add_flag("--verify-each", o.verifyEach, "verify the graph after every pass");
+  app.add_flag("--time-passes", o.timePasses, "print the time and live node count of each pass (stderr)");
   app.add_flag("--check-passes", o.checkPasses,
                "evaluate main (with the --run/--interpret ARGS) after parsing and after every pass; "
                "a pass that changes its output, exit status or runtime error is an internal error (exit 70)");

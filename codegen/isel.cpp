@@ -9,6 +9,7 @@
 
 #include "codegen/div_magic.h"
 #include "lexer/diag.h"
+#include "son/unit.h"
 #include "son/mem_access.h"
 
 namespace simplec {
@@ -93,7 +94,7 @@ class Selector {
   Selector(const Graph& g, const Schedule& s, const IselContext& cx) : g_(g), s_(s), cx_(cx) {}
 
   MFunction run() {
-    const FunInfo& info = g_.funs[size_t(s_.funIndex)];
+    const FunInfo& info = g_.info();
     f_.name = info.symbol;
     f_.global = info.isGlobal;
     // Every schedule block starts a MIR block; checks add more after them.
@@ -397,7 +398,7 @@ class Selector {
     for (Node* u : fun->out)
       if (u->op == Op::Parm && u->aux >= 0 && inFunction(u)) parms.push_back(u);
     std::sort(parms.begin(), parms.end(), [](Node* a, Node* b) { return a->aux < b->aux; });
-    const FunInfo& info = g_.funs[size_t(s_.funIndex)];
+    const FunInfo& info = g_.info();
     std::vector<bool> isFloat;
     for (const Type* t : info.paramTypes) isFloat.push_back(t && t->isFlt());
     std::vector<ArgPlace> places = placeArgs(isFloat);
@@ -432,7 +433,7 @@ class Selector {
           for (size_t i = 0; i < u->in.size(); i++)
             if (u->in[i] == n && !(u->op == Op::Call && i == 2)) needed = true;
       if (!needed) return;
-      emit(MOp::Lea, {reg(n), Opnd::memSym(g_.funs[size_t(n->type->fun())].symbol)});
+      emit(MOp::Lea, {reg(n), Opnd::memSym(g_.unit().funs[size_t(n->type->fun())].symbol)});
       return;
     }
     if (n->type->isNullPtr()) {
@@ -730,7 +731,7 @@ class Selector {
     }
     Node* fp = n->in[2];
     if (fp->op == Op::Con && fp->type->kind() == TKind::FunPtr && fp->type->isConst())
-      call.ops.push_back(Opnd::symbol(g_.funs[size_t(fp->type->fun())].symbol));
+      call.ops.push_back(Opnd::symbol(g_.unit().funs[size_t(fp->type->fun())].symbol));
     else
       call.ops.push_back(reg(fp));
     emit(std::move(call));
@@ -767,7 +768,7 @@ class Selector {
 
   void selectReturn(Node* n) {
     MInst ret(MOp::Ret);
-    const FunInfo& info = g_.funs[size_t(s_.funIndex)];
+    const FunInfo& info = g_.info();
     bool isFloat = info.retType && info.retType->isFlt();
     if (info.retType) {
       emit(MOp::Mov, {Opnd::preg(isFloat ? XMM0 : RAX), use(n, 2)});

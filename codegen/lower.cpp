@@ -7,15 +7,12 @@
 #include "codegen/mir_peephole.h"
 #include "codegen/regalloc.h"
 #include "lexer/diag.h"
+#include "son/unit.h"
 #include "sched/gcm.h"
 
 namespace simplec {
 
-namespace {
-bool isCompiled(const FunInfo& f) { return !f.isExtern && f.ret && f.fun && !f.ret->dead; }
-}  // namespace
-
-mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const LowerOptions& opts) {
+mir::MModule lowerUnit(Unit& g, const std::string& sourcePath, const LowerOptions& opts) {
   mir::MModule m;
   m.sourceName = sourcePath;
   IselContext cx;
@@ -38,15 +35,29 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
   m.externs.push_back("__simplec_floor");
   m.externs.push_back("__simplec_ceil");
   for (size_t i = 0; i < g.funs.size(); i++) {
-    if (!isCompiled(g.funs[i])) continue;
+    if (!g.funs[i].hasBody()) continue;
     try {
-      Schedule s = gcm(g, int(i));
-      mir::MFunction mf = selectInstructions(g, s, cx);
+      Schedule s;
+      {
+        PassScope t(opts.timer, "gcm");
+        s = gcm(*g.funs[i].graph);
+      }
+      mir::MFunction mf;
+      {
+        PassScope t(opts.timer, "isel");
+        mf = selectInstructions(*g.funs[i].graph, s, cx);
+      }
       mf.line = g.funs[i].pos.line;
       mf.col = g.funs[i].pos.col;
       mf.file = g.funs[i].pos.file;
+      // The graph is done with: its memory goes before the next function's.
+      if (opts.dropGraphs) g.dropGraph(int(i));
       if (opts.allocate) {
-        allocateRegisters(mf);
+        {
+          PassScope t(opts.timer, "regalloc");
+          allocateRegisters(mf);
+        }
+        PassScope t(opts.timer, "machine");
         lowerFrame(mf);
         peepholeMachineCode(mf);
         tidyBlockLayout(mf);
@@ -74,12 +85,12 @@ mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const Lowe
   return m;
 }
 
-std::string printSchedules(const Graph& g) {
+std::string printSchedules(const Unit& u) {
   std::string out;
-  for (size_t i = 0; i < g.funs.size(); i++) {
-    if (!isCompiled(g.funs[i])) continue;
-    out += "fun " + g.funs[i].name + ":\n";
-    out += printSchedule(g, gcm(g, int(i)));
+  for (const FunInfo& f : u.funs) {
+    if (!f.hasBody()) continue;
+    out += "fun " + f.name + ":\n";
+    out += printSchedule(*f.graph, gcm(*f.graph));
   }
   return out;
 }

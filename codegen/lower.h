@@ -6,17 +6,20 @@
 #include <string>
 
 #include "codegen/mir.h"
-#include "son/graph.h"
+#include "lexer/pass_timer.h"
+#include "son/unit.h"
 
 namespace simplec {
 
 struct LowerOptions {
-  bool allocate = true;   // false: stop after instruction selection (virtual registers)
+  bool allocate = true;     // false: stop after instruction selection (virtual registers)
+  bool dropGraphs = false;  // free each function's graph once it is lowered
+  PassTimer* timer = nullptr;  // --time-passes: gcm, isel, regalloc, machine
 };
 
-mir::MModule lowerUnit(const Graph& g, const std::string& sourcePath, const LowerOptions& opts = {});
+mir::MModule lowerUnit(Unit& u, const std::string& sourcePath, const LowerOptions& opts = {});
 
 // --emit=sched: every function's schedule as text.
-std::string printSchedules(const Graph& g);
+std::string printSchedules(const Unit& u);
 
 }  // namespace simplec

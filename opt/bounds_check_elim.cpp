@@ -1,15 +1,16 @@
 // Bounds-check elimination by a walk down each function's dominator tree.
 #include "opt/bounds_check_elim.h"
 
-#include "opt/cfg_dominators.h"
 #include "opt/index_facts.h"
+#include "son/control_flow.h"
+#include "son/unit.h"
 
 namespace simplec {
 
-namespace {
-
-int eliminateIn(Graph& g, Node* fun) {
-  CfgDominators dom(g, fun);
+int boundsCheckElim(Graph& g) {
+  Node* fun = g.info().fun;
+  auto cf = controlFlow(g);
+  const ControlFlow& dom = *cf;
   if (!dom.reached(fun)) return 0;
   IndexFacts facts;
   std::vector<Node*> redundant;
@@ -36,15 +37,6 @@ int eliminateIn(Graph& g, Node* fun) {
   for (Node* bc : redundant)
     if (!bc->dead) g.subsume(bc, bc->in[0]);
   return int(redundant.size());
-}
-
-}  // namespace
-
-int boundsCheckElim(Graph& g) {
-  int removed = 0;
-  for (const FunInfo& f : g.funs)
-    if (f.fun && f.ret && !f.fun->dead) removed += eliminateIn(g, f.fun);
-  return removed;
 }
 
 }  // namespace simplec

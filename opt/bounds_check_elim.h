@@ -17,7 +17,7 @@
 
 namespace simplec {
 
-// Returns the number of checks removed.
+// On one function; returns the number of checks removed.
 int boundsCheckElim(Graph& g);
 
 }  // namespace simplec

@@ -1,15 +1,9 @@
-// The call graph: bodies, direct calls, escapes and recursive components.
+// The call graph: direct calls, escapes and recursive components.
 #include "opt/call_graph.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace simplec {
-
-std::vector<Node*> functionBody(const Graph& g, const FunInfo& f) {
-  if (f.isExtern || !f.ret || f.ret->dead || !f.fun || f.fun->dead) return {};
-  return functionNodes(g, f);
-}
 
 int CallGraph::calleeOf(const Node* call) {
   if (call->op != Op::Call || call->in.size() < 3 || !call->in[2]) return -1;
@@ -19,70 +13,114 @@ int CallGraph::calleeOf(const Node* call) {
 }
 
 bool CallGraph::recursive(int f) const {
-  for (size_t g = 0; g < component.size(); g++)
-    if (int(g) != f && component[g] == component[size_t(f)]) return true;
-  for (int t : refs[size_t(f)])
-    if (t == f) return true;
-  return hasIndirectCall[size_t(f)] && escapes[size_t(f)];
+  if (componentSize_[size_t(component[size_t(f)])] > 1 || selfRef_[size_t(f)]) return true;
+  return hasIndirectCall[size_t(f)] && escapes(f);
 }
 
 namespace {
 
-// A FunPtr constant used as anything but the callee of a Call escapes.
-bool usedAsValue(const Node* con) {
+// Uses of a FunPtr constant other than as the callee of a Call.
+int usesAsValue(const Node* con) {
+  int n = 0;
   for (const Node* u : con->out) {
-    if (u->op != Op::Call) return true;
+    if (u->op != Op::Call) {
+      n++;
+      continue;
+    }
     for (size_t i = 0; i < u->in.size(); i++)
-      if (u->in[i] == con && i != 2) return true;
+      if (u->in[i] == con && i != 2) n++;
   }
-  return false;
+  return n;
 }
 
 }  // namespace
 
-CallGraph::CallGraph(const Graph& g) {
-  size_t n = g.funs.size();
-  body.resize(n);
+// Adds (sign 1) or removes (sign -1) what function f's body contributes to
+// the unit-wide counts, and (when adding) fills its own lists.
+void CallGraph::scan(const Unit& u, int f, int sign) {
+  size_t n = u.funs.size();
+  if (sign < 0) {
+    // The Calls may be dead by now (inlined): undo by the callees recorded.
+    for (int callee : calleeList_[size_t(f)]) callSites[size_t(callee)]--;
+    calleeList_[size_t(f)].clear();
+    directCalls[size_t(f)].clear();
+    refs[size_t(f)].clear();
+    hasIndirectCall[size_t(f)] = 0;
+    selfRef_[size_t(f)] = 0;
+    bodySize[size_t(f)] = 0;
+    for (auto& [target, count] : escapeContrib_[size_t(f)]) escapeUses_[size_t(target)] -= count;
+    escapeContrib_[size_t(f)].clear();
+    return;
+  }
+  const FunInfo& info = u.funs[size_t(f)];
+  if (!info.hasBody()) return;
+  for (Node* x : liveNodes(*info.graph)) {
+    if (x->op != Op::Con) bodySize[size_t(f)]++;
+    if (x->op == Op::Con && x->type && x->type->kind() == TKind::FunPtr) {
+      int target = x->type->fun();
+      if (target >= 0 && size_t(target) < n) {
+        refs[size_t(f)].push_back(target);
+        if (target == f) selfRef_[size_t(f)] = 1;
+        int uses = usesAsValue(x);
+        if (uses) {
+          escapeUses_[size_t(target)] += uses;
+          escapeContrib_[size_t(f)].push_back({target, uses});
+        }
+      }
+    }
+    if (x->op == Op::Call) {
+      int callee = calleeOf(x);
+      if (callee >= 0 && size_t(callee) < n) {
+        directCalls[size_t(f)].push_back(x);
+        calleeList_[size_t(f)].push_back(callee);
+        callSites[size_t(callee)]++;
+      } else {
+        hasIndirectCall[size_t(f)] = 1;
+      }
+    }
+  }
+  std::sort(refs[size_t(f)].begin(), refs[size_t(f)].end());
+  refs[size_t(f)].erase(std::unique(refs[size_t(f)].begin(), refs[size_t(f)].end()), refs[size_t(f)].end());
+}
+
+CallGraph::CallGraph(const Unit& u) {
+  size_t n = u.funs.size();
   directCalls.resize(n);
   refs.resize(n);
   hasIndirectCall.assign(n, 0);
   callSites.assign(n, 0);
-  escapes.assign(n, 0);
-  component.assign(n, -1);
-  std::vector<char> seenCon(g.size(), 0);
-  for (size_t f = 0; f < n; f++) {
-    body[f] = functionBody(g, g.funs[f]);
-    for (Node* x : body[f]) {
-      if (x->op == Op::Con && x->type && x->type->kind() == TKind::FunPtr) {
-        int target = x->type->fun();
-        if (target >= 0 && size_t(target) < n) {
-          refs[f].push_back(target);
-          if (!seenCon[x->id] && usedAsValue(x)) escapes[size_t(target)] = 1;
-          seenCon[x->id] = 1;
-        }
-      }
-      if (x->op == Op::Call) {
-        int callee = calleeOf(x);
-        if (callee >= 0 && size_t(callee) < n) {
-          directCalls[f].push_back(x);
-          callSites[size_t(callee)]++;
-        } else {
-          hasIndirectCall[f] = 1;
-        }
-      }
-    }
-  }
-  // Tarjan's algorithm, iteratively over functions (few of them, but deep
-  // call chains must not overflow the compiler's stack).
-  std::vector<std::vector<int>> succ = refs;
-  for (size_t f = 0; f < n; f++)
-    if (hasIndirectCall[f])
-      for (size_t t = 0; t < n; t++)
-        if (escapes[t]) succ[f].push_back(int(t));
-  std::vector<int> index(n, -1), low(n, 0), stack;
-  std::vector<char> onStack(n, 0);
+  bodySize.assign(n, 0);
+  escapeUses_.assign(n, 0);
+  escapeContrib_.resize(n);
+  calleeList_.resize(n);
+  selfRef_.assign(n, 0);
+  for (size_t f = 0; f < n; f++) scan(u, int(f), 1);
+  computeComponents(n);
+}
+
+void CallGraph::update(const Unit& u, int f) {
+  scan(u, f, -1);
+  scan(u, f, 1);
+}
+
+void CallGraph::computeComponents(size_t n) {
+  // Tarjan's algorithm, iteratively (deep call chains must not overflow the
+  // compiler's stack). A body with an indirect call may reach every escaping
+  // function: one extra vertex (index n) stands for "any escaping function",
+  // so that those edges stay linear in number.
+  std::vector<int> escaping;
+  for (size_t t = 0; t < n; t++)
+    if (escapes(int(t))) escaping.push_back(int(t));
+  auto succOf = [&](size_t v) -> const std::vector<int>& { return v == n ? escaping : refs[v]; };
+  size_t total = n + 1;
+  component.assign(total, -1);
+  std::vector<int> index(total, -1), low(total, 0), stack;
+  std::vector<char> onStack(total, 0);
   int next = 0, comps = 0;
-  for (size_t root = 0; root < n; root++) {
+  // Successor i of v: refs (or the escaping list), then the "any" vertex.
+  auto numSucc = [&](size_t v) { return succOf(v).size() + (v < n && hasIndirectCall[v] ? 1 : 0); };
+  auto succAt = [&](size_t v, size_t i) { return i < succOf(v).size() ? succOf(v)[i] : int(n); };
+  for (size_t root = 0; root < total; root++) {
     if (index[root] >= 0) continue;
     std::vector<std::pair<int, size_t>> dfs{{int(root), 0}};
     index[root] = low[root] = next++;
@@ -90,8 +128,8 @@ CallGraph::CallGraph(const Graph& g) {
     onStack[root] = 1;
     while (!dfs.empty()) {
       auto& [v, i] = dfs.back();
-      if (i < succ[size_t(v)].size()) {
-        int w = succ[size_t(v)][i++];
+      if (i < numSucc(size_t(v))) {
+        int w = succAt(size_t(v), i++);
         if (index[size_t(w)] < 0) {
           index[size_t(w)] = low[size_t(w)] = next++;
           stack.push_back(w);
@@ -117,6 +155,19 @@ CallGraph::CallGraph(const Graph& g) {
       }
     }
   }
+  componentSize_.assign(size_t(comps), 0);
+  component.resize(n);  // the "any" vertex was only a helper
+  for (size_t f = 0; f < n; f++) componentSize_[size_t(component[f])]++;
+}
+
+std::vector<int> CallGraph::bottomUpOrder() const {
+  std::vector<int> order;
+  for (size_t f = 0; f < component.size(); f++)
+    if (bodySize[f] > 0) order.push_back(int(f));
+  // Tarjan numbers a component after every component it reaches.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return component[size_t(a)] < component[size_t(b)]; });
+  return order;
 }
 
 }  // namespace simplec

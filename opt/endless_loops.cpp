@@ -2,20 +2,11 @@
 #include "opt/endless_loops.h"
 
 #include "son/compute.h"
+#include "son/unit.h"
 
 namespace simplec {
 
 namespace {
-
-// The Fun a control node belongs to: follow control inputs upwards.
-Node* owningFun(Node* c, size_t limit) {
-  for (size_t steps = 0; c && steps < limit; steps++) {
-    if (c->op == Op::Fun) return c;
-    if (c->in.empty()) return nullptr;
-    c = c->isRegion() ? c->in[1] : c->in[0];
-  }
-  return nullptr;
-}
 
 Node* memParm(Node* fun) {
   for (Node* u : fun->out)
@@ -29,8 +20,9 @@ bool reconnectEndlessLoops(Graph& g) {
   // Control nodes from which some Return is reachable along live control.
   std::vector<char> reach(g.size(), 0);
   std::vector<Node*> work;
-  for (const FunInfo& f : g.funs)
-    if (f.ret && !f.ret->dead) work.push_back(f.ret);
+  FunInfo& f = g.info();
+  if (!f.ret || f.ret->dead || !f.fun) return false;
+  work.push_back(f.ret);
   auto live = [](Node* c) { return c && c->isCFG() && c->type && c->type->kind() != TKind::XCtrl; };
   while (!work.empty()) {
     Node* c = work.back();
@@ -49,12 +41,9 @@ bool reconnectEndlessLoops(Graph& g) {
     if (loop->op != Op::Loop || loop->dead || reach[id] || loop->type != Type::ctrl()) continue;
     Node* back = loop->in[2];
     if (!back || !back->isCFG() || back->type->kind() == TKind::XCtrl) continue;
-    Node* fun = owningFun(loop->in[1], g.size());
-    if (!fun) continue;
-    FunInfo& f = g.funs[size_t(fun->aux)];
     Node* ret = f.ret;
-    Node* mem = memParm(fun);
-    if (!ret || ret->dead || !mem) continue;
+    Node* mem = memParm(f.fun);
+    if (!mem) continue;
     Node* never = g.make(Op::Never, {back}, Type::tuple({Type::ctrl(), Type::ctrl()}));
     Node* exit = g.make(Op::CProj, {never}, Type::ctrl(), 0);
     Node* stay = g.make(Op::CProj, {never}, Type::ctrl(), 1);

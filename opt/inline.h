@@ -2,20 +2,22 @@
 // when the callee is small (kSmallCallee nodes) or has this one call site
 // (and cannot be called any other way). Functions that may call each other
 // (one component of the call graph) are never inlined into one another, so
-// recursion stays a call; the growth of the graph is bounded by a budget.
+// recursion stays a call. Callers are visited callees first, so a copied body
+// already holds its own inlined callees; the growth of each caller is bounded
+// by a budget (twice its size plus a constant).
 // The copy keeps every node's source position, so a runtime check of the
 // callee still reports the callee's line and column; the call's control and
 // memory inputs become the copy's entry, the copy's Return its exit.
 // Callees that never return (their end is an endless loop) are not inlined.
 // Pre/post: a verified graph. Returns the number of calls inlined.
 #pragma once
-#include "son/graph.h"
+#include "son/unit.h"
 
 namespace simplec {
 
 constexpr size_t kSmallCallee = 40;        // nodes, constants not counted
 constexpr size_t kSingleSiteCallee = 4000;  // a larger one-call-site callee stays a call
 
-int inlineCalls(Graph& g);
+int inlineCalls(Unit& u);
 
 }  // namespace simplec

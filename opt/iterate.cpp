@@ -66,9 +66,11 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
       Node* x = peep.run(n);
       if (x != n) {
         if (!n->dead) g.subsume(n, x);
+        // The users of n, not of x: only their inputs changed (value
+        // numbering finds x's own users equal to them from their side). A
+        // shared constant's other users have nothing new to see.
         work.push(x);
         for (Node* u : users) work.push(u);
-        for (Node* u : x->out) work.push(u);
         for (Node* d : oldIns) work.push(d);
         progress = true;
       } else if (n->type != oldType || n->in != oldIns) {

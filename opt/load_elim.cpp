@@ -5,7 +5,8 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "opt/cfg_dominators.h"
+#include "son/control_flow.h"
+#include "son/unit.h"
 
 namespace simplec {
 
@@ -23,12 +24,16 @@ struct KeyHash {
   }
 };
 
-int eliminateIn(Graph& g, Node* fun) {
-  CfgDominators dom(g, fun);
+}  // namespace
+
+int loadElim(Graph& g) {
+  Node* fun = g.info().fun;
+  auto cf = controlFlow(g);
+  const ControlFlow& dom = *cf;
   if (!dom.reached(fun)) return 0;
-  // The Loads pinned at each control node, by id (use-list order must not
-  // steer the result).
-  std::unordered_map<Node*, std::vector<Node*>> loadsAt;
+  // The Loads pinned at each control node (by its position in dom.order()),
+  // sorted by id: use-list order must not steer the result.
+  std::vector<std::vector<Node*>> loadsAt(dom.order().size());
   for (Node* c : dom.order()) {
     std::vector<Node*> ls;
     for (Node* u : c->out)
@@ -36,7 +41,7 @@ int eliminateIn(Graph& g, Node* fun) {
     if (ls.empty()) continue;
     std::sort(ls.begin(), ls.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
     ls.erase(std::unique(ls.begin(), ls.end()), ls.end());
-    loadsAt[c] = std::move(ls);
+    loadsAt[size_t(dom.index(c))] = std::move(ls);
   }
   std::unordered_map<LoadKey, Node*, KeyHash> seen;  // on the current path
   std::vector<LoadKey> added;                         // undo log
@@ -49,9 +54,7 @@ int eliminateIn(Graph& g, Node* fun) {
   int replaced = 0;
   auto enter = [&](Node* c) {
     stack.push_back({c, added.size(), 0});
-    auto it = loadsAt.find(c);
-    if (it == loadsAt.end()) return;
-    for (Node* ld : it->second) {
+    for (Node* ld : loadsAt[size_t(dom.index(c))]) {
       if (ld->dead) continue;
       LoadKey key{ld->in[1], ld->in[2], ld->in[3], ld->aux};
       auto found = seen.find(key);
@@ -78,15 +81,6 @@ int eliminateIn(Graph& g, Node* fun) {
     }
     stack.pop_back();
   }
-  return replaced;
-}
-
-}  // namespace
-
-int loadElim(Graph& g) {
-  int replaced = 0;
-  for (const FunInfo& f : g.funs)
-    if (f.fun && f.ret && !f.fun->dead) replaced += eliminateIn(g, f.fun);
   return replaced;
 }
 

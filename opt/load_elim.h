@@ -14,6 +14,7 @@
 namespace simplec {
 
 // Returns the number of Loads replaced.
+// On one function; returns the number of loads replaced.
 int loadElim(Graph& g);
 
 }  // namespace simplec

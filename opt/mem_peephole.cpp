@@ -5,6 +5,7 @@
 // to be in range goes away. Loads never see stores of other alias classes:
 // each class has its own memory chain.
 #include "opt/peephole.h"
+#include "son/unit.h"
 #include "son/mem_access.h"
 
 #include <algorithm>
@@ -43,8 +44,8 @@ Node* Peephole::idealizeLoad(Node* n) {
   if (m.alias == 0) {
     if (const Node* nw = newOf(ptr)) return nw->in[2];
   }
-  if (isStringCon(ptr) && isIntCon(off) && size_t(ptr->type->fun()) < g_.strings.size()) {
-    const std::string& s = g_.strings[size_t(ptr->type->fun())];
+  if (isStringCon(ptr) && isIntCon(off) && size_t(ptr->type->fun()) < g_.unit().strings.size()) {
+    const std::string& s = g_.unit().strings[size_t(ptr->type->fun())];
     int64_t o = off->type->value();
     if (m.alias == 0 && o == 0) return con(int64_t(s.size()));
     if (m.size == 1 && o >= kArrayHeader && o - kArrayHeader < int64_t(s.size()))

@@ -2,10 +2,10 @@
 #include "opt/narrow.h"
 
 #include <algorithm>
-#include <unordered_map>
 
-#include "opt/cfg_dominators.h"
+#include "son/control_flow.h"
 #include "son/compute.h"
+#include "son/unit.h"
 #include "son/verify.h"
 
 namespace simplec {
@@ -46,25 +46,7 @@ struct Fact {
 
 class Narrower {
  public:
-  Narrower(Graph& g, Node* fun) : g_(g), dom_(g, fun) {
-    // Pre/post numbers of the dominator tree: a dominates b iff a's interval
-    // encloses b's.
-    int clock = 0;
-    std::vector<std::pair<Node*, size_t>> stack{{fun, 0}};
-    pre_[fun] = clock++;
-    while (!stack.empty()) {
-      auto& [n, i] = stack.back();
-      const auto& kids = dom_.children(n);
-      if (i < kids.size()) {
-        Node* k = kids[i++];
-        pre_[k] = clock++;
-        stack.push_back({k, 0});
-      } else {
-        post_[n] = clock++;
-        stack.pop_back();
-      }
-    }
-  }
+  explicit Narrower(Graph& g) : g_(g), cf_(controlFlow(g)), dom_(*cf_) {}
 
   int run() {
     int made = 0;
@@ -112,11 +94,7 @@ class Narrower {
     return facts;
   }
 
-  bool dominates(Node* a, Node* c) const {
-    auto pa = pre_.find(a), pc = pre_.find(c);
-    if (pa == pre_.end() || pc == pre_.end()) return false;
-    return pa->second <= pc->second && post_.at(c) <= post_.at(a);
-  }
+  bool dominates(Node* a, Node* c) const { return dom_.dominates(a, c); }
 
   // Does `user`'s use of its input in `slot` happen only below `arm`?
   bool useBelow(Node* user, size_t slot, Node* arm, int depth) const {
@@ -155,18 +133,13 @@ class Narrower {
   }
 
   Graph& g_;
-  CfgDominators dom_;
-  std::unordered_map<Node*, int> pre_, post_;
+  std::shared_ptr<const ControlFlow> cf_;
+  const ControlFlow& dom_;
 };
 
 }  // namespace
 
-int insertNarrowingCasts(Graph& g) {
-  int made = 0;
-  for (const FunInfo& f : g.funs)
-    if (f.fun && f.ret && !f.fun->dead && !f.ret->dead) made += Narrower(g, f.fun).run();
-  return made;
-}
+int insertNarrowingCasts(Graph& g) { return Narrower(g).run(); }
 
 int removeIdleCasts(Graph& g) {
   int removed = 0;

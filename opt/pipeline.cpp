@@ -26,9 +26,9 @@ namespace simplec {
 namespace {
 
 void runPeepholes(Graph& g, const PassOptions& o) { iterPeeps(g, o.seed, o.checkFixedPoint); }
-void runSccp(Graph& g, const PassOptions&) { sccp(g); }
+void runSccp(Unit& u, const PassOptions&) { sccp(u); }
 void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
-void runInline(Graph& g, const PassOptions&) { inlineCalls(g); }
+void runInline(Unit& u, const PassOptions&) { inlineCalls(u); }
 void runBoundsCheckElim(Graph& g, const PassOptions&) { boundsCheckElim(g); }
 void runLoadElim(Graph& g, const PassOptions&) { loadElim(g); }
 void runDeadStoreElim(Graph& g, const PassOptions&) { deadStoreElim(g); }
@@ -36,32 +36,32 @@ void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
 void runTailRec(Graph& g, const PassOptions&) { eliminateTailRecursion(g); }
 void runSplitIf(Graph& g, const PassOptions&) { splitIfs(g); }
 void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
-void runUnusedFuns(Graph& g, const PassOptions&) { removeUnusedFunctions(g); }
+void runUnusedFuns(Unit& u, const PassOptions&) { removeUnusedFunctions(u); }
 void runScalarReplace(Graph& g, const PassOptions&) { scalarReplace(g); }
 
-void verifyOrThrow(const Graph& g, const std::string& pass) {
-  std::vector<std::string> errs = verify(g);
+void verifyOrThrow(const Unit& u, const std::string& pass) {
+  std::vector<std::string> errs = verify(u);
   if (errs.empty()) return;
   std::string msg = "graph verification failed after '" + pass + "': " + errs[0];
   if (errs.size() > 1) msg += " (and " + std::to_string(errs.size() - 1) + " more)";
   internalError(pass, msg);
 }
 
-void maybeDump(const Graph& g, const PassOptions& o, const std::string& pass) {
+void maybeDump(const Unit& u, const PassOptions& o, const std::string& pass) {
   for (const auto& d : o.dumpAfter)
     if (d == pass) {
-      std::string text = printGraph(g);
+      std::string text = printGraph(u);
       std::fprintf(o.dumpOut, "// after %s\n%s", pass.c_str(), text.c_str());
     }
 }
 
 // The entry function's behaviour on this graph (--check-passes). A graph the
 // evaluator rejects is the fault of the pass that produced it.
-EvalResult evaluateAfter(const Graph& g, const PassOptions& o, const std::string& pass) {
+EvalResult evaluateAfter(const Unit& u, const PassOptions& o, const std::string& pass) {
   EvalOptions eo;
   eo.fileName = o.checkFile;
   try {
-    return evaluateProgram(g, o.checkArgc, eo);
+    return evaluateProgram(u, o.checkArgc, eo);
   } catch (InternalError& e) {
     internalError(pass, "--check-passes: evaluating the graph after '" + pass + "' failed: " + e.what());
   }
@@ -78,19 +78,39 @@ void checkBehaviour(const EvalResult& before, const EvalResult& after, const std
 // the evaluator computes).
 // --check-passes evaluates again only after a pass that changed it (not
 // after one that only refines types), evaluation being far slower than this.
-uint64_t fingerprint(const Graph& g) {
+uint64_t fingerprint(const Unit& u) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
-  for (const Node* n : liveNodes(g)) {
-    mix(n->id);
-    mix(uint64_t(n->op));
-    if (n->op == Op::Con) mix(uint64_t(reinterpret_cast<uintptr_t>(n->type)));
-    else mix(n->type ? uint64_t(n->type->kind()) : ~0ull);  // memory or not
-    mix(uint64_t(n->aux));
-    for (const Node* d : n->in) mix(d ? d->id : ~0ull);
+  for (const FunInfo& f : u.funs) {
+    if (!f.hasBody()) {
+      mix(~0ull);
+      continue;
+    }
+    // Ids are renumbered by compaction: number nodes by their place in the walk.
+    std::vector<Node*> live = liveNodes(*f.graph);
+    std::vector<uint64_t> num(f.graph->size(), 0);
+    for (size_t i = 0; i < live.size(); i++) num[live[i]->id] = i;
+    for (const Node* n : live) {
+      mix(uint64_t(n->op));
+      if (n->op == Op::Con) mix(uint64_t(reinterpret_cast<uintptr_t>(n->type)));
+      else mix(n->type ? uint64_t(n->type->kind()) : ~0ull);  // memory or not
+      mix(uint64_t(n->aux));
+      for (const Node* d : n->in) mix(d ? num[d->id] : ~0ull);
+    }
   }
-  for (const FunInfo& f : g.funs) mix(f.ret ? f.ret->id : ~0ull);
   return h;
+}
+
+// Frees what a pass left dead, once it is much of the graph.
+void compactIfSparse(Graph& g) {
+  if (g.deadCount() * 2 > g.size()) g.compact();
+}
+
+size_t liveNodeCount(const Unit& u) {
+  size_t n = 0;
+  for (const FunInfo& f : u.funs)
+    if (f.hasBody()) n += f.graph->size() - f.graph->deadCount();
+  return n;
 }
 
 }  // namespace
@@ -98,42 +118,45 @@ uint64_t fingerprint(const Graph& g) {
 const std::vector<Pass>& passTable() {
   static const std::vector<Pass> table = {
       // First, so that the analyses see callers' arguments inside the copies.
-      {"inline", runInline, 2, {}},
+      {"inline", runInline, nullptr, 2, {}},
       // Before sccp narrows parameter types: their Phis take the declared type.
-      {"tailrec", runTailRec, 2, {}},
+      {"tailrec", nullptr, runTailRec, 2, {}},
       // Before narrow: its Casts would pin data to the arms.
-      {"split-if", runSplitIf, 2, {}},
+      {"split-if", nullptr, runSplitIf, 2, {}},
       // Casts below branches, for the analysis to narrow ranges by.
-      {"narrow", runNarrow, 2, {}},
+      {"narrow", nullptr, runNarrow, 2, {}},
       // After inline: objects passed to inlined callees stay local. Before
       // sccp and the peepholes, which fold the fields' values and Phis.
-      {"scalar-replace", runScalarReplace, 2, {"inline"}},
+      {"scalar-replace", nullptr, runScalarReplace, 2, {"inline"}},
       // The analysis only lowers types; the peepholes then rewrite by them.
-      {"sccp", runSccp, 2, {}},
-      {"peephole", runPeepholes, 1, {"sccp"}},
+      {"sccp", runSccp, nullptr, 2, {}},
+      {"peephole", nullptr, runPeepholes, 1, {"sccp"}},
       // After the peepholes, so that equal divisors are one node.
-      {"zerocheck", runZeroCheckElim, 2, {"peephole"}},
+      {"zerocheck", nullptr, runZeroCheckElim, 2, {"peephole"}},
       // After the peepholes: equal addresses and memory states are one node.
-      {"loadelim", runLoadElim, 2, {"peephole"}},
+      {"loadelim", nullptr, runLoadElim, 2, {"peephole"}},
       // After loadelim: an array read from a field twice is one array.
-      {"boundscheck", runBoundsCheckElim, 2, {"loadelim"}},
+      {"boundscheck", nullptr, runBoundsCheckElim, 2, {"loadelim"}},
       // After loadelim: loads it removed no longer keep stores alive.
-      {"deadstores", runDeadStoreElim, 2, {"loadelim"}},
-      {"idle-casts", runIdleCasts, 2, {"peephole"}},
+      {"deadstores", nullptr, runDeadStoreElim, 2, {"loadelim"}},
+      {"idle-casts", nullptr, runIdleCasts, 2, {"peephole"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
-      {"unused-funs", runUnusedFuns, 1, {"peephole"}},
+      {"unused-funs", runUnusedFuns, nullptr, 1, {"peephole"}},
   };
   return table;
 }
 
 void checkPassOrder() {
   const auto& t = passTable();
-  for (size_t i = 0; i < t.size(); i++)
+  for (size_t i = 0; i < t.size(); i++) {
+    SIMPLEC_CHECK(!t[i].runUnit != !t[i].runFunction, "pipeline",
+                  std::string("pass '") + t[i].name + "' must run on the unit or on functions");
     for (const char* before : t[i].after) {
       bool found = false;
       for (size_t j = 0; j < i; j++) found |= std::strcmp(t[j].name, before) == 0;
       SIMPLEC_CHECK(found, "pipeline", std::string("pass '") + t[i].name + "' must follow '" + before + "'");
     }
+  }
 }
 
 bool isPassName(const std::string& name) {
@@ -143,32 +166,45 @@ bool isPassName(const std::string& name) {
   return false;
 }
 
-void afterParse(Graph& g, const PassOptions& opts) {
+void afterParse(Unit& u, const PassOptions& opts) {
   // The dump first: it shows a graph that fails verification.
-  maybeDump(g, opts, "parse");
-  if (opts.verifyEach) verifyOrThrow(g, "parse");
+  maybeDump(u, opts, "parse");
+  if (opts.verifyEach) verifyOrThrow(u, "parse");
+  if (opts.timer) opts.timer->setNodes("parse", liveNodeCount(u));
 }
 
-void runPipeline(Graph& g, const PassOptions& opts) {
+void runPipeline(Unit& u, const PassOptions& opts) {
   std::optional<EvalResult> reference;
   uint64_t checked = 0;  // fingerprint of the graph last evaluated
   if (opts.checkPasses) {
-    reference = evaluateAfter(g, opts, "parse");
-    checked = fingerprint(g);
+    reference = evaluateAfter(u, opts, "parse");
+    checked = fingerprint(u);
   }
   for (const Pass& p : passTable()) {
     if (opts.optLevel < p.minLevel) continue;
     try {
-      p.run(g, opts);
+      PassScope timed(opts.timer, p.name);
+      if (p.runUnit) {
+        p.runUnit(u, opts);
+        for (FunInfo& f : u.funs)
+          if (f.graph) compactIfSparse(*f.graph);
+      } else {
+        for (FunInfo& f : u.funs) {
+          if (!f.hasBody()) continue;
+          p.runFunction(*f.graph, opts);
+          compactIfSparse(*f.graph);
+        }
+      }
     } catch (InternalError& e) {
       if (e.pass.empty() || e.pass == "graph") e.pass = p.name;
       throw;
     }
-    maybeDump(g, opts, p.name);
-    if (opts.verifyEach) verifyOrThrow(g, p.name);
+    if (opts.timer) opts.timer->setNodes(p.name, liveNodeCount(u));
+    maybeDump(u, opts, p.name);
+    if (opts.verifyEach) verifyOrThrow(u, p.name);
     if (reference) {
-      uint64_t now = fingerprint(g);
-      if (now != checked) checkBehaviour(*reference, evaluateAfter(g, opts, p.name), p.name);
+      uint64_t now = fingerprint(u);
+      if (now != checked) checkBehaviour(*reference, evaluateAfter(u, opts, p.name), p.name);
       checked = now;
     }
   }

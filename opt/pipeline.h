@@ -1,16 +1,19 @@
-// The optimizer's pass table and driver. A pass is a free function over the
-// graph; the table gives its name, the lowest -O level that runs it, and the
-// passes that must run before it (checked once at start-up). The driver runs
-// them in table order, optionally verifying and dumping after each, and
-// optionally checking that no pass changes what the program does (the graph
-// evaluator runs the entry function after parsing and after every pass).
+// The optimizer's pass table and driver. A pass is a free function over one
+// function's graph, or over the whole unit when it is interprocedural
+// (inlining, the analysis, unused functions); the table gives its name, the
+// lowest -O level that runs it, and the passes that must run before it
+// (checked once at start-up). The driver runs them in table order,
+// optionally verifying, dumping and timing after each, and optionally
+// checking that no pass changes what the program does (the graph evaluator
+// runs the entry function after parsing and after every pass).
 #pragma once
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "son/graph.h"
+#include "lexer/pass_timer.h"
+#include "son/unit.h"
 
 namespace simplec {
 
@@ -28,11 +31,15 @@ struct PassOptions {
   bool checkPasses = false;
   int64_t checkArgc = 1;
   std::string checkFile = "program";
+  // --time-passes: where each pass's time and the live node count go (null: not timed).
+  PassTimer* timer = nullptr;
 };
 
 struct Pass {
   const char* name;
-  void (*run)(Graph&, const PassOptions&);
+  // Exactly one of these is set.
+  void (*runUnit)(Unit&, const PassOptions&);       // interprocedural
+  void (*runFunction)(Graph&, const PassOptions&);  // once per function with a body
   int minLevel;                     // runs at -O<minLevel> and above; 0 = always
   std::vector<const char*> after;   // passes that must precede it in the table
 };
@@ -44,8 +51,8 @@ bool isPassName(const std::string& name);
 
 // Runs the pipeline. A verifier failure, or with checkPasses a change in the
 // program's behaviour, throws InternalError naming the pass.
-void runPipeline(Graph& g, const PassOptions& opts);
+void runPipeline(Unit& u, const PassOptions& opts);
 // The graph after parsing, under the same dump/verify options.
-void afterParse(Graph& g, const PassOptions& opts);
+void afterParse(Unit& u, const PassOptions& opts);
 
 }  // namespace simplec

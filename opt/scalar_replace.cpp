@@ -5,10 +5,9 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <unordered_map>
 
-#include "opt/call_graph.h"
-#include "opt/cfg_dominators.h"
+#include "son/control_flow.h"
+#include "son/unit.h"
 #include "son/compute.h"
 #include "lexer/diag.h"
 #include "son/mem_access.h"
@@ -30,9 +29,12 @@ Node* typed(Node* n) {
 // One allocation and the walks that find its fields' values.
 class Allocation {
  public:
-  Allocation(Graph& g, const CfgDominators& dom, Node* nw) : g_(g), dom_(dom), new_(nw) {
+  Allocation(Graph& g, const ControlFlow& dom, Node* nw) : g_(g), dom_(dom), new_(nw) {
     for (Node* u : nw->out)
-      if (u->op == Op::Proj && u->aux == 2) ptrs_.insert(u);
+      if (u->op == Op::Proj && u->aux == 2) ptrs_.push_back(u);
+    // By id: the order of rewrites must not depend on addresses.
+    std::sort(ptrs_.begin(), ptrs_.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+    ptrs_.erase(std::unique(ptrs_.begin(), ptrs_.end()), ptrs_.end());
   }
 
   // Is the reference used only as the address of loads and stores at
@@ -105,22 +107,11 @@ class Allocation {
   }
 
  private:
-  bool isPtr(const Node* n) const { return ptrs_.count(const_cast<Node*>(n)) != 0; }
+  bool isPtr(const Node* n) const { return std::find(ptrs_.begin(), ptrs_.end(), n) != ptrs_.end(); }
 
   // Does the allocation dominate control node c (so memory made at c may
   // hold this instance's fields)? Memory from anywhere else is older.
-  bool afterNew(Node* c) {
-    auto it = after_.find(c);
-    if (it != after_.end()) return it->second;
-    bool r = false;
-    for (Node* x = c; x; x = dom_.idom(x))
-      if (x == new_) {
-        r = true;
-        break;
-      }
-    after_[c] = r;
-    return r;
-  }
+  bool afterNew(Node* c) const { return dom_.dominates(new_, c); }
 
   // Where memory node `mem` is made (its control), or null for a MergeMem
   // (no place of its own) and for kinds the walk does not know.
@@ -246,44 +237,38 @@ class Allocation {
       in = in->in[i];
     }
     if (in && in->op == Op::Phi) {
-      Node* pred = phi->in[0]->in[i];
-      bool dominated = false;
-      for (Node* x = pred; x && !dominated; x = dom_.idom(x)) dominated = x == in->in[0];
-      if (!dominated) return nullptr;
+      if (!dom_.dominates(in->in[0], phi->in[0]->in[i])) return nullptr;
     }
     return in;
   }
 
   Graph& g_;
-  const CfgDominators& dom_;
+  const ControlFlow& dom_;
   Node* new_;
-  std::set<Node*> ptrs_;
+  std::vector<Node*> ptrs_;  // the New's pointer projections (usually one)
   std::vector<Node*> loads_, stores_;
-  std::unordered_map<Node*, bool> after_;
   int steps_ = 0;
 };
 
 }  // namespace
 
 int scalarReplace(Graph& g) {
+  std::vector<Node*> news;
+  for (Node* n : liveNodes(g))
+    if (n->op == Op::New && !n->dead) news.push_back(n);
+  if (news.empty()) return 0;
+  std::sort(news.begin(), news.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+  // Removing a New takes one straight-line node out of the control flow:
+  // dominance among the remaining control nodes is unchanged, so one
+  // analysis serves every allocation (and no control node is made).
+  std::shared_ptr<const ControlFlow> dom = controlFlow(g);
   int removed = 0;
-  for (const FunInfo& f : g.funs) {
-    if (f.isExtern || !f.fun || f.fun->dead || !f.ret || f.ret->dead) continue;
-    std::vector<Node*> news;
-    for (Node* n : functionBody(g, f))
-      if (n->op == Op::New && !n->dead) news.push_back(n);
-    if (news.empty()) continue;
-    std::sort(news.begin(), news.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
-    // Removing a New changes the control graph: dominators anew after each.
-    auto dom = std::make_unique<CfgDominators>(g, f.fun);
-    for (Node* nw : news) {
-      if (nw->dead || !dom->reached(nw)) continue;
-      Allocation a(g, *dom, nw);
-      if (!a.staysLocal() || !a.valuesFound()) continue;
-      a.replace();
-      removed++;
-      dom = std::make_unique<CfgDominators>(g, f.fun);
-    }
+  for (Node* nw : news) {
+    if (nw->dead || !dom->reached(nw)) continue;
+    Allocation a(g, *dom, nw);
+    if (!a.staysLocal() || !a.valuesFound()) continue;
+    a.replace();
+    removed++;
   }
   // Value cycles through loops whose field nothing reads any more.
   if (removed) sweepUnreachable(g);

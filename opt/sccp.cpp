@@ -2,13 +2,12 @@
 #include "opt/sccp.h"
 
 #include <climits>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "lexer/diag.h"
 #include "opt/call_graph.h"
 #include "son/compute.h"
+#include "son/unit.h"
 #include "son/verify.h"
 
 namespace simplec {
@@ -44,34 +43,26 @@ constexpr int kWidenAfter = 3;  // changes of a loop Phi's range before widening
 // exported, not the entry, and never used as a value. Their range is the
 // meet of the arguments at its reachable call sites.
 struct KnownCallers {
-  explicit KnownCallers(const Graph& g) : cg(g), parms(g.funs.size()) {
-    for (size_t f = 0; f < g.funs.size(); f++) {
-      const FunInfo& info = g.funs[f];
-      if (!cg.hasBody(int(f)) || cg.escapes[f] || info.isGlobal || info.isEntry || cg.callSites[f] == 0) continue;
-      for (Node* u : info.fun->out)
-        if (u->op == Op::Parm && u->aux >= 0 && u->type && u->type->isInt()) {
-          parms[f].push_back(u);
-          // The Parm's own type, not FunInfo::paramTypes: a narrow parameter
-          // arrives as any int and is truncated inside the function.
-          declared[u] = u->type;
-        }
+  explicit KnownCallers(const Unit& u) : cg(u), parms(u.funs.size()), callsTo(u.funs.size()) {
+    for (size_t f = 0; f < u.funs.size(); f++) {
+      const FunInfo& info = u.funs[f];
+      if (!info.hasBody() || cg.escapes(int(f)) || info.isGlobal || info.isEntry || cg.callSites[f] == 0) continue;
+      for (Node* p : info.fun->out)
+        if (p->op == Op::Parm && p->aux >= 0 && p->type && p->type->isInt()) parms[f].push_back(p);
     }
     for (const auto& calls : cg.directCalls)
       for (Node* call : calls) {
         int callee = CallGraph::calleeOf(call);
-        if (!parms[size_t(callee)].empty()) callsTo[callee].push_back(call);
+        if (!parms[size_t(callee)].empty()) callsTo[size_t(callee)].push_back(call);
       }
-    for (const auto& ps : parms)
-      for (Node* p : ps) known.insert(p);
   }
-  // The meet of the argument over the call sites reached so far.
-  const Type* parmType(const Node* parm) const {
-    int f = int(parm->in[0]->aux);
-    const Type* decl = declared.at(parm);
+  // The meet of the argument over the call sites reached so far; `decl` is
+  // the type the parser gave (not FunInfo::paramTypes: a narrow parameter
+  // arrives as any int and is truncated inside the function).
+  const Type* parmType(int f, const Node* parm, const Type* decl) const {
     const Type* t = Type::top();
-    auto it = callsTo.find(f);
-    if (it == callsTo.end()) return decl;
-    for (const Node* call : it->second) {
+    if (callsTo[size_t(f)].empty()) return decl;
+    for (const Node* call : callsTo[size_t(f)]) {
       if (!call->type || call->type->kind() != TKind::Ctrl) continue;
       size_t slot = size_t(3 + parm->aux);
       if (slot >= call->in.size() || !call->in[slot]) return decl;
@@ -80,60 +71,82 @@ struct KnownCallers {
     if (t->kind() == TKind::Top) return Type::intTop();
     return t->isa(decl) ? t : decl;
   }
-  int numCallsTo(const Node* parm) const {
-    auto it = callsTo.find(int(parm->in[0]->aux));
-    return it == callsTo.end() ? 0 : int(it->second.size());
-  }
   CallGraph cg;
-  std::vector<std::vector<Node*>> parms;           // by callee
-  std::unordered_map<int, std::vector<Node*>> callsTo;
-  std::unordered_set<const Node*> known;
-  std::unordered_map<const Node*, const Type*> declared;  // types the parser gave
+  std::vector<std::vector<Node*>> parms;    // by callee
+  std::vector<std::vector<Node*>> callsTo;  // by callee, for callees with parms
+};
+
+// Per-function state of the analysis, by node id.
+struct FunState {
+  std::vector<char> queued, known;  // known: a parameter typed by its callers
+  std::vector<int> changes;
+  std::vector<const Type*> declared;
 };
 
 }  // namespace
 
-void sccp(Graph& g) {
-  sweepUnreachable(g);  // nothing the analysis cannot see may stay behind
-  KnownCallers callers(g);
-  std::vector<Node*> live = liveNodes(g);
-  for (Node* n : live)
-    if (!keepsItsType(n)) n->type = startType(n);
-  for (const auto& ps : callers.parms)
-    for (Node* p : ps) p->type = Type::intTop();
-  std::vector<char> queued(g.size(), 0);
-  std::vector<int> changes(g.size(), 0);
-  std::vector<Node*> work;
-  auto push = [&](Node* n) {
-    if (n && !n->dead && n->id < queued.size() && !queued[n->id]) {
-      queued[n->id] = 1;
-      work.push_back(n);
+void sccp(Unit& u) {
+  size_t nf = u.funs.size();
+  for (FunInfo& f : u.funs)
+    if (f.hasBody()) sweepUnreachable(*f.graph);  // nothing the analysis cannot see may stay behind
+  KnownCallers callers(u);
+  std::vector<FunState> st(nf);
+  struct Item {
+    int f;
+    Node* n;
+  };
+  std::vector<Item> work;
+  auto push = [&](int f, Node* n) {
+    FunState& s = st[size_t(f)];
+    if (n && !n->dead && n->id < s.queued.size() && !s.queued[n->id]) {
+      s.queued[n->id] = 1;
+      work.push_back({f, n});
     }
   };
-  for (auto it = live.rbegin(); it != live.rend(); ++it) push(*it);
-  size_t steps = 0, limit = 64 * g.size() + 1000;
+  size_t total = 0;
+  for (size_t f = 0; f < nf; f++) {
+    if (!u.funs[f].hasBody()) continue;
+    Graph& g = *u.funs[f].graph;
+    FunState& s = st[f];
+    s.queued.assign(g.size(), 0);
+    s.known.assign(g.size(), 0);
+    s.changes.assign(g.size(), 0);
+    s.declared.assign(g.size(), nullptr);
+    total += g.size();
+    std::vector<Node*> live = liveNodes(g);
+    for (Node* n : live)
+      if (!keepsItsType(n)) n->type = startType(n);
+    for (Node* p : callers.parms[f]) {
+      s.known[p->id] = 1;
+      s.declared[p->id] = p->type;
+      p->type = Type::intTop();
+    }
+    for (auto it = live.rbegin(); it != live.rend(); ++it) push(int(f), *it);
+  }
+  size_t steps = 0, limit = 64 * total + 1000;
   auto solve = [&] {
     while (!work.empty()) {
       SIMPLEC_CHECK(++steps < limit, "sccp", "the analysis did not converge");
-      Node* n = work.back();
+      auto [f, n] = work.back();
       work.pop_back();
-      queued[n->id] = 0;
+      FunState& s = st[size_t(f)];
+      s.queued[n->id] = 0;
       if (n->op == Op::Call) {
         // A call reached, or an argument changed: the callee's parameters see it.
         int callee = CallGraph::calleeOf(n);
         if (callee >= 0)
-          for (Node* p : callers.parms[size_t(callee)]) push(p);
+          for (Node* p : callers.parms[size_t(callee)]) push(callee, p);
       }
-      bool knownParm = n->op == Op::Parm && callers.known.count(n);
+      bool knownParm = n->op == Op::Parm && s.known[n->id];
       if (keepsItsType(n) && !knownParm) continue;
-      const Type* t = knownParm ? callers.parmType(n) : compute(n);
+      const Type* t = knownParm ? callers.parmType(f, n, s.declared[n->id]) : compute(n);
       // Types only fall; meeting keeps that true whatever compute says.
       t = t->meet(n->type);
       if (t == n->type) continue;
       bool widens = (n->op == Op::Phi && n->in[0]->op == Op::Loop) || knownParm;
       // A parameter may legitimately change once per call site reached.
-      int allowed = kWidenAfter + (knownParm ? callers.numCallsTo(n) : 0);
-      if (widens && t->isInt() && n->type->isInt() && !n->type->isIntTop() && ++changes[n->id] > allowed) {
+      int allowed = kWidenAfter + (knownParm ? int(callers.callsTo[size_t(f)].size()) : 0);
+      if (widens && t->isInt() && n->type->isInt() && !n->type->isIntTop() && ++s.changes[n->id] > allowed) {
         // Widen only the ends that moved: a counter that only grows keeps its
         // lower bound, for the branch Casts in the loop to cut from above.
         int64_t lo = t->lo() < n->type->lo() ? INT64_MIN : t->lo();
@@ -141,11 +154,11 @@ void sccp(Graph& g) {
         t = Type::intRange(lo, hi);
       }
       n->type = t;
-      for (Node* u : n->out) {
-        push(u);
+      for (Node* use : n->out) {
+        push(f, use);
         // A region becoming reachable wakes its Phis; an If or CallEnd its projections.
         if (n->isCFG())
-          for (Node* uu : u->out) push(uu);
+          for (Node* uu : use->out) push(f, uu);
       }
     }
   };
@@ -153,11 +166,11 @@ void sccp(Graph& g) {
   // A parameter whose calls were all unreachable: the function is never
   // called, but its body must still make sense: the declared type.
   bool again = false;
-  for (const auto& ps : callers.parms)
-    for (Node* p : ps)
+  for (size_t f = 0; f < nf; f++)
+    for (Node* p : callers.parms[f])
       if (p->type->isIntTop()) {
-        p->type = callers.declared.at(p);
-        for (Node* u : p->out) push(u);
+        p->type = st[f].declared[p->id];
+        for (Node* use : p->out) push(int(f), use);
         again = true;
       }
   if (again) solve();

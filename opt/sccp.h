@@ -16,10 +16,12 @@
 // point (sound, and a fixed point of compute()); the rewrite (constants for
 // nodes, dropping dead control) is left to the peephole pass that follows.
 #pragma once
-#include "son/graph.h"
+#include "son/unit.h"
 
 namespace simplec {
 
-void sccp(Graph& g);
+// One fixed point over every function of the unit (call sites feed the
+// parameters of their callees); linear in the unit's size.
+void sccp(Unit& u);
 
 }  // namespace simplec

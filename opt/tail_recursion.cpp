@@ -4,8 +4,9 @@
 #include <unordered_set>
 
 #include "opt/call_graph.h"
-#include "opt/cfg_dominators.h"
+#include "son/control_flow.h"
 #include "son/compute.h"
+#include "son/unit.h"
 
 namespace simplec {
 
@@ -77,8 +78,9 @@ bool decompose(Node* e, Node* result, Node* call, const Graph& g, Site& s) {
 }
 
 // The tail sites of function `fi`, all combining by one operator.
-std::vector<Site> findSites(const Graph& g, int fi) {
-  const FunInfo& f = g.funs[size_t(fi)];
+std::vector<Site> findSites(const Graph& g) {
+  int fi = g.funIndex();
+  const FunInfo& f = g.info();
   std::vector<Site> sites;
   Node* ret = f.ret;
   Node* region = ret->in[0];
@@ -132,7 +134,7 @@ int64_t stepFrom(const Node* arg, int64_t index) {
 
 // The bounds on parameter `index` that hold at control `at`: the branch
 // arms on its dominator path that compare the parameter with a constant.
-void boundsAt(const CfgDominators& dom, Node* at, int64_t index, int64_t& lo, int64_t& hi) {
+void boundsAt(const ControlFlow& dom, Node* at, int64_t index, int64_t& lo, int64_t& hi) {
   lo = INT64_MIN, hi = INT64_MAX;
   for (Node* c = at; c; c = dom.idom(c)) {
     if (c->op != Op::CProj || c->in[0]->op != Op::If) continue;
@@ -161,9 +163,10 @@ void boundsAt(const CfgDominators& dom, Node* at, int64_t index, int64_t& lo, in
 // reached while the parameter is on the near side of a constant bound that
 // the step cannot carry it around (no wrap): then the parameter walks
 // monotonically toward the bound, and the loop ends.
-bool jumpsEnd(const Graph& g, int fi, const std::vector<Site>& sites) {
-  const FunInfo& f = g.funs[size_t(fi)];
-  CfgDominators dom(g, f.fun);
+bool jumpsEnd(const Graph& g, const std::vector<Site>& sites) {
+  const FunInfo& f = g.info();
+  auto cf = controlFlow(g);
+  const ControlFlow& dom = *cf;
   for (size_t p = 0; p < f.paramTypes.size(); p++) {
     bool ends = true;
     int direction = 0;
@@ -215,8 +218,8 @@ void redirectUses(Graph& g, Node* old, Node* nw, Node* keeper, size_t keepSlot) 
 
 // `counted`: jumps are bounded by the counter (see tail_recursion.h);
 // otherwise every site jumps, and its call is left on a never-taken arm.
-int transform(Graph& g, int fi, std::vector<Site>& sites, bool counted) {
-  const FunInfo& f = g.funs[size_t(fi)];
+int transform(Graph& g, std::vector<Site>& sites, bool counted) {
+  const FunInfo& f = g.info();
   Node* fun = f.fun;
   // Parameters (index -1: memory) and the nodes that hang below the entry.
   std::vector<Node*> parms, ctrlUsers;
@@ -304,17 +307,13 @@ int transform(Graph& g, int fi, std::vector<Site>& sites, bool counted) {
 }  // namespace
 
 int eliminateTailRecursion(Graph& g) {
-  int jumps = 0;
-  for (size_t fi = 0; fi < g.funs.size(); fi++) {
-    const FunInfo& f = g.funs[fi];
-    if (f.isExtern || !f.fun || f.fun->dead || !f.ret || f.ret->dead || f.f32Result) continue;
-    bool f32 = false;
-    for (bool b : f.f32Params) f32 |= b;
-    if (f32) continue;
-    std::vector<Site> sites = findSites(g, int(fi));
-    if (!sites.empty()) jumps += transform(g, int(fi), sites, !jumpsEnd(g, int(fi), sites));
-  }
-  return jumps;
+  const FunInfo& f = g.info();
+  if (!f.hasBody() || f.f32Result) return 0;
+  for (bool b : f.f32Params)
+    if (b) return 0;
+  std::vector<Site> sites = findSites(g);
+  if (sites.empty()) return 0;
+  return transform(g, sites, !jumpsEnd(g, sites));
 }
 
 }  // namespace simplec

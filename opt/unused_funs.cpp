@@ -2,11 +2,10 @@
 #include "opt/unused_funs.h"
 
 #include "opt/call_graph.h"
-#include "son/verify.h"
 
 namespace simplec {
 
-int removeUnusedFunctions(Graph& g) {
+int removeUnusedFunctions(Unit& g) {
   CallGraph cg(g);
   size_t n = g.funs.size();
   std::vector<char> used(n, 0);
@@ -27,16 +26,10 @@ int removeUnusedFunctions(Graph& g) {
   }
   int removed = 0;
   for (size_t f = 0; f < n; f++) {
-    FunInfo& info = g.funs[f];
-    if (used[f] || !cg.hasBody(int(f))) continue;
-    Node* stop = g.stop();
-    for (size_t i = stop->in.size(); i-- > 0;)
-      if (stop->in[i] == info.ret) g.delDef(stop, i);
-    info.ret = nullptr;
-    info.fun = nullptr;
+    if (used[f] || !g.funs[f].hasBody()) continue;
+    g.dropGraph(int(f));
     removed++;
   }
-  if (removed) sweepUnreachable(g);
   return removed;
 }
 

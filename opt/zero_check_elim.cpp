@@ -2,9 +2,9 @@
 #include "opt/zero_check_elim.h"
 
 #include <map>
-#include <unordered_map>
 
-#include "opt/cfg_dominators.h"
+#include "son/control_flow.h"
+#include "son/unit.h"
 
 namespace simplec {
 
@@ -35,9 +35,13 @@ Node* provenNonZero(Node* proj) {
   return trueArm ? uncast(p) : nullptr;
 }
 
-int eliminateIn(Graph& g, Node* fun) {
-  CfgDominators dom(g, fun);
-  std::unordered_map<Node*, int> known;  // value -> how many dominating facts
+}  // namespace
+
+int zeroCheckElim(Graph& g) {
+  Node* fun = g.info().fun;
+  auto cf = controlFlow(g);
+  const ControlFlow& dom = *cf;
+  std::vector<int> known(g.size(), 0);  // by value id: how many dominating facts
   // (index, length) pairs checked by a dominating BoundsCheck.
   std::map<std::pair<uint32_t, uint32_t>, int> inBounds;
   std::vector<Node*> dead;
@@ -55,7 +59,7 @@ int eliminateIn(Graph& g, Node* fun) {
     Node* boundsFact = nullptr;
     if (n->op == Op::ZeroCheck) {
       Node* v = uncast(n->in[1]);
-      if (known[v] > 0) dead.push_back(n);
+      if (known[v->id] > 0) dead.push_back(n);
       else fact = v;
     } else if (n->op == Op::BoundsCheck) {
       if (inBounds[boundsKey(n)] > 0) dead.push_back(n);
@@ -63,7 +67,7 @@ int eliminateIn(Graph& g, Node* fun) {
     } else {
       fact = provenNonZero(n);
     }
-    if (fact) known[fact]++;
+    if (fact) known[fact->id]++;
     if (boundsFact) inBounds[boundsKey(boundsFact)]++;
     stack.push_back({n, fact, boundsFact, 0});
   };
@@ -77,22 +81,13 @@ int eliminateIn(Graph& g, Node* fun) {
       enter(k);
       continue;
     }
-    if (f.fact) known[f.fact]--;
+    if (f.fact) known[f.fact->id]--;
     if (f.boundsFact) inBounds[boundsKey(f.boundsFact)]--;
     stack.pop_back();
   }
   for (Node* zc : dead)
     if (!zc->dead) g.subsume(zc, zc->in[0]);
   return int(dead.size());
-}
-
-}  // namespace
-
-int zeroCheckElim(Graph& g) {
-  int removed = 0;
-  for (const FunInfo& f : g.funs)
-    if (f.fun && f.ret && !f.fun->dead) removed += eliminateIn(g, f.fun);
-  return removed;
 }
 
 }  // namespace simplec

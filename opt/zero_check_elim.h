@@ -12,7 +12,7 @@
 
 namespace simplec {
 
-// Returns the number of checks removed.
+// On one function; returns the number of checks removed.
 int zeroCheckElim(Graph& g);
 
 }  // namespace simplec

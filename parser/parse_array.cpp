@@ -17,7 +17,7 @@ void Parser::registerArrayAliases() {
   // Every class exists before the first function is parsed: a class that
   // appeared while a loop is open would miss that loop's memory Phis.
   for (const char* t : {"int", "i32", "i16", "i8", "u32", "u16", "u8", "bool", "flt", "f32", "ref", "fun"})
-    g_.aliasClass(std::string("[]") + t);
+    u_.aliasClass(std::string("[]") + t);
 }
 
 MemAccess Parser::elemAccess(const SType& elem) {
@@ -26,25 +26,25 @@ MemAccess Parser::elemAccess(const SType& elem) {
     case SType::Int:
       m.size = elem.bits / 8;
       m.isSigned = !elem.isUnsigned;
-      m.alias = g_.aliasClass("[]" + elem.str());
+      m.alias = u_.aliasClass("[]" + elem.str());
       break;
     case SType::Bool:
       m.size = 1;
       m.isSigned = false;
-      m.alias = g_.aliasClass("[]bool");
+      m.alias = u_.aliasClass("[]bool");
       break;
     case SType::Float:
       m.size = elem.bits / 8;
       m.value = MemValue::Float;
-      m.alias = g_.aliasClass(elem.bits == 32 ? "[]f32" : "[]flt");
+      m.alias = u_.aliasClass(elem.bits == 32 ? "[]f32" : "[]flt");
       break;
     case SType::Fun:
       m.value = MemValue::Fun;
-      m.alias = g_.aliasClass("[]fun");
+      m.alias = u_.aliasClass("[]fun");
       break;
     default:
       m.value = MemValue::Ptr;
-      m.alias = g_.aliasClass("[]ref");
+      m.alias = u_.aliasClass("[]ref");
       break;
   }
   return m;
@@ -71,7 +71,7 @@ Node* Parser::arrayLength(Node* ptr) {
   MemAccess m;
   Node* ld = mk(Op::Load, {nullptr, nullptr, ptr, con(0)}, nullptr, m.encode());
   Node* x = peep(ld);
-  if (x != ld) g_.killIfUnused(ld);
+  if (x != ld) G().killIfUnused(ld);
   return x;
 }
 
@@ -84,7 +84,7 @@ void Parser::boundsCheck(Node* ptr, Node* idx, SrcPos pos) {
   if (x == bc) {
     setCtrl(bc);
   } else {
-    g_.killIfUnused(bc);
+    G().killIfUnused(bc);
   }
 }
 
@@ -98,7 +98,7 @@ Node* Parser::loadElem(Node* ptr, Node* idx, const SType& elem) {
   Node* off = elemOffset(idx, m.size);
   Node* ld = mk(Op::Load, {ctrl(), scope()->memOf(m.alias), ptr, off}, nullptr, m.encode());
   Node* x = peep(ld);
-  if (x != ld) g_.killIfUnused(ld);
+  if (x != ld) G().killIfUnused(ld);
   return x;
 }
 

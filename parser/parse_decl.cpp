@@ -196,7 +196,7 @@ void Parser::parseDeclaration() {
       error(name.pos, "array reference '" + name.text + "' needs an initializer");
       v = {con(0), SType::error()};
     } else if (declared.isRef()) {
-      v = {peep(mk(Op::Con, {g_.start()}, Type::nullPtr())), SType::nullT()};
+      v = {conOf(Type::nullPtr()), SType::nullT()};
     } else {
       v = zeroOf(declared);
     }
@@ -230,7 +230,7 @@ void Parser::parseDeclaration() {
       error(name.pos, "'!' applies to references only");
     VarInfo info{name.text, t, immutable, nullptr, name.pos};
     info.maybeNull = t.isNullTracked() && maybeNull;
-    if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n;
+    if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n->type;
     if (scope()->define(info, v.n) < 0) error(name.pos, "redefinition of '" + name.text + "'");
     if (!accept(Tok::Comma)) break;
   }
@@ -243,7 +243,7 @@ void Parser::declareExternal(const Token& name, const SType& declared) {
   pos_++;  // "C"
   if (declared.kind != SType::Fun) {
     int v = declareExternVar(name.text, declared);
-    if (g_.funs[size_t(v)].isData != true || !sameType(funTypes_[size_t(v)], declared)) {
+    if (u_.funs[size_t(v)].isData != true || !sameType(funTypes_[size_t(v)], declared)) {
       error(name.pos, "external variable '" + name.text + "' declared again with another type");
     } else {
       VarInfo info{name.text, declared, false, nullptr, name.pos};
@@ -253,10 +253,10 @@ void Parser::declareExternal(const Token& name, const SType& declared) {
     }
   } else {
     int f = declareExtern(name.text, declared.sig->params, declared.sig->ret);
-    if (g_.funs[size_t(f)].isData || !sameType(funTypes_[size_t(f)], declared))
+    if (u_.funs[size_t(f)].isData || !sameType(funTypes_[size_t(f)], declared))
       error(name.pos, "external function '" + name.text + "' declared again with another type");
-    Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
-    VarInfo info{name.text, declared, true, fp, name.pos};
+    Node* fp = conOf(Type::funPtr(f));
+    VarInfo info{name.text, declared, true, fp->type, name.pos};
     if (scope()->define(info, fp) < 0) error(name.pos, "redefinition of '" + name.text + "'");
     return;
   }

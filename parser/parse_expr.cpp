@@ -145,12 +145,12 @@ Val Parser::arith(Op op, Val a, Val b, SrcPos opPos, const char* opText) {
       setCtrl(zc);
       guard = zc;
     } else {
-      g_.killIfUnused(zc);
+      G().killIfUnused(zc);
     }
     Node* d = mk(op, {guard, a.n, b.n});
     d->pos = opPos;
     Node* x = peep(d);
-    if (x != d) g_.killIfUnused(d);
+    if (x != d) G().killIfUnused(d);
     return {x, SType::intT()};
   }
   bool bothBool = a.t.kind == SType::Bool && b.t.kind == SType::Bool;
@@ -648,7 +648,7 @@ Val Parser::readName(const Token& name) {
     int j = c->scope->find(name.text);
     if (j < 0) continue;
     const VarInfo& v = c->scope->vars[size_t(j)];
-    if (v.constValue) return {v.constValue, v.type};
+    if (v.constValue) return {conOf(v.constValue), v.type};
     if (v.externVar >= 0) return loadExternVar(v.externVar, name.pos);
     error(name.pos, "'" + name.text + "' of an enclosing function is not a constant and cannot be used here");
     return {con(0), SType::error()};
@@ -674,10 +674,10 @@ Val Parser::parsePrimary() {
     case Tok::StrLit: {
       // A constant u8[~] in read-only data: its length, then its bytes.
       pos_++;
-      auto [it, added] = stringIndex_.emplace(t.text, int(g_.strings.size()));
-      if (added) g_.strings.push_back(t.text);
+      auto [it, added] = stringIndex_.emplace(t.text, int(u_.strings.size()));
+      if (added) u_.strings.push_back(t.text);
       int idx = it->second;
-      return {peep(mk(Op::Con, {g_.start()}, Type::dataPtr(idx))), SType::strT()};
+      return {conOf(Type::dataPtr(idx)), SType::strT()};
     }
     case Tok::KwNull: pos_++; return nullValue();
     case Tok::KwNew: return parseNew();

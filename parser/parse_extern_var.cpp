@@ -20,10 +20,10 @@ bool Parser::mentionsExternVar() const {
 int Parser::declareExternVar(const std::string& symbol, const SType& type) {
   auto it = externs_.find(symbol);
   if (it != externs_.end()) return it->second;
-  int idx = int(g_.funs.size());
+  int idx = int(u_.funs.size());
   FunInfo f = claimExternSymbol(symbol);
   f.isData = true;
-  g_.funs.push_back(f);
+  u_.funs.push_back(std::move(f));
   funTypes_.push_back(type);
   externs_[symbol] = idx;
   return idx;
@@ -31,14 +31,14 @@ int Parser::declareExternVar(const std::string& symbol, const SType& type) {
 
 MemAccess Parser::externVarAccess(int ext) {
   MemAccess m = elemAccess(funTypes_[size_t(ext)]);
-  m.alias = g_.aliasClass("extern");
+  m.alias = u_.aliasClass("extern");
   return m;
 }
 
 Node* Parser::externVarAddress(int ext) {
-  if (g_.funs[size_t(ext)].symbol != "errno") return peep(mk(Op::Con, {g_.start()}, Type::funPtr(ext)));
+  if (u_.funs[size_t(ext)].symbol != "errno") return conOf(Type::funPtr(ext));
   int loc = declareExtern("__errno_location", {}, SType::intT());
-  Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(loc)));
+  Node* fp = conOf(Type::funPtr(loc));
   return callFunction(fp, *funTypes_[size_t(loc)].sig, {}).n;
 }
 
@@ -48,7 +48,7 @@ Val Parser::loadExternVar(int ext, SrcPos pos) {
   Node* ld = mk(Op::Load, {ctrl(), scope()->memOf(m.alias), addr, con(0)}, nullptr, m.encode());
   ld->pos = pos;
   Node* x = peep(ld);
-  if (x != ld) g_.killIfUnused(ld);
+  if (x != ld) G().killIfUnused(ld);
   return {x, funTypes_[size_t(ext)]};
 }
 

@@ -14,25 +14,37 @@ std::string Parser::uniqueSymbol(const std::string& name) {
 }
 
 int Parser::newFunction(const std::string& name, SrcPos pos) {
-  int idx = int(g_.funs.size());
+  int idx = int(u_.funs.size());
   FunInfo f;
   f.name = name;
   f.symbol = uniqueSymbol(name);
   f.pos = pos;
-  Node* fun = mk(Op::Fun, {g_.start()}, Type::ctrl(), idx);
-  fun->name = name;
-  f.fun = fun;
-  mk(Op::Parm, {fun}, Type::mem(), -1);
-  g_.funs.push_back(f);
+  u_.funs.push_back(std::move(f));
   funTypes_.push_back(SType::error());
+  Graph& g = u_.newGraph(idx);
+  // Nodes the parser holds in locals may lose their last use for a while:
+  // kills wait for the sweep at the end of the parse.
+  g.deferKills = true;
+  Node* fun = g.make(Op::Fun, {g.start()}, Type::ctrl(), idx);
+  fun->name = name;
+  fun->pos = pos;
+  Node* mem = g.make(Op::Parm, {fun}, Type::mem(), -1);
+  mem->pos = pos;
+  u_.funs[size_t(idx)].fun = fun;
   return idx;
+}
+
+void Parser::enterGraph(FunCtx& ctx, int funIdx) {
+  ctx.funIdx = funIdx;
+  ctx.graph = u_.graph(funIdx);
+  ctx.peep = std::make_unique<Peephole>(*ctx.graph);
 }
 
 FunInfo Parser::claimExternSymbol(const std::string& symbol) {
   // A local function that took this name first gives it up: in one object
   // file a name is one symbol.
   if (symbolsUsed_[symbol] > 0)
-    for (FunInfo& f : g_.funs)
+    for (FunInfo& f : u_.funs)
       if (!f.isExtern && f.symbol == symbol) f.symbol = uniqueSymbol(symbol);
   symbolsUsed_[symbol]++;
   FunInfo f;
@@ -44,7 +56,7 @@ FunInfo Parser::claimExternSymbol(const std::string& symbol) {
 int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, SType ret) {
   auto it = externs_.find(symbol);
   if (it != externs_.end()) return it->second;
-  int idx = int(g_.funs.size());
+  int idx = int(u_.funs.size());
   FunInfo f = claimExternSymbol(symbol);
   for (auto& p : params) {
     f.paramTypes.push_back(p.lattice());
@@ -52,7 +64,7 @@ int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, 
   }
   f.retType = ret.hasValue() ? ret.lattice() : nullptr;
   f.f32Result = ret.isFloat() && ret.bits == 32;
-  g_.funs.push_back(f);
+  u_.funs.push_back(std::move(f));
   funTypes_.push_back(SType::fun(std::move(params), ret));
   externs_[symbol] = idx;
   return idx;
@@ -78,7 +90,7 @@ void Parser::addReturn(Val v, SrcPos pos) {
     f.retTypeKnown = true;
   }
   addReturnPath(ctrl(), scope()->allMem(), v.n);
-  setCtrl(scopes_.deadCtrl());
+  setCtrl(deadCtrl());
 }
 
 void Parser::addReturnPath(Node* c, Node* m, Node* v) {
@@ -86,9 +98,9 @@ void Parser::addReturnPath(Node* c, Node* m, Node* v) {
     fn_->returns = mk(Op::Scope, {}, Type::bottom(), -1);
     fn_->returns->keep = 1;
   }
-  g_.addDef(fn_->returns, c);
-  g_.addDef(fn_->returns, m);
-  g_.addDef(fn_->returns, v);
+  G().addDef(fn_->returns, c);
+  G().addDef(fn_->returns, m);
+  G().addDef(fn_->returns, v);
 }
 
 void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
@@ -123,7 +135,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
     v = live[0].val;
   } else if (live.empty()) {
     // Never returns (e.g. an endless loop): keep the function well-formed.
-    c = scopes_.deadCtrl();
+    c = deadCtrl();
     m = ctx.numReturns() == 0 ? scope()->allMem() : ctx.returns->in[1];
     v = zeroOf(ctx.retType).n;
   } else {
@@ -144,8 +156,8 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
     Node* v2 = peep(v);
     m->keep--;
     v->keep--;
-    if (m2 != m) g_.killIfUnused(m);
-    if (v2 != v) g_.killIfUnused(v);
+    if (m2 != m) G().killIfUnused(m);
+    if (v2 != v) G().killIfUnused(v);
     m = m2;
     v = v2;
     m->keep++;
@@ -155,17 +167,17 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
     m->keep--;
     v->keep--;
   }
-  FunInfo& info = g_.funs[size_t(ctx.funIdx)];
+  FunInfo& info = u_.funs[size_t(ctx.funIdx)];
   Node* ret = mk(Op::Return, {c, m, v}, Type::ctrl());
   ret->type = Type::ctrl();
   info.ret = ret;
   info.retType = ctx.retType.hasValue() ? ctx.retType.lattice() : nullptr;
   info.f32Result = ctx.retType.isFloat() && ctx.retType.bits == 32;
-  g_.addDef(g_.stop(), ret);
+  G().addDef(G().stop(), ret);
   scopes_.kill(ctx.scope);
   if (ctx.returns) {
     ctx.returns->keep = 0;
-    while (!ctx.returns->in.empty()) g_.delDef(ctx.returns, ctx.returns->in.size() - 1);
+    while (!ctx.returns->in.empty()) G().delDef(ctx.returns, ctx.returns->in.size() - 1);
   }
   fn_ = saved;
 }
@@ -196,7 +208,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
     return {con(0), SType::error()};
   }
   int idx = newFunction(name, startPos);
-  FunInfo& info = g_.funs[size_t(idx)];
+  FunInfo& info = u_.funs[size_t(idx)];
   std::vector<SType> ptypes;
   if (selfStruct) {
     // A method: the hidden first parameter `self`.
@@ -222,47 +234,48 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   funTypes_[size_t(idx)] = SType::fun(ptypes, SType::intT());
 
   FunCtx ctx;
-  ctx.funIdx = idx;
+  enterGraph(ctx, idx);
   ctx.outer = isTop ? mainCtx_ : fn_;
   Node* fun = info.fun;
   Node* mem = nullptr;
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
-  ctx.scope = scopes_.fresh(fun, mem);
+  ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, fun, mem);
   ctx.selfStruct = selfStruct;
-  size_t firstParam = 0;
-  if (selfStruct) {
-    Node* parm = mk(Op::Parm, {fun}, ptypes[0].lattice(), 0);
-    int selfIdx = ctx.scope->define({"self", ptypes[0], true, nullptr, startPos}, parm);
-    // Inside a method, fields may be named without `self.`.
-    for (size_t i = 0; i < selfStruct->fields.size(); i++) {
-      const FieldInfo& f = selfStruct->fields[i];
-      if (f.isConst()) continue;
-      VarInfo alias{f.name, f.type, false, nullptr, f.pos};
-      alias.field = int(i);
-      alias.selfVar = selfIdx;
-      ctx.scope->define(alias, con(0));
-    }
-    ctx.scope->pushBlock();  // parameters may shadow field names
-    ctx.bodyDepth = 2;
-    firstParam = 1;
-  }
-  for (size_t i = 0; i < params.size(); i++) {
-    // A narrow parameter is truncated again on entry: a C caller leaves the
-    // upper bits of the register undefined.
-    Node* parm = mk(Op::Parm, {fun}, params[i].t.isNarrow() ? Type::intBot() : params[i].t.lattice(),
-                    int64_t(i + firstParam));
-    Node* value = params[i].t.isNarrow() ? narrowTo({parm, SType::intT()}, params[i].t).n : parm;
-    VarInfo pinfo{params[i].name.text, params[i].t, false, nullptr, params[i].name.pos};
-    pinfo.maybeNull = params[i].t.isNullTracked() && params[i].t.nullable;
-    if (ctx.scope->define(pinfo, value) < 0)
-      error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
-  }
+  // From here on nodes go into the new function's graph.
   FunCtx* savedFn = fn_;
   bool savedTop = topLevel_;
   fn_ = &ctx;
   topLevel_ = false;
   try {
+    size_t firstParam = 0;
+    if (selfStruct) {
+      Node* parm = mk(Op::Parm, {fun}, ptypes[0].lattice(), 0);
+      int selfIdx = ctx.scope->define({"self", ptypes[0], true, nullptr, startPos}, parm);
+      // Inside a method, fields may be named without `self.`.
+      for (size_t i = 0; i < selfStruct->fields.size(); i++) {
+        const FieldInfo& f = selfStruct->fields[i];
+        if (f.isConst()) continue;
+        VarInfo alias{f.name, f.type, false, nullptr, f.pos};
+        alias.field = int(i);
+        alias.selfVar = selfIdx;
+        ctx.scope->define(alias, con(0));
+      }
+      ctx.scope->pushBlock();  // parameters may shadow field names
+      ctx.bodyDepth = 2;
+      firstParam = 1;
+    }
+    for (size_t i = 0; i < params.size(); i++) {
+      // A narrow parameter is truncated again on entry: a C caller leaves the
+      // upper bits of the register undefined.
+      Node* parm = mk(Op::Parm, {fun}, params[i].t.isNarrow() ? Type::intBot() : params[i].t.lattice(),
+                      int64_t(i + firstParam));
+      Node* value = params[i].t.isNarrow() ? narrowTo({parm, SType::intT()}, params[i].t).n : parm;
+      VarInfo pinfo{params[i].name.text, params[i].t, false, nullptr, params[i].name.pos};
+      pinfo.maybeNull = params[i].t.isNullTracked() && params[i].t.nullable;
+      if (ctx.scope->define(pinfo, value) < 0)
+        error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
+    }
     while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatement();
     SrcPos endPos = tok().pos;
     expect(Tok::RBrace);
@@ -280,7 +293,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   SType type = SType::fun(ptypes, ret);
   funTypes_[size_t(idx)] = type;
   if (isTop) top->second.type = type;
-  return {peep(mk(Op::Con, {g_.start()}, Type::funPtr(idx))), type};
+  return {conOf(Type::funPtr(idx)), type};
 }
 
 void Parser::preDeclareTopFunctions() {
@@ -323,7 +336,7 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
   // other failing bodies would multiply).
   if (tf.funIdx < 0 && !tf.attempted) parseTopFunBody(tf, name);
   if (tf.funIdx < 0) return {con(0), SType::error()};
-  Node* c = peep(mk(Op::Con, {g_.start()}, Type::funPtr(tf.funIdx)));
+  Node* c = conOf(Type::funPtr(tf.funIdx));
   if (tf.parsing) {
     // A recursive use before the result type is known: take what an earlier
     // parse learnt, else what the returns so far say, else optimistically
@@ -344,48 +357,48 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
 
 bool Parser::callsExtern(const Node* fptr) const {
   if (!fptr->isConst() || fptr->type->kind() != TKind::FunPtr || fptr->type->fun() < 0) return false;
-  const FunInfo& f = g_.funs[size_t(fptr->type->fun())];
+  const FunInfo& f = u_.funs[size_t(fptr->type->fun())];
   // __errno_location (the address of errno) writes nothing: no flush.
   return f.isExtern && !f.isData && f.symbol.rfind("__simplec_", 0) != 0 && f.symbol != "__errno_location";
 }
 
 Node* Parser::externThunk(int ext) {
   auto it = externThunks_.find(ext);
-  if (it != externThunks_.end()) return peep(mk(Op::Con, {g_.start()}, Type::funPtr(it->second)));
+  if (it != externThunks_.end()) return conOf(Type::funPtr(it->second));
   SType type = funTypes_[size_t(ext)];
   const FunSig& sig = *type.sig;
-  int idx = newFunction(g_.funs[size_t(ext)].name, g_.funs[size_t(ext)].pos);
+  int idx = newFunction(u_.funs[size_t(ext)].name, u_.funs[size_t(ext)].pos);
   externThunks_[ext] = idx;
   for (const SType& p : sig.params) {
-    g_.funs[size_t(idx)].paramTypes.push_back(p.lattice());
-    g_.funs[size_t(idx)].f32Params.push_back(p.isFloat() && p.bits == 32);
+    u_.funs[size_t(idx)].paramTypes.push_back(p.lattice());
+    u_.funs[size_t(idx)].f32Params.push_back(p.isFloat() && p.bits == 32);
   }
   funTypes_[size_t(idx)] = type;
   FunCtx ctx;
-  ctx.funIdx = idx;
+  enterGraph(ctx, idx);
   ctx.outer = mainCtx_;
-  Node* fun = g_.funs[size_t(idx)].fun;
+  Node* fun = u_.funs[size_t(idx)].fun;
   Node* mem = nullptr;
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
-  ctx.scope = scopes_.fresh(fun, mem);
+  ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, fun, mem);
+  FunCtx* savedFn = fn_;
+  bool savedTop = topLevel_;
+  fn_ = &ctx;
+  topLevel_ = false;
   std::vector<Node*> args;
   for (size_t i = 0; i < sig.params.size(); i++) {
     // Passed on to C unchanged: C reads only the bits of the declared width.
     const Type* t = sig.params[i].isNarrow() ? Type::intBot() : sig.params[i].lattice();
     args.push_back(mk(Op::Parm, {fun}, t, int64_t(i)));
   }
-  FunCtx* savedFn = fn_;
-  bool savedTop = topLevel_;
-  fn_ = &ctx;
-  topLevel_ = false;
-  Val r = callFunction(peep(mk(Op::Con, {g_.start()}, Type::funPtr(ext))), sig, args);
+  Val r = callFunction(conOf(Type::funPtr(ext)), sig, args);
   addReturn(r, {});
   finishFunction(ctx, {}, false);
   fn_ = savedFn;
   topLevel_ = savedTop;
   funTypes_[size_t(idx)] = type;
-  return peep(mk(Op::Con, {g_.start()}, Type::funPtr(idx)));
+  return conOf(Type::funPtr(idx));
 }
 
 Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args) {
@@ -395,7 +408,7 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
   if (!trusted) {
     // A C function may write to fd 1: what sys.io.p buffered goes first.
     int flush = declareExtern("__simplec_flush", {}, SType::voidT());
-    Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(flush)));
+    Node* fp = conOf(Type::funPtr(flush));
     callFunction(fp, *funTypes_[size_t(flush)].sig, {});
   }
   std::vector<Node*> ins{ctrl(), scope()->allMem(), fptr};
@@ -509,7 +522,7 @@ Val Parser::printCall(Val v, SrcPos pos) {
     case SType::Bool: {
       bool isBool = v.t.kind == SType::Bool;
       int f = declareExtern(isBool ? "__simplec_print_bool" : "__simplec_print_i64", {SType::intT()}, SType::voidT());
-      Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+      Node* fp = conOf(Type::funPtr(f));
       callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
       break;
     }
@@ -518,7 +531,7 @@ Val Parser::printCall(Val v, SrcPos pos) {
       // shortest digits that read back as the same f32.
       bool isF32 = v.t.bits == 32;
       int f = declareExtern(isF32 ? "__simplec_print_f32d" : "__simplec_print_f64", {SType::floatT(64)}, SType::voidT());
-      Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+      Node* fp = conOf(Type::funPtr(f));
       callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
       break;
     }
@@ -526,7 +539,7 @@ Val Parser::printCall(Val v, SrcPos pos) {
       if (v.t.isString()) {
         // The runtime prints the bytes of any u8 array (and "null" for null).
         int f = declareExtern("__simplec_print_ary", {SType::strT().withNullable(true)}, SType::voidT());
-        Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+        Node* fp = conOf(Type::funPtr(f));
         callFunction(fp, *funTypes_[size_t(f)].sig, {v.n});
         break;
       }

@@ -131,7 +131,7 @@ void Parser::parseFor() {
 // `target` (or becoming it when it does not exist yet). Control here dies.
 Scope* Parser::jumpTo(Scope* target) {
   Scope* cur = scopes_.dup(scope(), false);
-  setCtrl(scopes_.deadCtrl());
+  setCtrl(deadCtrl());
   cur->truncate(fn_->loopVars, fn_->loopBlocks);
   if (!target) return cur;
   scopes_.merge(target, cur);

@@ -7,7 +7,7 @@
 
 namespace simplec {
 
-Node* Parser::fcon(double v) { return peep(mk(Op::Con, {g_.start()}, Type::fltConst(v))); }
+Node* Parser::fcon(double v) { return conOf(Type::fltConst(v)); }
 
 Val Parser::zeroOf(const SType& t) {
   if (t.isFloat()) return {fcon(0.0), t};

@@ -174,7 +174,7 @@ void Parser::parseStructStatement() {
 }
 
 Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
-  if (f.constValue) return f.constValue;
+  if (f.constValue) return conOf(f.constValue);
   if (f.evaluating) {
     if (f.isMethod && f.funIdx >= 0) {
       // A recursive call: assume a result type as for top-level functions
@@ -190,7 +190,7 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
       f.assumedRet = ret;
       f.retAssumed = true;
       f.type = SType::fun(f.methodParams, ret);
-      return peep(mk(Op::Con, {g_.start()}, Type::funPtr(f.funIdx)));
+      return conOf(Type::funPtr(f.funIdx));
     }
     if (f.isMethod) {
       error(tok().pos, "method '" + f.name + "' is used in its own parameter list");
@@ -232,9 +232,9 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
     f.methodUsesSelf = lastMethodUsedSelf_;
     f.methodWritesSelf = lastMethodWroteSelf_;
   }
-  f.constValue = v.n;
-  f.constValue->keep++;
-  return f.constValue;
+  // Kept as a type: any function may use it, each in its own graph.
+  f.constValue = v.n->type;
+  return v.n;
 }
 
 SType Parser::remapStructs(const SType& t) const {

@@ -30,16 +30,16 @@ void Parser::registerStructAliases() {
   // Every class exists before the first function is parsed: a class that
   // appeared while a loop is open would miss that loop's memory Phis.
   for (auto& s : structs_) {
-    g_.aliasClass(s->name);
+    u_.aliasClass(s->name);
     for (auto& f : s->fields)
-      if (!f.isConst()) g_.aliasClass(s->name + "." + f.name);
+      if (!f.isConst()) u_.aliasClass(s->name + "." + f.name);
   }
 }
 
-Node* Parser::nullCon() { return peep(mk(Op::Con, {g_.start()}, Type::nullPtr())); }
+Node* Parser::nullCon() { return conOf(Type::nullPtr()); }
 
 Node* Parser::emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcPos pos) {
-  int objClass = g_.aliasClass(s.name);
+  int objClass = u_.aliasClass(s.name);
   // An object is allocated like an array of 8-byte slots (one per field).
   MemAccess slots;
   slots.alias = objClass;
@@ -59,12 +59,12 @@ Node* Parser::emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcP
 Val Parser::emitLoad(Val obj, StructInfo& s, int field, SrcPos pos) {
   const FieldInfo& f = s.fields[size_t(field)];
   MemAccess m;
-  m.alias = g_.aliasClass(s.name + "." + f.name);
+  m.alias = u_.aliasClass(s.name + "." + f.name);
   m.value = slotKind(f.type);
   Node* ld = mk(Op::Load, {ctrl(), scope()->memOf(m.alias), obj.n, con(fieldOffset(s, field))}, nullptr, m.encode());
   ld->pos = pos;
   Node* x = peep(ld);
-  if (x != ld) g_.killIfUnused(ld);
+  if (x != ld) G().killIfUnused(ld);
   Val v{x, f.type};
   return v;
 }
@@ -72,7 +72,7 @@ Val Parser::emitLoad(Val obj, StructInfo& s, int field, SrcPos pos) {
 void Parser::emitStore(Val obj, StructInfo& s, int field, Val v, SrcPos pos) {
   const FieldInfo& f = s.fields[size_t(field)];
   MemAccess m;
-  m.alias = g_.aliasClass(s.name + "." + f.name);
+  m.alias = u_.aliasClass(s.name + "." + f.name);
   m.value = slotKind(f.type);
   Node* st = mk(Op::Store, {ctrl(), scope()->memOf(m.alias), obj.n, con(fieldOffset(s, field)), v.n}, Type::mem(),
                 m.encode());

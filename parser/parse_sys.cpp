@@ -53,7 +53,7 @@ Val Parser::parseSysLibraryName(const Token& sys) {
 
 Val Parser::callRuntime(const std::string& symbol, std::vector<SType> params, SType ret, std::vector<Node*> args) {
   int f = declareExtern(symbol, std::move(params), std::move(ret));
-  Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(f)));
+  Node* fp = conOf(Type::funPtr(f));
   return callFunction(fp, *funTypes_[size_t(f)].sig, std::move(args));
 }
 
@@ -73,17 +73,17 @@ Val Parser::sysArgs() {
 Val Parser::externField(FieldInfo& f, SrcPos pos, size_t startTok) {
   if (f.type.kind == SType::Fun) {
     int ext = declareExtern(f.name, f.type.sig->params, f.type.sig->ret);
-    if (g_.funs[size_t(ext)].isData || !sameType(funTypes_[size_t(ext)], f.type)) {
+    if (u_.funs[size_t(ext)].isData || !sameType(funTypes_[size_t(ext)], f.type)) {
       error(pos, "external function '" + f.name + "' declared again with another type");
       return {con(0), SType::error()};
     }
-    Node* fp = peep(mk(Op::Con, {g_.start()}, Type::funPtr(ext)));
+    Node* fp = conOf(Type::funPtr(ext));
     // Used as a value, a C function goes through a thunk of ours.
     if (!at(Tok::LParen)) fp = externThunk(ext);
     return {fp, f.type};
   }
   int ext = declareExternVar(f.name, f.type);
-  if (!g_.funs[size_t(ext)].isData || !sameType(funTypes_[size_t(ext)], f.type)) {
+  if (!u_.funs[size_t(ext)].isData || !sameType(funTypes_[size_t(ext)], f.type)) {
     error(pos, "external variable '" + f.name + "' declared again with another type");
     return {con(0), SType::error()};
   }

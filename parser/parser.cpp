@@ -14,7 +14,7 @@
 
 namespace simplec {
 
-bool parseFile(const SourceFile& file, DiagEngine& diag, Graph& g) {
+bool parseFile(const SourceFile& file, DiagEngine& diag, Unit& g) {
   // A recursive function's result type is needed at its recursive calls
   // before its body is finished. The parser assumes one; when an assumption
   // proves wrong, the file is parsed again with what was learnt (each round
@@ -42,13 +42,13 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Graph& g) {
   }
 }
 
-Parser::Parser(const SourceFile& file, DiagEngine& diag, Graph& g, const RetHints& hints)
-    : file_(file), diag_(diag), hints_(hints), g_(g), peep_(g), scopes_(g, peep_) {}
+Parser::Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints)
+    : file_(file), diag_(diag), hints_(hints), u_(u) {}
 
 void Parser::reportUnresolvedRecursion(const RetHints& failed) {
   std::vector<std::pair<SrcPos, std::string>> where;
   for (const auto& [name, tf] : topFuns_)
-    if (failed.count(name) && tf.funIdx >= 0) where.push_back({g_.funs[size_t(tf.funIdx)].pos, name});
+    if (failed.count(name) && tf.funIdx >= 0) where.push_back({u_.funs[size_t(tf.funIdx)].pos, name});
   std::sort(where.begin(), where.end(), [](auto& a, auto& b) {
     return a.first.line != b.first.line ? a.first.line < b.first.line : a.first.col < b.first.col;
   });
@@ -160,24 +160,26 @@ void Parser::enterNesting() {
 // ---------------------------------------------------------------- nodes
 
 Node* Parser::mk(Op op, std::vector<Node*> ins, const Type* t, int64_t aux) {
-  if (g_.size() > g_.nodeLimit) {
+  if (u_.nodesMade > u_.nodeLimit) {
     error(tok().pos, "program too large");
     throw ParseAbort{};
   }
-  Node* n = g_.make(op, ins, t, aux);
+  Node* n = G().make(op, ins, t, aux);
   // Where the node comes from, for -g line tables (checks get their
   // operator's position instead, set by the caller).
   n->pos = pos_ > 0 ? toks_[pos_ - 1].pos : tok().pos;
   return n;
 }
 
-Node* Parser::con(int64_t v) { return peep(mk(Op::Con, {g_.start()}, Type::intConst(v))); }
+Node* Parser::conOf(const Type* t) { return peep(mk(Op::Con, {G().start()}, t)); }
+
+Node* Parser::con(int64_t v) { return conOf(Type::intConst(v)); }
 
 Node* Parser::dataOp(Op op, Node* a, Node* b, SrcPos pos) {
   Node* n = mk(op, b ? std::vector<Node*>{nullptr, a, b} : std::vector<Node*>{nullptr, a});
   n->pos = pos;
   Node* x = peep(n);
-  if (x != n) g_.killIfUnused(n);
+  if (x != n) G().killIfUnused(n);
   return x;
 }
 
@@ -186,27 +188,26 @@ Node* Parser::dataOp(Op op, Node* a, Node* b, SrcPos pos) {
 bool Parser::parseFile() {
   toks_ = tokenize(file_, diag_);
   if (needsSysLibrary()) appendSysLibrary();
-  g_.deferKills = true;
   registerArrayAliases();
   try {
     preDeclareStructs();
     registerStructAliases();
-    if (mentionsExternVar()) g_.aliasClass("extern");
+    if (mentionsExternVar()) u_.aliasClass("extern");
     preDeclareTopFunctions();
     // The script body is the function `main` taking `arg`.
     mainFun_ = newFunction("main", SrcPos{1, 1});
     FunCtx ctx;
-    ctx.funIdx = mainFun_;
-    Node* fun = g_.funs[size_t(mainFun_)].fun;
+    enterGraph(ctx, mainFun_);
+    Node* fun = u_.funs[size_t(mainFun_)].fun;
     Node* mem = nullptr;
     for (Node* u : fun->out)
       if (u->op == Op::Parm && u->aux < 0) mem = u;
-    ctx.scope = scopes_.fresh(fun, mem);
+    fn_ = mainCtx_ = &ctx;
+    ctx.scope = scopes_.fresh(G(), *ctx.peep, fun, mem);
     Node* argParm = peep(mk(Op::Parm, {fun}, Type::intBot(), 0));
     ctx.scope->define({"arg", SType::intT(), false, nullptr, SrcPos{1, 1}}, argParm);
-    g_.funs[size_t(mainFun_)].paramTypes = {Type::intBot()};
+    u_.funs[size_t(mainFun_)].paramTypes = {Type::intBot()};
     funTypes_[size_t(mainFun_)] = SType::fun({SType::intT()}, SType::intT());
-    fn_ = mainCtx_ = &ctx;
     topLevel_ = true;
     while (!at(Tok::Eof)) {
       if (at(Tok::RBrace)) {
@@ -220,7 +221,7 @@ bool Parser::parseFile() {
     // Script form: the top level returns, or at least does something
     // (calls, control flow); then falling off its end returns 0.
     bool script = ctx.numReturns() != 0 || topLevelCode_ || ctx.scope->ctrl() != fun || ctx.scope->allMem() != mem;
-    FunInfo& mainInfo = g_.funs[size_t(mainFun_)];
+    FunInfo& mainInfo = u_.funs[size_t(mainFun_)];
     if (script && valMainFun_ >= 0) {
       error(valMainPos_, "a program cannot have both top-level statements and 'val main'");
     }
@@ -231,15 +232,17 @@ bool Parser::parseFile() {
       mainInfo.symbol = "main";
     } else {
       scopes_.kill(ctx.scope);
-      mainInfo.fun = nullptr;  // no script body: the unit is a library or uses `val main`
+      // No script body: the unit is a library or uses `val main`. The graph
+      // goes (what top-level declarations made in it stays in it).
+      u_.dropGraph(mainFun_);
       mainInfo.isExtern = false;
       if (valMainFun_ >= 0) {
-        FunInfo& m = g_.funs[size_t(valMainFun_)];
+        FunInfo& m = u_.funs[size_t(valMainFun_)];
         m.isEntry = m.isGlobal = true;
         m.symbol = "main";
       } else {
         for (auto& [name, tf] : topFuns_)
-          if (tf.funIdx >= 0) g_.funs[size_t(tf.funIdx)].isGlobal = true;
+          if (tf.funIdx >= 0) u_.funs[size_t(tf.funIdx)].isGlobal = true;
       }
     }
     fn_ = nullptr;
@@ -251,10 +254,14 @@ bool Parser::parseFile() {
     // compiler bug worth an ICE: the user has diagnostics to act on.
     if (!diag_.hasErrors()) throw;
   }
-  g_.deferKills = false;
+  fn_ = nullptr;
   if (diag_.hasErrors()) return false;
   // Scope nodes are gone; drop everything they alone kept alive.
-  sweepUnreachable(g_);
+  for (FunInfo& f : u_.funs)
+    if (f.graph) {
+      f.graph->deferKills = false;
+      sweepUnreachable(*f.graph);
+    }
   return true;
 }
 
@@ -327,7 +334,7 @@ Scope* Parser::branch(Node* cond, SrcPos pos) {
   Scope* other = scopes_.dup(scope(), false);
   other->setCtrl(f);
   setCtrl(t);
-  g_.killIfUnused(iff);
+  G().killIfUnused(iff);
   return other;
 }
 

@@ -14,6 +14,7 @@
 #include "parser/struct_info.h"
 #include "parser/stype.h"
 #include "son/mem_access.h"
+#include "son/unit.h"
 
 namespace simplec {
 
@@ -41,7 +42,7 @@ class Parser {
   // `hints`: result types of recursive top-level functions, learnt from an
   // earlier parse of the same file.
   using RetHints = std::unordered_map<std::string, SType>;
-  Parser(const SourceFile& file, DiagEngine& diag, Graph& g, const RetHints& hints);
+  Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints);
   bool parseFile();
   // After parseFile: did every recursive use assume the result type the
   // function turned out to have? If not, `learnt` holds the real types.
@@ -52,9 +53,11 @@ class Parser {
   }
 
  private:
-  // One function being parsed.
+  // One function being parsed, into its own graph.
   struct FunCtx {
     int funIdx = -1;
+    Graph* graph = nullptr;
+    std::unique_ptr<Peephole> peep;      // the graph's parse-time peepholes (and value numbering)
     Scope* scope = nullptr;              // current scope of this function
     // Return paths, as inputs (ctrl, mem, value)* of a holder node so that
     // rewrites while parsing (Phis folded at loop ends) update them.
@@ -101,10 +104,14 @@ class Parser {
   void skipPastBrace(size_t open);
   bool eofReported_ = false;
 
-  // ---- nodes
-  Node* peep(Node* n) { return peep_.run(n); }
+  // ---- nodes (always in the graph of the function being parsed)
+  Graph& G() { return *fn_->graph; }
+  Node* peep(Node* n) { return fn_->peep->run(n); }
   Node* mk(Op op, std::vector<Node*> ins, const Type* t = nullptr, int64_t aux = 0);
+  // The constant of type t in the current graph (value-numbered).
+  Node* conOf(const Type* t);
   Node* con(int64_t v);
+  Node* deadCtrl() { return conOf(Type::xctrl()); }
   Node* fcon(double v);
   Node* dataOp(Op op, Node* a, Node* b = nullptr, SrcPos pos = {});
   Scope* scope() { return fn_->scope; }
@@ -304,7 +311,10 @@ class Parser {
   FunInfo claimExternSymbol(const std::string& symbol);
   int declareExtern(const std::string& symbol, std::vector<SType> params, SType ret);
   Val callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args);
+  // A new function with its own graph (Fun and memory Parm made); `ctx`
+  // then parses into that graph.
   int newFunction(const std::string& name, SrcPos pos);
+  void enterGraph(FunCtx& ctx, int funIdx);
   void finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript);
   void addReturn(Val v, SrcPos pos);
   void addReturnPath(Node* c, Node* m, Node* v);
@@ -316,8 +326,7 @@ class Parser {
   const SourceFile& file_;
   DiagEngine& diag_;
   const RetHints& hints_;
-  Graph& g_;
-  Peephole peep_;
+  Unit& u_;
   ScopeTable scopes_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
@@ -328,7 +337,7 @@ class Parser {
   std::unordered_map<int, int> externThunks_;  // extern index -> thunk index
   std::unordered_map<std::string, int> symbolsUsed_;
   std::unordered_map<std::string, int> stringIndex_;  // constant string -> Graph::strings index
-  std::vector<SType> funTypes_;     // static type of each function of g_.funs
+  std::vector<SType> funTypes_;     // static type of each function of u_.funs
   std::unordered_map<size_t, std::string> topFunAt_;  // '{' token index -> top function name
   FunCtx* mainCtx_ = nullptr;
   int mainFun_ = -1;            // the script body's function

@@ -3,15 +3,16 @@
 
 #include "lexer/diag.h"
 #include "son/compute.h"
+#include "son/unit.h"
 
 namespace simplec {
 
-void Scope::setCtrl(Node* c) { table_->graph().setDef(node, kCtrl, c); }
+void Scope::setCtrl(Node* c) { g_->setDef(node, kCtrl, c); }
 Node* Scope::mem() { return getSlot(kMem); }
 void Scope::setMem(Node* m) { setSlot(kMem, m); }
 
 void Scope::setRawClass(size_t k, Node* m) {
-  Graph& g = table_->graph();
+  Graph& g = *g_;
   while (mems->in.size() <= k) g.addDef(mems, nullptr);
   g.setDef(mems, k, m);
 }
@@ -38,7 +39,7 @@ Node* Scope::headClassPhi(size_t k) {
     entry = base->in[1];  // the class shares the base: its value on entry
   else
     entry = memOf(int(k));
-  Graph& g = table_->graph();
+  Graph& g = *g_;
   Node* phi = g.make(Op::Phi, {loop, entry, nullptr}, Type::mem());
   phi->name = "$mem" + std::to_string(k);
   setRawClass(k, phi);
@@ -56,9 +57,9 @@ void Scope::setMemOf(int k, Node* m) {
 }
 
 Node* Scope::allMem() {
-  Graph& g = table_->graph();
+  Graph& g = *g_;
   std::vector<Node*> ins{nullptr, mem()};
-  size_t n = g.aliases.size();
+  size_t n = g.unit().aliases.size();
   bool any = false;
   for (size_t k = 1; k < n; k++) {
     Node* v = rawClass(k);
@@ -69,7 +70,7 @@ Node* Scope::allMem() {
   }
   if (!any) return ins[1];
   while (ins.back() == nullptr) ins.pop_back();
-  return table_->peep().run(g.make(Op::MergeMem, ins, Type::mem()));
+  return peep_->run(g.make(Op::MergeMem, ins, Type::mem()));
 }
 
 void Scope::setAllMem(Node* m) {
@@ -85,7 +86,7 @@ void Scope::popBlock() {
 }
 
 void Scope::truncate(size_t nvars, size_t nblocks) {
-  Graph& g = table_->graph();
+  Graph& g = *g_;
   while (vars.size() > nvars) {
     g.delDef(node, node->in.size() - 1);
     vars.pop_back();
@@ -102,7 +103,7 @@ int Scope::define(const VarInfo& v, Node* value) {
   int idx = int(vars.size());
   blocks.back()[v.name] = idx;
   vars.push_back(v);
-  table_->graph().addDef(node, value);
+  g_->addDef(node, value);
   return idx;
 }
 
@@ -126,7 +127,7 @@ Node* Scope::getSlot(size_t s) {
   // A class that shares a lazily bound base is bound to the same loop head
   // (it may get its own Phi there): say so before the base is resolved.
   if (s == kMem) {
-    size_t n = table_->graph().aliases.size();
+    size_t n = g_->unit().aliases.size();
     for (size_t k = 1; k < n; k++)
       if (!rawClass(k)) setRawClass(k, v);
   }
@@ -139,12 +140,12 @@ Node* Scope::getSlot(size_t s) {
     phi = hv;
   } else {
     Node* entry = head->getSlot(s);
-    Graph& g = table_->graph();
+    Graph& g = *g_;
     phi = g.make(Op::Phi, {head->ctrl(), entry, nullptr}, table_->slotType(head, s));
     if (s >= kFirstVar) phi->name = head->vars[s - kFirstVar].name;
     head->setSlot(s, phi);
   }
-  table_->graph().setDef(node, s, phi);
+  g_->setDef(node, s, phi);
   return phi;
 }
 
@@ -153,7 +154,7 @@ void Scope::setSlot(size_t s, Node* v) {
   // Writing a slot still lazily bound to a loop head must create the head's
   // Phi first, so the back edge has somewhere to go.
   if (old && old->op == Op::Scope && old != v) getSlot(s);
-  table_->graph().setDef(node, s, v);
+  g_->setDef(node, s, v);
 }
 
 const Type* ScopeTable::slotType(Scope* s, size_t slot) const {
@@ -161,14 +162,14 @@ const Type* ScopeTable::slotType(Scope* s, size_t slot) const {
   return s->vars[slot - Scope::kFirstVar].type.lattice();
 }
 
-Node* ScopeTable::deadCtrl() { return peep_.run(g_.con(Type::xctrl())); }
-
-Scope* ScopeTable::fresh(Node* ctrl, Node* mem) {
+Scope* ScopeTable::fresh(Graph& g, Peephole& p, Node* ctrl, Node* mem) {
   auto s = std::make_unique<Scope>();
   s->table_ = this;
-  s->node = g_.make(Op::Scope, {ctrl, mem}, Type::bottom(), int64_t(scopes_.size()));
+  s->g_ = &g;
+  s->peep_ = &p;
+  s->node = g.make(Op::Scope, {ctrl, mem}, Type::bottom(), int64_t(scopes_.size()));
   s->node->keep = 1;
-  s->mems = g_.make(Op::Scope, {nullptr}, Type::bottom(), int64_t(scopes_.size()));
+  s->mems = g.make(Op::Scope, {nullptr}, Type::bottom(), int64_t(scopes_.size()));
   s->mems->keep = 1;
   s->blocks.emplace_back();
   scopes_.push_back(std::move(s));
@@ -176,17 +177,20 @@ Scope* ScopeTable::fresh(Node* ctrl, Node* mem) {
 }
 
 Scope* ScopeTable::dup(Scope* src, bool loop) {
+  Graph& g = *src->g_;
   auto s = std::make_unique<Scope>();
   s->table_ = this;
+  s->g_ = src->g_;
+  s->peep_ = src->peep_;
   s->vars = src->vars;
   s->blocks = src->blocks;
   std::vector<Node*> ins{src->ctrl()};
   for (size_t i = 1; i < src->node->in.size(); i++) ins.push_back(loop ? src->node : src->node->in[i]);
-  s->node = g_.make(Op::Scope, ins, Type::bottom(), int64_t(scopes_.size()));
+  s->node = g.make(Op::Scope, ins, Type::bottom(), int64_t(scopes_.size()));
   s->node->keep = 1;
   std::vector<Node*> mins{nullptr};
   for (size_t k = 1; k < src->mems->in.size(); k++) mins.push_back(loop ? src->node : src->mems->in[k]);
-  s->mems = g_.make(Op::Scope, mins, Type::bottom(), int64_t(scopes_.size()));
+  s->mems = g.make(Op::Scope, mins, Type::bottom(), int64_t(scopes_.size()));
   s->mems->keep = 1;
   s->loopHead = loop ? src : src->loopHead;
   scopes_.push_back(std::move(s));
@@ -194,17 +198,21 @@ Scope* ScopeTable::dup(Scope* src, bool loop) {
 }
 
 void ScopeTable::kill(Scope* s) {
+  Graph& g = *s->g_;
   if (s->node->dead) return;
   s->node->keep = 0;
   // Detach the inputs one by one (they may be shared).
-  while (!s->node->in.empty()) g_.delDef(s->node, s->node->in.size() - 1);
-  g_.killIfUnused(s->node);
+  while (!s->node->in.empty()) g.delDef(s->node, s->node->in.size() - 1);
+  g.killIfUnused(s->node);
   s->mems->keep = 0;
-  while (!s->mems->in.empty()) g_.delDef(s->mems, s->mems->in.size() - 1);
-  g_.killIfUnused(s->mems);
+  while (!s->mems->in.empty()) g.delDef(s->mems, s->mems->in.size() - 1);
+  g.killIfUnused(s->mems);
 }
 
 Node* ScopeTable::merge(Scope* s, Scope* that) {
+  Graph& g = *s->g_;
+  Peephole& peep = *s->peep_;
+  SIMPLEC_CHECK(s->g_ == that->g_, "parser", "merging scopes of two functions");
   SIMPLEC_CHECK(s->numSlots() == that->numSlots(), "parser", "merging scopes of different shapes");
   // Null facts: a dead arm proves nothing; otherwise a variable may be null
   // after the join if it may be on either arm.
@@ -214,17 +222,17 @@ Node* ScopeTable::merge(Scope* s, Scope* that) {
     if (sDead) s->vars[i].maybeNull = that->vars[i].maybeNull;
     else if (!thatDead) s->vars[i].maybeNull = s->vars[i].maybeNull || that->vars[i].maybeNull;
   }
-  Node* r = g_.make(Op::Region, {nullptr, s->ctrl(), that->ctrl()}, Type::ctrl());
+  Node* r = g.make(Op::Region, {nullptr, s->ctrl(), that->ctrl()}, Type::ctrl());
   r->keep++;
   for (size_t i = 1; i < s->numSlots(); i++) {
     if (s->node->in[i] == that->node->in[i]) continue;
     Node* a = s->getSlot(i);
     Node* b = that->getSlot(i);
     if (a == b) continue;
-    Node* phi = g_.make(Op::Phi, {r, a, b}, nullptr);
+    Node* phi = g.make(Op::Phi, {r, a, b}, nullptr);
     if (i >= Scope::kFirstVar) phi->name = s->vars[i - Scope::kFirstVar].name;
     phi->type = slotType(s, i);
-    s->setSlot(i, peep_.run(phi));
+    s->setSlot(i, peep.run(phi));
   }
   size_t nk = std::max(s->mems->in.size(), that->mems->in.size());
   for (size_t k = 1; k < nk; k++) {
@@ -237,14 +245,14 @@ Node* ScopeTable::merge(Scope* s, Scope* that) {
       s->setRawClass(k, a);
       continue;
     }
-    Node* phi = g_.make(Op::Phi, {r, a, b}, Type::mem());
+    Node* phi = g.make(Op::Phi, {r, a, b}, Type::mem());
     phi->name = "$mem" + std::to_string(k);
-    s->setRawClass(k, peep_.run(phi));
+    s->setRawClass(k, peep.run(phi));
   }
   kill(that);
   r->keep--;
-  Node* nr = peep_.run(r);
-  if (nr != r && !r->dead) g_.subsume(r, nr);
+  Node* nr = peep.run(r);
+  if (nr != r && !r->dead) g.subsume(r, nr);
   s->setCtrl(nr);
   return nr;
 }
@@ -272,10 +280,12 @@ void widenUsers(std::vector<Node*> work) {
 }  // namespace
 
 void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
+  Graph& g = *head->g_;
+  Peephole& peep = *head->peep_;
   Node* loop = head->ctrl();
   SIMPLEC_CHECK(loop->op == Op::Loop && loop->in[2] == nullptr, "parser", "loop closed twice");
   bool exitBaseLazy = exit->node->in[Scope::kMem] == head->node;
-  g_.setDef(loop, 2, back->ctrl());
+  g.setDef(loop, 2, back->ctrl());
   size_t n = head->numSlots();
   for (size_t i = 1; i < n; i++) {
     Node* hv = head->node->in[i];
@@ -283,11 +293,11 @@ void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
     if (hasPhi) {
       Node* bv = i < back->numSlots() ? back->node->in[i] : head->node;
       // Unchanged around the loop: the Phi feeds itself and folds away.
-      g_.setDef(hv, 2, bv == head->node ? hv : back->getSlot(i));
+      g.setDef(hv, 2, bv == head->node ? hv : back->getSlot(i));
     }
     // The exit still lazily bound to the head sees the head's value (its
     // Phi, or what the head itself holds, possibly an outer loop's sentinel).
-    if (i < exit->numSlots() && exit->node->in[i] == head->node) g_.setDef(exit->node, i, head->node->in[i]);
+    if (i < exit->numSlots() && exit->node->in[i] == head->node) g.setDef(exit->node, i, head->node->in[i]);
   }
   // Memory classes: back edges into the head's class Phis; the exit sees
   // the head's value where it is still bound to the head.
@@ -296,7 +306,7 @@ void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
     if (hv && hv->op == Op::Phi && hv->in[0] == loop) {
       Node* bv = back->rawClass(k);
       bool unchanged = bv == head->node || (!bv && back->node->in[Scope::kMem] == head->node);
-      g_.setDef(hv, 2, unchanged ? hv : back->memOf(int(k)));
+      g.setDef(hv, 2, unchanged ? hv : back->memOf(int(k)));
     }
     Node* ev = exit->rawClass(k);
     if (ev == head->node || (!ev && exitBaseLazy && hv)) exit->setRawClass(k, hv);
@@ -310,18 +320,18 @@ void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
     if (!hv || hv->op != Op::Phi || hv->in[0] != loop) continue;
     const Type* declared = hv->type;
     std::vector<Node*> users = hv->out;
-    Node* x = peep_.run(hv);
-    if (x != hv && !hv->dead) g_.subsume(hv, x);
+    Node* x = peep.run(hv);
+    if (x != hv && !hv->dead) g.subsume(hv, x);
     if (declared && x->type && !x->type->isa(declared)) widenUsers(std::move(users));
   }
   for (size_t k = 1; k < head->mems->in.size(); k++) {
     Node* hv = head->mems->in[k];
     if (!hv || hv->op != Op::Phi || hv->in[0] != loop) continue;
-    Node* x = peep_.run(hv);
-    if (x != hv && !hv->dead) g_.subsume(hv, x);
+    Node* x = peep.run(hv);
+    if (x != hv && !hv->dead) g.subsume(hv, x);
   }
-  Node* nl = peep_.run(loop);
-  if (nl != loop && !loop->dead) g_.subsume(loop, nl);
+  Node* nl = peep.run(loop);
+  if (nl != loop && !loop->dead) g.subsume(loop, nl);
 }
 
 }  // namespace simplec

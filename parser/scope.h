@@ -28,7 +28,9 @@ struct VarInfo {
   std::string name;
   SType type;
   bool immutable = false;   // declared with `val`
-  Node* constValue = nullptr;  // a `val` initialized with a constant (visible to nested functions)
+  // A `val` initialized with a constant: its value (visible to nested
+  // functions, which make it again in their own graphs).
+  const Type* constValue = nullptr;
   SrcPos pos;
   // A reference variable that might hold null here (for a non-nullable
   // type: might not be assigned yet). Flow-sensitive: merged at joins.
@@ -53,6 +55,7 @@ class Scope {
   Node* mems = nullptr;  // Op::Scope: input k = memory of alias class k, or null
   Scope* loopHead = nullptr;  // the head scope of the innermost open loop
 
+  Graph& graph() const { return *g_; }
   Node* ctrl() const { return node->in[kCtrl]; }
   void setCtrl(Node* c);
   // The base memory (what a class without its own value shares).
@@ -93,14 +96,17 @@ class Scope {
   Node* headClassPhi(size_t k);
   bool baseIsLazy() const { return node->in[kMem] && node->in[kMem]->op == Op::Scope; }
   ScopeTable* table_ = nullptr;
+  Graph* g_ = nullptr;        // the function's graph the scope's nodes live in
+  Peephole* peep_ = nullptr;  // and its peepholes
   Node* declared_ = nullptr;
 };
 
-// Owns all scopes of a parse and implements the operations that involve two.
+// Owns all scopes of a parse and implements the operations that involve two
+// (always of one function: the graph of the scopes given).
 class ScopeTable {
  public:
-  ScopeTable(Graph& g, Peephole& p) : g_(g), peep_(p) {}
-  Scope* fresh(Node* ctrl, Node* mem);
+  // A scope of the function whose graph is g.
+  Scope* fresh(Graph& g, Peephole& p, Node* ctrl, Node* mem);
   // A copy sharing every value; with `loop`, slots point at `s` lazily.
   Scope* dup(Scope* s, bool loop);
   // Merges `that` into `s` at a new Region; `that` is killed. Returns the
@@ -111,15 +117,10 @@ class ScopeTable {
   void endLoop(Scope* head, Scope* back, Scope* exit);
   void kill(Scope* s);
   Scope* scopeOfNode(Node* n) const { return scopes_[size_t(n->aux)].get(); }
-  Node* deadCtrl();
-  Graph& graph() { return g_; }
-  Peephole& peep() { return peep_; }
   // Lattice type a lazy Phi for slot s of `s` gets while its loop is open.
   const Type* slotType(Scope* s, size_t slot) const;
 
  private:
-  Graph& g_;
-  Peephole& peep_;
   std::vector<std::unique_ptr<Scope>> scopes_;
 };
 

@@ -13,6 +13,7 @@
 namespace simplec {
 
 class Node;
+class Type;
 
 struct FieldInfo {
   std::string name;
@@ -23,7 +24,7 @@ struct FieldInfo {
   size_t initTok = 0;       // token index of the initializer; 0 = none
   // A per-type constant: `val name = constant;` takes no storage.
   bool isConst() const { return isVal && initTok != 0; }
-  Node* constValue = nullptr;  // once evaluated
+  const Type* constValue = nullptr;  // once evaluated: the constant (its lattice type)
   bool evaluating = false;     // guards against a constant defined by itself
   bool isMethod = false;       // a constant function taking a hidden `self`
   bool externDecl = false;     // `T name = "C";`: a C function or variable of the type

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "lexer/diag.h"
+#include "son/unit.h"
 
 namespace simplec {
 
@@ -19,12 +20,10 @@ bool isIfProj(const Node* n) {
 
 class CfgBuilder {
  public:
-  CfgBuilder(const Graph& g, int funIndex) : g_(g), funIndex_(funIndex) {}
+  explicit CfgBuilder(const Graph& g) : g_(g) {}
 
   FunctionCfg build() {
-    if (funIndex_ < 0 || size_t(funIndex_) >= g_.funs.size())
-      internalError("gcm", "no function #" + std::to_string(funIndex_));
-    const FunInfo& f = g_.funs[size_t(funIndex_)];
+    const FunInfo& f = g_.info();
     cfg_.fun = &f;
     if (!f.fun || !f.ret) fail("has no body to schedule");
     if (f.fun->op != Op::Fun || f.fun->dead) fail("its entry " + nodeLabel(f.fun) + " is not a live Fun");
@@ -40,7 +39,7 @@ class CfgBuilder {
 
  private:
   [[noreturn]] void fail(const std::string& msg) {
-    internalError("gcm", funLabel(g_, funIndex_) + ": " + msg);
+    internalError("gcm", funLabel(g_) + ": " + msg);
   }
 
   int newBlock(Node* head) {
@@ -216,7 +215,6 @@ class CfgBuilder {
   }
 
   const Graph& g_;
-  int funIndex_;
   FunctionCfg cfg_;
 };
 
@@ -242,11 +240,10 @@ std::vector<Node*> ctrlSuccessors(const Graph& g, const Node* x) {
   return s;
 }
 
-FunctionCfg buildCfg(const Graph& g, int funIndex) { return CfgBuilder(g, funIndex).build(); }
+FunctionCfg buildCfg(const Graph& g) { return CfgBuilder(g).build(); }
 
-std::string funLabel(const Graph& g, int funIndex) {
-  if (funIndex < 0 || size_t(funIndex) >= g.funs.size()) return "function #" + std::to_string(funIndex);
-  return "function '" + g.funs[size_t(funIndex)].name + "'";
+std::string funLabel(const Graph& g) {
+  return "function '" + g.info().name + "'";
 }
 
 std::string nodeLabel(const Node* n) {

@@ -37,7 +37,7 @@ bool isBlockHead(const Node* n);
 // sorted by node id.
 std::vector<Node*> ctrlSuccessors(const Graph& g, const Node* x);
 
-// Blocks and nodes of function `funIndex`. Throws internalError("gcm", ...)
+// Blocks and nodes of the function of g. Throws internalError("gcm", ...)
 // when the function has no body, its Return is unreachable from its Fun, or
 // its control flow is malformed (an If/Never without both projections, a control
 // node with no successor, a Region listing a predecessor twice, ...).
@@ -46,10 +46,10 @@ std::vector<Node*> ctrlSuccessors(const Graph& g, const Node* x);
 // through Start) from its Return and from its reachable control nodes. A
 // Region input that is not reachable from the entry (a dead edge left at -O0)
 // is not followed, nor are the Phi inputs along it.
-FunctionCfg buildCfg(const Graph& g, int funIndex);
+FunctionCfg buildCfg(const Graph& g);
 
 // "function 'f'", for error messages.
-std::string funLabel(const Graph& g, int funIndex);
+std::string funLabel(const Graph& g);
 // "%12 (Add)".
 std::string nodeLabel(const Node* n);
 

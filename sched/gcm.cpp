@@ -8,9 +8,10 @@
 #include <string>
 
 #include "lexer/diag.h"
+#include "son/unit.h"
 #include "sched/cfg.h"
 #include "sched/overwriters.h"
-#include "sched/dominators.h"
+#include "son/dominators.h"
 #include "sched/local_sched.h"
 #include "sched/loops.h"
 #include "son/mem_access.h"
@@ -229,8 +230,8 @@ class Placer {
   std::vector<char> floating_;
 };
 
-Schedule runGcm(const Graph& g, int funIndex) {
-  FunctionCfg cfg = buildCfg(g, funIndex);
+Schedule runGcm(const Graph& g) {
+  FunctionCfg cfg = buildCfg(g);
   size_t nb = cfg.blocks.size();
   std::vector<std::vector<int>> preds(nb);
   for (size_t b = 0; b < nb; b++) preds[b] = cfg.blocks[b].preds;
@@ -249,7 +250,7 @@ Schedule runGcm(const Graph& g, int funIndex) {
   std::vector<int> pos(nb);
   for (size_t k = 0; k < nb; k++) pos[size_t(order[k])] = int(k);
   Schedule s;
-  s.funIndex = funIndex;
+  s.funIndex = g.funIndex();
   s.blocks.resize(nb);
   for (size_t b = 0; b < nb; b++) {
     BasicBlock& bb = s.blocks[size_t(pos[b])];
@@ -291,12 +292,12 @@ Schedule runGcm(const Graph& g, int funIndex) {
 
 }  // namespace
 
-Schedule gcm(const Graph& g, int funIndex) {
+Schedule gcm(const Graph& g) {
   try {
-    return runGcm(g, funIndex);
+    return runGcm(g);
   } catch (const InternalError& e) {
     // Name the function once, whichever step failed.
-    std::string where = funLabel(g, funIndex);
+    std::string where = funLabel(g);
     std::string msg = e.what();
     if (msg.compare(0, where.size(), where) == 0) throw;
     internalError(e.pass, where + ": " + msg);

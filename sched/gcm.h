@@ -1,4 +1,4 @@
-// gcm: global code motion (Click 1995) for one function of the graph.
+// gcm: global code motion (Click 1995) for one function's graph.
 // Pre: the graph is verified; the function's control nodes are reachable
 // from its Fun node; no Scope nodes remain.
 // Post: every live data node of the function is placed in exactly one block
@@ -12,12 +12,12 @@
 namespace simplec {
 
 // Every node reachable backwards from the function's Return (or from one of
-// its reachable control nodes) without passing Start is placed, Cons shared
-// with other functions included; uses from other functions are ignored.
+// its reachable control nodes) without passing Start is placed, its
+// constants included.
 // Throws internalError("gcm", "function 'f': ...") when the function has no
 // body, its Return is unreachable from its Fun, or its CFG or data
 // dependences are malformed (an If without both arms, a value whose inputs
 // do not dominate its uses, an irreducible loop, ...). Never recurses deeply.
-Schedule gcm(const Graph& g, int funIndex);
+Schedule gcm(const Graph& g);
 
 }  // namespace simplec

@@ -7,7 +7,7 @@
 #pragma once
 #include <vector>
 
-#include "sched/dominators.h"
+#include "son/dominators.h"
 
 namespace simplec {
 

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "son/unit.h"
+
 namespace simplec {
 
 namespace {
@@ -28,8 +30,8 @@ class Checker {
   Checker(const Graph& g, const Schedule& s) : g_(g), s_(s) {}
 
   std::vector<std::string> run() {
-    if (s_.funIndex < 0 || size_t(s_.funIndex) >= g_.funs.size()) return {"no such function"};
-    const FunInfo& f = g_.funs[size_t(s_.funIndex)];
+    if (s_.funIndex != g_.funIndex()) return {"the schedule is of another function"};
+    const FunInfo& f = g_.info();
     if (!f.fun || !f.ret) return {"the function has no body"};
     if (s_.blocks.empty() || s_.blocks[0].head != f.fun) return {"block 0 must be headed by the function's Fun"};
     if (!indexNodes()) return errs_;

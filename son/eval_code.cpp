@@ -51,12 +51,12 @@ struct Succ {
 
 class Builder {
  public:
-  Builder(const Graph& g, int funIndex, const std::vector<char>& live)
-      : g_(g), funIndex_(funIndex), live_(live) {}
+  explicit Builder(const Graph& g) : g_(g), funIndex_(g.funIndex()), live_(g.size(), 0), found_(g.size(), 0) {
+    for (Node* n : liveNodes(g)) live_[n->id] = 1;
+  }
 
   EvalCode build() {
-    if (funIndex_ < 0 || size_t(funIndex_) >= g_.funs.size()) malformed("no function #" + std::to_string(funIndex_));
-    const FunInfo& info = g_.funs[size_t(funIndex_)];
+    const FunInfo& info = g_.info();
     if (info.isExtern || !info.fun) malformed("function '" + info.name + "' has no body to evaluate");
     fun_ = info.fun;
     discover();
@@ -64,11 +64,12 @@ class Builder {
   }
 
  private:
-  bool isLive(const Node* n) const { return n && !n->dead && n->id < live_.size() && live_[n->id]; }
+  bool isLive(const Node* n) const { return n && !n->dead && g_.owns(n) && live_[n->id]; }
 
   void add(const Node* n) {
-    if (found_.count(n)) return;
-    found_.emplace(n, int32_t(order_.size()));
+    if (!g_.owns(n)) malformed(ref(n) + " belongs to another function");
+    if (found_[n->id]) return;
+    found_[n->id] = 1;
     order_.push_back(n);
     work_.push_back(n);
   }
@@ -479,9 +480,9 @@ class Builder {
 
   const Graph& g_;
   int funIndex_;
-  const std::vector<char>& live_;
+  std::vector<char> live_;   // by node id: reachable from Stop
   const Node* fun_ = nullptr;
-  std::unordered_map<const Node*, int32_t> found_;
+  std::vector<char> found_;  // by node id
   std::vector<const Node*> order_;
   std::vector<const Node*> work_;
   std::unordered_map<const Node*, std::array<Succ, 2>> succ_;
@@ -491,8 +492,6 @@ class Builder {
 
 bool isUnary(Op op) { return op == Op::Neg || op == Op::Not || (isFloatOp(op) && !isArith(op)); }
 
-EvalCode buildEvalCode(const Graph& g, int funIndex, const std::vector<char>& live) {
-  return Builder(g, funIndex, live).build();
-}
+EvalCode buildEvalCode(const Graph& g) { return Builder(g).build(); }
 
 }  // namespace simplec

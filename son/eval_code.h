@@ -8,12 +8,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "son/graph.h"
+#include "son/unit.h"
 
 namespace simplec {
 
-// What a value is. Pointers are indices: a function of Graph::funs, a string
-// of Graph::strings. A Flt holds the bits of a double. None is the
+// What a value is. Pointers are indices: a function of Unit::funs, a string
+// of Unit::strings. A Flt holds the bits of a double. None is the
 // memory/control token (it carries nothing). Ptr is a reference to an
 // object of the evaluator's heap (1 + its index), or null (0).
 enum class EvalKind : uint8_t { None, Int, Fun, Str, Ptr, Flt };
@@ -65,11 +65,11 @@ struct EvalCode {
   std::vector<int32_t> parms;   // Parm slots (including the memory Parm)
 };
 
-// Lays out function `funIndex` of `g`. `live[id]` says whether node id is
-// reachable from Stop; only live nodes count as successors or Phis.
+// Lays out the function of `g`. Only nodes reachable from Stop count as
+// successors or Phis.
 // Throws InternalError ("evaluate") for a malformed graph: a function
 // without a Fun node, a Parm of another function, a Scope node.
-EvalCode buildEvalCode(const Graph& g, int funIndex, const std::vector<char>& live);
+EvalCode buildEvalCode(const Graph& g);
 
 // Data kinds with one operand (slot `a`): Neg, Not, the unary float kinds.
 bool isUnary(Op op);

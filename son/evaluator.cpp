@@ -62,11 +62,7 @@ std::string ref(const Node* n) { return "node " + std::to_string(n->id) + " (" +
 
 class Evaluator {
  public:
-  Evaluator(const Graph& g, const EvalOptions& o) : g_(g), o_(o) {
-    live_.assign(g.size(), 0);
-    for (Node* n : liveNodes(g)) live_[n->id] = 1;
-    codes_.resize(g.funs.size());
-  }
+  Evaluator(const Unit& u, const EvalOptions& o) : g_(u), o_(o) { codes_.resize(u.funs.size()); }
 
   EvalResult run(int funIndex, const std::vector<Val>& args) {
     try {
@@ -121,7 +117,11 @@ class Evaluator {
 
   const EvalCode& codeOf(int funIndex) {
     std::unique_ptr<EvalCode>& c = codes_[size_t(funIndex)];
-    if (!c) c = std::make_unique<EvalCode>(buildEvalCode(g_, funIndex, live_));
+    if (!c) {
+      const Graph* g = g_.graph(funIndex);
+      if (!g) internalError("evaluate", "function '" + g_.funs[size_t(funIndex)].name + "' has no body");
+      c = std::make_unique<EvalCode>(buildEvalCode(*g));
+    }
     return *c;
   }
 
@@ -769,9 +769,8 @@ class Evaluator {
     }
   }
 
-  const Graph& g_;
+  const Unit& g_;
   const EvalOptions& o_;
-  std::vector<char> live_;
   std::vector<std::unique_ptr<EvalCode>> codes_;
   std::vector<Frame> frames_;
   std::vector<int64_t> val_;
@@ -788,7 +787,7 @@ class Evaluator {
 
 }  // namespace
 
-EvalResult evaluate(const Graph& g, int funIndex, std::vector<int64_t> args, const EvalOptions& opts) {
+EvalResult evaluate(const Unit& g, int funIndex, std::vector<int64_t> args, const EvalOptions& opts) {
   if (funIndex < 0 || size_t(funIndex) >= g.funs.size())
     internalError("evaluate", "no function #" + std::to_string(funIndex));
   std::vector<Val> vals;
@@ -796,9 +795,9 @@ EvalResult evaluate(const Graph& g, int funIndex, std::vector<int64_t> args, con
   return Evaluator(g, opts).run(funIndex, vals);
 }
 
-int entryFunction(const Graph& g) {
+int entryFunction(const Unit& g) {
   for (size_t i = 0; i < g.funs.size(); i++)
-    if (g.funs[i].isEntry && !g.funs[i].isExtern && g.funs[i].fun) return int(i);
+    if (g.funs[i].isEntry && g.funs[i].hasBody()) return int(i);
   return -1;
 }
 
@@ -818,7 +817,7 @@ std::string evalDifference(const EvalResult& a, const EvalResult& b) {
   return "";
 }
 
-EvalResult evaluateProgram(const Graph& g, int64_t argc, const EvalOptions& opts) {
+EvalResult evaluateProgram(const Unit& g, int64_t argc, const EvalOptions& opts) {
   int main = entryFunction(g);
   if (main < 0) {
     EvalResult r;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "son/graph.h"
+#include "son/unit.h"
 
 namespace simplec {
 
@@ -69,15 +69,15 @@ struct EvalResult {
 // malformed: a data cycle not broken by a Phi, a value used where it is not
 // defined, arithmetic on a non-integer, a division by zero not guarded by a
 // ZeroCheck, a control node with no or several successors.
-EvalResult evaluate(const Graph& g, int funIndex, std::vector<int64_t> args, const EvalOptions& opts);
+EvalResult evaluate(const Unit& g, int funIndex, std::vector<int64_t> args, const EvalOptions& opts);
 
 // The program's entry (FunInfo::isEntry), or -1.
-int entryFunction(const Graph& g);
+int entryFunction(const Unit& g);
 
 // Runs the entry function as the native program would be run with `argc`
 // (1 + the number of command-line arguments): main gets argc when it takes a
 // parameter. Without an entry function the result's `unsupported` says so.
-EvalResult evaluateProgram(const Graph& g, int64_t argc, const EvalOptions& opts);
+EvalResult evaluateProgram(const Unit& g, int64_t argc, const EvalOptions& opts);
 
 // "" when two runs of one program behave the same: equal stdout, exit status
 // and runtime error when both are complete; when one was cut short by a

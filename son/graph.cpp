@@ -1,42 +1,37 @@
-// Graph: the node arena and the only functions that edit edges.
+// Graph: one function's node arena and the only functions that edit edges.
 #include "son/graph.h"
 
 #include <algorithm>
 
 #include "lexer/diag.h"
+#include "son/unit.h"
 
 namespace simplec {
 
-Graph::Graph() {
+Graph::Graph(Unit& unit, int funIndex) : unit_(&unit), funIndex_(funIndex) {
   start_ = make(Op::Start, {}, Type::ctrl());
   stop_ = make(Op::Stop, {}, Type::ctrl());
 }
 
-void Graph::reset() {
-  nodes_.clear();
-  funs.clear();
-  strings.clear();
-  aliases.assign(1, "header");
-  deferKills = false;
-  start_ = make(Op::Start, {}, Type::ctrl());
-  stop_ = make(Op::Stop, {}, Type::ctrl());
-}
+FunInfo& Graph::info() const { return unit_->funs[size_t(funIndex_)]; }
 
-int Graph::aliasClass(const std::string& key) {
-  for (size_t i = 1; i < aliases.size(); i++)
-    if (aliases[i] == key) return int(i);
-  aliases.push_back(key);
-  return int(aliases.size()) - 1;
+void Graph::checkOwned(const Node* d, const char* what) const {
+  if (d && !owns(d))
+    internalError("graph", std::string(what) + ": an edge to node " + std::to_string(d->id) + " (" + d->label() +
+                               ") of another function's graph");
 }
 
 Node* Graph::make(Op op, const std::vector<Node*>& ins, const Type* t, int64_t aux) {
   auto n = std::make_unique<Node>(uint32_t(nodes_.size()), op);
   Node* p = n.get();
   nodes_.push_back(std::move(n));
+  unit_->nodesMade++;
+  if (opInfo(op).flags & CFG) cfgVersion_++;
   p->type = t;
   p->aux = aux;
   p->in.reserve(ins.size());
   for (Node* d : ins) {
+    checkOwned(d, "make");
     p->in.push_back(d);
     if (d) d->out.push_back(p);
   }
@@ -54,9 +49,17 @@ void Graph::removeUse(Node* d, Node* user) {
   d->out.pop_back();
 }
 
+void Graph::markDead(Node* n) {
+  n->dead = true;
+  dead_++;
+  if (n->isCFG()) cfgVersion_++;
+}
+
 void Graph::setDef(Node* n, size_t i, Node* d) {
   Node* old = n->in[i];
   if (old == d) return;
+  checkOwned(d, "setDef");
+  if (n->isCFG() && (i == 0 || n->isRegion())) cfgVersion_++;
   if (d) d->out.push_back(n);
   n->in[i] = d;
   if (old) {
@@ -66,12 +69,15 @@ void Graph::setDef(Node* n, size_t i, Node* d) {
 }
 
 void Graph::addDef(Node* n, Node* d) {
+  checkOwned(d, "addDef");
+  if (n->isRegion() || (n->isCFG() && n->in.empty())) cfgVersion_++;
   n->in.push_back(d);
   if (d) d->out.push_back(n);
 }
 
 void Graph::delDef(Node* n, size_t i) {
   Node* old = n->in[i];
+  if (n->isCFG() && (i == 0 || n->isRegion())) cfgVersion_++;
   n->in.erase(n->in.begin() + long(i));
   if (old) {
     removeUse(old, n);
@@ -81,6 +87,8 @@ void Graph::delDef(Node* n, size_t i) {
 
 void Graph::subsume(Node* old, Node* nw) {
   SIMPLEC_CHECK(old != nw, "graph", "subsume of a node by itself");
+  checkOwned(nw, "subsume");
+  if (old->isCFG()) cfgVersion_++;
   while (!old->out.empty()) {
     Node* use = old->out.back();
     old->out.pop_back();
@@ -111,7 +119,7 @@ void Graph::kill(Node* n) {
     for (Node* d : n->in)
       if (d) removeUse(d, n);
     n->in.clear();
-    n->dead = true;
+    markDead(n);
     return;
   }
   std::vector<Node*> work{n};
@@ -119,7 +127,7 @@ void Graph::kill(Node* n) {
     Node* x = work.back();
     work.pop_back();
     if (x->dead || !x->unused() || x == start_ || x == stop_) continue;
-    x->dead = true;
+    markDead(x);
     for (Node* d : x->in) {
       if (!d) continue;
       removeUse(d, x);
@@ -129,32 +137,21 @@ void Graph::kill(Node* n) {
   }
 }
 
-std::vector<Node*> functionNodes(const Graph& g, const FunInfo& f) {
-  std::vector<Node*> order;
-  if (!f.ret) return order;
-  std::vector<char> seen(g.size(), 0);
-  std::vector<std::pair<Node*, size_t>> stack{{f.ret, 0}};
-  seen[f.ret->id] = 1;
-  seen[g.start()->id] = 1;
-  while (!stack.empty()) {
-    auto& top = stack.back();
-    if (top.second < top.first->in.size()) {
-      Node* d = top.first->in[top.second++];
-      if (d && !seen[d->id]) {
-        seen[d->id] = 1;
-        stack.push_back({d, 0});
-      }
-    } else {
-      order.push_back(top.first);
-      stack.pop_back();
-    }
+void Graph::compact() {
+  if (dead_ == 0) return;
+  size_t live = 0;
+  for (auto& up : nodes_) {
+    if (up->dead) continue;
+    up->id = uint32_t(live);
+    nodes_[live++] = std::move(up);
   }
-  return order;
+  nodes_.resize(live);  // frees the dead nodes
+  dead_ = 0;
+  cfgVersion_++;  // ids changed
 }
 
 std::vector<Node*> liveNodes(const Graph& g) {
-  // Iterative DFS over inputs from Stop; post-order then reversed would put
-  // uses first, so we emit in post-order (defs before uses).
+  // Iterative DFS over inputs from Stop, emitted in post-order (defs before uses).
   std::vector<Node*> order;
   std::vector<char> seen(g.size(), 0);
   std::vector<std::pair<Node*, size_t>> stack;

@@ -1,6 +1,11 @@
-// The graph of one compilation unit: all of its functions hang off one Start
-// and are kept alive by one Stop. Nodes live in an arena owned by the Graph
-// and are never freed before it; dead nodes are only marked.
+// The graph of one function: its own Start (the root its constants hang
+// off), its Fun, Parms, body and Return, and a Stop that keeps the live part
+// reachable. Nodes live in the graph's own arena with ids dense from 0, so
+// passes index side tables by id (std::vector), never by hashing pointers,
+// and a pass's cost depends only on this function. Dead nodes are only
+// marked until compact() frees them and renumbers the rest.
+// Invariant: every edge joins two nodes of the same graph (checked by the
+// edge functions: a stray edge between functions is an internal error).
 #pragma once
 #include <memory>
 #include <string>
@@ -10,39 +15,20 @@
 
 namespace simplec {
 
-// How a value is passed and held by the machine.
-enum class ValKind : uint8_t { Int, Float, Ptr };
-
-// A function of the unit, or an external one it calls (runtime, C).
-struct FunInfo {
-  std::string name;      // source name ("f", "sys.io.p"), for diagnostics
-  std::string symbol;    // object-file symbol
-  Node* fun = nullptr;   // Fun node; null for externals
-  Node* ret = nullptr;   // the single Return; null for externals
-  std::vector<const Type*> paramTypes;  // lattice types of the parameters
-  const Type* retType = nullptr;
-  // Parameters and result of type f32: the machine passes them as single
-  // precision (System V), while the graph holds them as doubles.
-  std::vector<bool> f32Params;
-  bool f32Result = false;
-  bool isExtern = false;
-  // An external variable (`i32 errno = "C";`): the symbol is the variable's
-  // address, never called. Loads and stores of it use alias class "extern".
-  bool isData = false;
-  bool isGlobal = false;  // exported symbol
-  bool isEntry = false;   // the program's main
-  bool noReturn = false;
-  SrcPos pos;
-};
+class Unit;
+struct FunInfo;
+class ControlFlow;
 
 class Graph {
  public:
-  Graph();
+  // An empty graph (just Start and Stop) for function `funIndex` of `unit`.
+  Graph(Unit& unit, int funIndex);
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
 
-  // Back to an empty graph (just Start and Stop).
-  void reset();
+  Unit& unit() const { return *unit_; }
+  int funIndex() const { return funIndex_; }
+  FunInfo& info() const;
 
   Node* start() const { return start_; }
   Node* stop() const { return stop_; }
@@ -63,42 +49,46 @@ class Graph {
   // Kill n if it has no uses and is not kept.
   void killIfUnused(Node* n);
 
+  // Node ids are [0, size()); dead nodes keep theirs until compact().
   size_t size() const { return nodes_.size(); }
   Node* node(size_t id) const { return nodes_[id].get(); }
   const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
-
-  std::vector<FunInfo> funs;
-  std::vector<std::string> strings;  // constant byte strings (read-only data)
-  // Alias classes of memory (son/mem_access.h), by name: "[]i64" for the
-  // elements of int arrays, "S.x" for a struct field. Index 0 is the array
-  // header, which is never stored to after allocation.
-  std::vector<std::string> aliases{"header"};
-  // The class named `key`, registered on first use (index >= 1).
-  int aliasClass(const std::string& key);
+  // Is n a node of this graph (alive or dead)? O(1).
+  bool owns(const Node* n) const { return n && n->id < nodes_.size() && nodes_[n->id].get() == n; }
+  // Frees dead nodes and renumbers the others densely, keeping their order.
+  // Node pointers stay valid; ids change. Cheap when nothing is dead.
+  void compact();
+  // Nodes marked dead since the last compact().
+  size_t deadCount() const { return dead_; }
+  // Changes whenever a control node is made, killed or has an edge edited
+  // (and at compact()): cached control-flow analyses compare it.
+  uint64_t cfgVersion() const { return cfgVersion_; }
 
   // While the parser builds the graph, nodes it holds in local variables may
   // lose their last graph use for a while: then unused nodes are not killed
   // (kill() only unhooks the node itself) and a sweep collects them later.
   bool deferKills = false;
 
-  // A limit on node count, checked by make(); exceeding it is a user error
-  // ("program too large") reported by the parser.
-  size_t nodeLimit = 20'000'000;
-
  private:
+  friend void sweepUnreachable(Graph& g);
+  friend std::shared_ptr<const ControlFlow> controlFlow(const Graph& g);
   void removeUse(Node* d, Node* user);
+  void markDead(Node* n);
+  void checkOwned(const Node* d, const char* what) const;
+  Unit* unit_;
+  int funIndex_;
   std::vector<std::unique_ptr<Node>> nodes_;
+  size_t dead_ = 0;
+  uint64_t cfgVersion_ = 0;
+  mutable std::shared_ptr<const ControlFlow> cfCache_;
+  mutable uint64_t cfCacheVersion_ = ~uint64_t(0);
   Node* start_;
   Node* stop_;
 };
 
 // Every live node reachable from Stop through inputs, in a deterministic order
-// (reverse post-order of a DFS over inputs: definitions before uses, except
-// around loop back edges).
+// (post-order of a DFS over inputs: definitions before uses, except around
+// loop back edges).
 std::vector<Node*> liveNodes(const Graph& g);
-
-// The nodes of one function: reachable backwards from its Return, not
-// through Start, in post-order (definitions first). Empty without a Return.
-std::vector<Node*> functionNodes(const Graph& g, const FunInfo& f);
 
 }  // namespace simplec

@@ -23,9 +23,25 @@ std::string typeOfInput(const Node* d) {
 
 std::vector<std::string> verify(const Graph& g) {
   std::vector<std::string> errs;
+  // Edges stay inside the function: a node of another graph has an id that
+  // means something else here, so nothing below may look at it.
+  for (const auto& up : g.nodes()) {
+    const Node* n = up.get();
+    if (n->dead) continue;
+    for (const Node* d : n->in)
+      if (d && !g.owns(d)) errs.push_back(nodeRef(n) + " has an input of another function's graph");
+    for (const Node* u : n->out)
+      if (!g.owns(u)) errs.push_back(nodeRef(n) + " has a use in another function's graph");
+  }
+  if (!errs.empty()) return errs;
   std::vector<Node*> live = liveNodes(g);
   std::vector<char> reach(g.size(), 0);
   for (Node* n : live) reach[n->id] = 1;
+  const FunInfo& info = g.info();
+  if (!info.fun || !g.owns(info.fun) || info.fun->dead || info.fun->op != Op::Fun)
+    errs.push_back("the function's Fun node is missing or dead");
+  if (!info.ret || !g.owns(info.ret) || !reach[info.ret->id] || info.ret->op != Op::Return)
+    errs.push_back("the function's Return is missing or unreachable from Stop");
 
   // Use lists match inputs: every (def, user) edge counted from the inputs
   // must be cancelled by exactly one entry of the def's use list. Linear in
@@ -111,6 +127,15 @@ std::vector<std::string> verify(const Graph& g) {
   return errs;
 }
 
+std::vector<std::string> verify(const Unit& u) {
+  std::vector<std::string> errs;
+  for (const FunInfo& f : u.funs) {
+    if (!f.hasBody()) continue;
+    for (std::string& e : verify(*f.graph)) errs.push_back("function '" + f.name + "': " + e);
+  }
+  return errs;
+}
+
 void sweepUnreachable(Graph& g) {
   std::vector<Node*> live = liveNodes(g);
   std::vector<char> reach(g.size(), 0);
@@ -135,7 +160,7 @@ void sweepUnreachable(Graph& g) {
     n->in.clear();
     n->out.clear();
     n->keep = 0;
-    n->dead = true;
+    g.markDead(n);
   }
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 // The MIR text of function `fun` of `src` after the -O2 pipeline.
 std::string mirOf(const std::string& src, const std::string& fun, bool allocate = false) {
-  Graph g;
+  Unit g;
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));

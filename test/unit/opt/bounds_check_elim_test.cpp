@@ -11,7 +11,7 @@ using namespace simplec;
 
 namespace {
 
-int checksIn(const Graph& g) { return int(sontest::liveOfKind(g, Op::BoundsCheck).size()); }
+int checksIn(const Unit& g) { return int(sontest::liveOfKind(g, Op::BoundsCheck).size()); }
 
 using Result = opttest::PassResult;
 

@@ -12,7 +12,7 @@ using simplec::sontest::SonBuilder;
 
 namespace {
 
-int storesIn(const Graph& g) { return int(sontest::liveOfKind(g, Op::Store).size()); }
+int storesIn(const Unit& g) { return int(sontest::liveOfKind(g, Op::Store).size()); }
 
 using Result = opttest::PassResult;
 
@@ -47,8 +47,9 @@ TEST_CASE("opt/dead_store_elim: stores something may see stay", "[opt][mem]") {
 }
 
 TEST_CASE("opt/dead_store_elim: hand-built stores seen by a call or a load stay", "[opt][mem]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   auto nw = b.newArray(b.fun, b.mem, b.con(4), 8);
   int64_t access = int64_t(8) << 24 | 1;  // 8 bytes, class 1
   Node* first = b.store(nw.ctrl, nw.mem, nw.ptr, b.con(8), b.parm(0), access);
@@ -58,7 +59,7 @@ TEST_CASE("opt/dead_store_elim: hand-built stores seen by a call or a load stay"
   Node* read = b.load(call.ctrl, third, nw.ptr, b.con(8), access);
   Node* fourth = b.store(call.ctrl, third, nw.ptr, b.con(8), b.con(7), access);
   b.ret(call.ctrl, fourth, b.add(call.value, read));
-  g.funs[0].isGlobal = true;
+  u.funs[0].isGlobal = true;
   REQUIRE(sontest::verifyText(g) == "");
   CHECK(deadStoreElim(g) == 1);
   CHECK_FALSE(first->dead);  // the call may read it

@@ -13,17 +13,13 @@ using namespace simplec;
 
 namespace {
 
-int countLive(const Graph& g, Op op) {
-  int n = 0;
-  for (Node* x : liveNodes(g)) n += x->op == op;
-  return n;
-}
+using sontest::countLive;
 
-void parseAndOptimize(Graph& g, const std::string& src) {
+void parseAndOptimize(Unit& g, const std::string& src) {
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
-  iterPeeps(g, 0, true);
+  sontest::onEachFunction(g, [](Graph& f) { iterPeeps(f, 0, true); });
   CHECK(sontest::verifyText(g) == "");
 }
 
@@ -32,15 +28,15 @@ void parseAndOptimize(Graph& g, const std::string& src) {
 TEST_CASE("opt/endless_loops: a loop whose test folds to true keeps running", "[opt][endless]") {
   // `i` never changes, so `i < 10` is always true once the Phi folds: the
   // return after the loop is unreachable, but the loop is not dead code.
-  Graph g;
+  Unit g;
   parseAndOptimize(g, "int x = arg; int i = 0; while (i < 10) x = x + 1; return x;");
   CHECK(countLive(g, Op::Loop) == 1);
   CHECK(countLive(g, Op::Never) == 1);
-  CHECK_NOTHROW(gcm(g, 0));
+  CHECK_NOTHROW(gcm(*g.graph(0)));
 }
 
 TEST_CASE("opt/endless_loops: an endless loop on one path leaves the other path alone", "[opt][endless]") {
-  Graph g;
+  Unit g;
   parseAndOptimize(g,
                    "int x = arg; int i = 0;\n"
                    "if (arg > 5) { while (i < 10) x = x + 1; }\n"
@@ -48,12 +44,12 @@ TEST_CASE("opt/endless_loops: an endless loop on one path leaves the other path 
   CHECK(countLive(g, Op::Loop) == 1);
   CHECK(countLive(g, Op::Never) == 1);
   CHECK(countLive(g, Op::Return) == 1);
-  for (size_t i = 0; i < g.funs.size(); i++)
-    if (g.funs[i].ret) CHECK_NOTHROW(gcm(g, int(i)));
+  for (FunInfo& f : g.funs)
+    if (f.hasBody()) CHECK_NOTHROW(gcm(*f.graph));
 }
 
 TEST_CASE("opt/endless_loops: loops with a live exit are not touched", "[opt][endless]") {
-  Graph g;
+  Unit g;
   parseAndOptimize(g, "int s = 0; for (int i = 0; i < arg; i++) s += i; return s;");
   CHECK(countLive(g, Op::Loop) == 1);
   CHECK(countLive(g, Op::Never) == 0);

@@ -13,8 +13,9 @@ using namespace simplec;
 using simplec::sontest::SonBuilder;
 
 TEST_CASE("opt/gvn: equal nodes merge, different ones do not", "[opt][gvn]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Gvn gvn;
   Node* x = b.parm(0);
   Node* y = b.parm(1);
@@ -49,8 +50,9 @@ TEST_CASE("opt/gvn: equal nodes merge, different ones do not", "[opt][gvn]") {
 }
 
 TEST_CASE("opt/gvn: nodes with identity are never merged", "[opt][gvn]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Gvn gvn;
   // Two Parms of the same index (one is a duplicate a pass might create).
   Node* p2 = g.make(Op::Parm, {b.fun}, Type::intBot(), 0);
@@ -94,8 +96,9 @@ TEST_CASE("opt/gvn: a memory Phi and a value Phi with the same inputs stay apart
   // memory Phi (top) and an int Phi (int-top) then look alike. Merging
   // them once put an int Phi into a MergeMem (a differential fuzzer
   // finding: program seed 2000829, worklist order --seed 899153).
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Gvn gvn;
   Node* dead = g.make(Op::Region, {nullptr}, Type::xctrl());
   Node* memPhi = g.make(Op::Phi, {dead}, Type::top());
@@ -107,8 +110,9 @@ TEST_CASE("opt/gvn: a memory Phi and a value Phi with the same inputs stay apart
 }
 
 TEST_CASE("opt/gvn: a stale entry never gives a wrong match", "[opt][gvn]") {
-  Graph g;
-  SonBuilder b(g, "f", 3);
+  Unit u;
+  SonBuilder b(u, "f", 3);
+  Graph& g = b.g;
   Gvn gvn;
   Node* x = b.parm(0);
   Node* y = b.parm(1);
@@ -128,8 +132,9 @@ TEST_CASE("opt/gvn: a stale entry never gives a wrong match", "[opt][gvn]") {
 }
 
 TEST_CASE("opt/gvn: the peephole value-numbers, with commutative constants canonical", "[opt][gvn]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Peephole peep(g);
   Node* x = b.parm(0);
   Node* y = b.parm(1);

@@ -26,8 +26,9 @@ Node* cast(Graph& g, Node* arm, Node* v, CastRel rel, Node* bound) {
 }  // namespace
 
 TEST_CASE("opt/index_facts: the arms of a comparison", "[opt][bounds]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Node *x = b.parm(0), *y = b.parm(1);
   auto br = b.branch(b.fun, b.op(Op::LT, x, y));
   {
@@ -56,8 +57,9 @@ TEST_CASE("opt/index_facts: the arms of a comparison", "[opt][bounds]") {
 }
 
 TEST_CASE("opt/index_facts: a passed bounds check, chains and offsets", "[opt][bounds]") {
-  Graph g;
-  SonBuilder b(g, "f", 3);
+  Unit u;
+  SonBuilder b(u, "f", 3);
+  Graph& g = b.g;
   Node *i = b.parm(0), *n = b.parm(1), *len = b.parm(2);
   // if (n <= len) { if (i < n) ... }
   auto outer = b.branch(b.fun, b.op(Op::LE, n, len));
@@ -78,8 +80,9 @@ TEST_CASE("opt/index_facts: a passed bounds check, chains and offsets", "[opt][b
 }
 
 TEST_CASE("opt/index_facts: i - 1 is only below i when it cannot wrap around", "[opt][bounds]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Node *i = b.parm(0), *len = b.parm(1);
   auto br = b.branch(b.fun, b.op(Op::LT, i, len));
   IndexFacts f;
@@ -97,8 +100,9 @@ TEST_CASE("opt/index_facts: i - 1 is only below i when it cannot wrap around", "
 }
 
 TEST_CASE("opt/index_facts: ranges refined by the facts (matmul's i * n + j)", "[opt][bounds]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Node *i = b.parm(0), *j = b.parm(1);
   Node* zero = b.con(0);
   Node* n = b.con(400);
@@ -149,8 +153,9 @@ DownLoop downLoop(Graph& g, SonBuilder& b, Node* start, int64_t step, Node* entr
 
 TEST_CASE("opt/index_facts: a counter that starts below the length and goes down stays below",
           "[opt][bounds]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* len = b.parm(0);
   // The length is never negative: a header load.
   auto nw = b.newArray(b.fun, b.mem, len, 8);
@@ -165,8 +170,9 @@ TEST_CASE("opt/index_facts: a counter that starts below the length and goes down
 TEST_CASE("opt/index_facts: induction needs a start below, no growth and an invariant bound",
           "[opt][bounds]") {
   SECTION("starts at the length") {
-    Graph g;
-    SonBuilder b(g, "f", 1);
+    Unit u;
+    SonBuilder b(u, "f", 1);
+    Graph& g = b.g;
     Node* len = b.parm(0);
     DownLoop d = downLoop(g, b, len, -1);
     IndexFacts f;
@@ -175,8 +181,9 @@ TEST_CASE("opt/index_facts: induction needs a start below, no growth and an inva
     CHECK(f.provesLess(d.phi, len, false));
   }
   SECTION("grows") {
-    Graph g;
-    SonBuilder b(g, "f", 1);
+    Unit u;
+    SonBuilder b(u, "f", 1);
+    Graph& g = b.g;
     Node* len = b.parm(0);
     DownLoop d = downLoop(g, b, b.add(len, b.con(-1)), 1);
     IndexFacts f;
@@ -184,8 +191,9 @@ TEST_CASE("opt/index_facts: induction needs a start below, no growth and an inva
     CHECK_FALSE(f.provesLess(d.phi, len, false));
   }
   SECTION("the bound changes in the loop") {
-    Graph g;
-    SonBuilder b(g, "f", 1);
+    Unit u;
+    SonBuilder b(u, "f", 1);
+    Graph& g = b.g;
     Node* len = b.parm(0);
     DownLoop d = downLoop(g, b, b.add(len, b.con(-1)), -1);
     // A second Phi of the same loop: len, len + 1, ... never a fixed bound.
@@ -196,8 +204,9 @@ TEST_CASE("opt/index_facts: induction needs a start below, no growth and an inva
     CHECK_FALSE(f.provesLess(d.phi, moving, true));
   }
   SECTION("the start is known only inside the loop") {
-    Graph g;
-    SonBuilder b(g, "f", 2);
+    Unit u;
+    SonBuilder b(u, "f", 2);
+    Graph& g = b.g;
     Node *start = b.parm(0), *len = b.parm(1);
     DownLoop d = downLoop(g, b, start, -1);
     auto known = b.branch(d.body, b.op(Op::LT, start, len));

@@ -17,13 +17,13 @@ using simplec::sontest::SonBuilder;
 
 namespace {
 
-void parse(Graph& g, const std::string& src) {
+void parse(Unit& g, const std::string& src) {
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
 }
 
-int funIndex(const Graph& g, const std::string& name) {
+int funIndex(const Unit& g, const std::string& name) {
   for (size_t i = 0; i < g.funs.size(); i++)
     if (g.funs[i].name == name) return int(i);
   FAIL("no function " << name);
@@ -31,21 +31,16 @@ int funIndex(const Graph& g, const std::string& name) {
 }
 
 // Direct calls left in function `name`'s body.
-int callsIn(const Graph& g, const std::string& name) {
-  int n = 0;
-  for (Node* x : functionBody(g, g.funs[size_t(funIndex(g, name))])) n += x->op == Op::Call;
-  return n;
+int callsIn(const Unit& g, const std::string& name) {
+  return int(sontest::liveOfKind(*g.graph(funIndex(g, name)), Op::Call).size());
 }
 
-bool present(const Graph& g, const std::string& name) {
-  const FunInfo& f = g.funs[size_t(funIndex(g, name))];
-  return f.ret && !f.ret->dead;
-}
+bool present(const Unit& g, const std::string& name) { return g.funs[size_t(funIndex(g, name))].hasBody(); }
 
 }  // namespace
 
 TEST_CASE("opt/inline: a small callee is copied into every caller", "[opt][inline]") {
-  Graph g;
+  Unit g;
   parse(g, "val sq = { int x -> return x * x; };\nreturn sq(arg) + sq(arg + 1);");
   CHECK(callsIn(g, "main") == 2);
   CHECK(inlineCalls(g) == 2);
@@ -57,7 +52,7 @@ TEST_CASE("opt/inline: a small callee is copied into every caller", "[opt][inlin
 }
 
 TEST_CASE("opt/inline: recursion stays a call", "[opt][inline]") {
-  Graph g;
+  Unit g;
   parse(g,
         "val fact = { int n -> if (n <= 1) return 1; return n * fact(n - 1); };\n"
         "val even = { int n -> if (n == 0) return true; return odd(n - 1); };\n"
@@ -80,37 +75,37 @@ TEST_CASE("opt/inline: a large callee is inlined only at its one call site", "[o
   for (int i = 0; i < 30; i++) big += "  s = s * 3 + x / " + std::to_string(i + 2) + ";\n";
   big += "  return s;\n};\n";
   SECTION("one call site") {
-    Graph g;
+    Unit g;
     parse(g, big + "return big(arg);");
     CHECK(inlineCalls(g) == 1);
     CHECK(callsIn(g, "main") == 0);
     CHECK(removeUnusedFunctions(g) == 1);
   }
   SECTION("two call sites") {
-    Graph g;
+    Unit g;
     parse(g, big + "return big(arg) + big(2);");
     CHECK(inlineCalls(g) == 0);
     CHECK(callsIn(g, "main") == 2);
   }
   SECTION("one call site, but the function escapes as a value") {
-    Graph g;
+    Unit g;
     parse(g, big + "val k = big; val apply = { {int -> int} f, int v -> return f(v); };\n"
                    "return big(arg) + apply(k, 3);");
     CallGraph cg(g);
-    CHECK(cg.escapes[size_t(funIndex(g, "big"))]);
+    CHECK(cg.escapes(funIndex(g, "big")));
     inlineCalls(g);
-    iterPeeps(g, 0, true);
+    sontest::onEachFunction(g, [](Graph& fg) { iterPeeps(fg, 0, true); });
     CHECK(present(g, "big"));
     CHECK(sontest::verifyText(g) == "");
   }
 }
 
 TEST_CASE("opt/inline: the copy keeps the callee's source positions", "[opt][inline]") {
-  Graph g;
+  Unit g;
   parse(g, "val dv = { int a, int b ->\n    return a / b;\n};\nreturn dv(10, arg - 1);");
   CHECK(inlineCalls(g) == 1);
   int checks = 0;
-  for (Node* x : functionBody(g, g.funs[size_t(funIndex(g, "main"))]))
+  for (Node* x : liveNodes(*g.graph(funIndex(g, "main"))))
     if (x->op == Op::ZeroCheck) {
       checks++;
       CHECK(x->pos.line == 2);
@@ -120,7 +115,7 @@ TEST_CASE("opt/inline: the copy keeps the callee's source positions", "[opt][inl
 }
 
 TEST_CASE("opt/inline: a hand-built call is replaced by the callee's body", "[opt][inline]") {
-  Graph g;
+  Unit g;
   SonBuilder callee(g, "inc", 1);
   callee.ret(callee.fun, callee.add(callee.parm(0), callee.con(1)));
   SonBuilder caller(g, "main", 1);
@@ -139,13 +134,13 @@ TEST_CASE("opt/inline: a hand-built call is replaced by the callee's body", "[op
   REQUIRE(sum->in[1]->op == Op::Add);
   CHECK(sum->in[1]->in[1] == caller.parm(0));
   CHECK(removeUnusedFunctions(g) == 1);
-  CHECK(g.funs[size_t(callee.index)].ret == nullptr);
+  CHECK_FALSE(g.funs[size_t(callee.index)].hasBody());
   CHECK(sontest::verifyText(g) == "");
 }
 
 TEST_CASE("opt/unused_funs: what main or an export reaches stays", "[opt][inline]") {
   SECTION("a program") {
-    Graph g;
+    Unit g;
     parse(g,
           "val used = { int x -> return x + 1; };\n"
           "val unused = { int x -> return unused2(x) + 1; };\n"
@@ -161,7 +156,7 @@ TEST_CASE("opt/unused_funs: what main or an export reaches stays", "[opt][inline
     CHECK(sontest::verifyText(g) == "");
   }
   SECTION("a library keeps its exported functions") {
-    Graph g;
+    Unit g;
     parse(g, "val a = { int x -> return x + 1; };\nval b = { int x -> return a(x) * 2; };\n");
     CHECK(removeUnusedFunctions(g) == 0);
     CHECK(present(g, "a"));

@@ -24,13 +24,13 @@ constexpr int kSeeds = 24;
 // Runs iterPeeps with the fixed-point check on a fresh graph per seed; every
 // run must verify right after the pass (as --verify-each does: nothing
 // unreachable is left) and print the same IR. Returns that IR.
-std::string sameForAllSeeds(const std::function<void(Graph&)>& build) {
+std::string sameForAllSeeds(const std::function<void(Unit&)>& build) {
   std::string first;
   for (int seed = 0; seed < kSeeds; seed++) {
     INFO("seed " << seed);
-    Graph g;
+    Unit g;
     build(g);
-    REQUIRE_NOTHROW(iterPeeps(g, uint64_t(seed), true));
+    REQUIRE_NOTHROW(sontest::onEachFunction(g, [&](Graph& fg) { iterPeeps(fg, uint64_t(seed), true); }));
     CHECK(verifyText(g) == "");  // swept, too
     std::string ir = printGraph(g);
     if (seed == 0) first = ir;
@@ -40,7 +40,7 @@ std::string sameForAllSeeds(const std::function<void(Graph&)>& build) {
 }
 
 std::string sameForAllSeeds(const std::string& src) {
-  return sameForAllSeeds([&](Graph& g) {
+  return sameForAllSeeds([&](Unit& g) {
     SourceFile file("t.smp", src);
     DiagEngine diag(stderr);
     REQUIRE(parseFile(file, diag, g));
@@ -52,7 +52,7 @@ std::string sameForAllSeeds(const std::string& src) {
 TEST_CASE("opt/iterate: folds a hand-built graph to the same result for every seed", "[opt][iterate]") {
   // f(x, y) = if (1) { ((x + 1) + 2) * 1 + (y - y) } else { 9 }, built without
   // any peephole: the pass must find it all.
-  std::string ir = sameForAllSeeds([](Graph& g) {
+  std::string ir = sameForAllSeeds([](Unit& g) {
     SonBuilder b(g, "f", 2);
     Node* x = b.parm(0);
     Node* y = b.parm(1);
@@ -75,7 +75,7 @@ TEST_CASE("opt/iterate: folds a hand-built graph to the same result for every se
 TEST_CASE("opt/iterate: a fold to a constant that already exists", "[opt][iterate]") {
   // y - y folds to 0 while a Con 0 is live: the result must reuse it and
   // leave nothing behind that the verifier rejects.
-  std::string ir = sameForAllSeeds([](Graph& g) {
+  std::string ir = sameForAllSeeds([](Unit& g) {
     SonBuilder b(g, "f", 2);
     Node* zero = b.con(0);
     SonBuilder::Branch br = b.branch(b.fun, b.parm(0));
@@ -99,7 +99,7 @@ TEST_CASE("opt/iterate: a dead arm found by the pass removes its Region and Phi"
   // The If's predicate is only known to be constant once x & 0 folds; then
   // the Region loses an arm, its Phi becomes 3, and the Add using the Phi
   // must fold too (3 + 1) for the fixed point to hold.
-  std::string ir = sameForAllSeeds([](Graph& g) {
+  std::string ir = sameForAllSeeds([](Unit& g) {
     SonBuilder b(g, "f", 1);
     Node* pred = b.op(Op::Add, b.op(Op::Mul, b.parm(0), b.con(0)), b.con(1));
     pred->type = Type::intBot();  // as if built before its inputs were known
@@ -118,14 +118,14 @@ TEST_CASE("opt/iterate: a dead arm found by the pass removes its Region and Phi"
 }
 
 TEST_CASE("opt/iterate: a loop whose Phi turns out invariant", "[opt][iterate]") {
-  std::string ir = sameForAllSeeds([](Graph& g) {
+  std::string ir = sameForAllSeeds([](Unit& g) {
     SonBuilder b(g, "f", 1);
     Node* lp = b.loop(b.fun);
     Node* i = b.loopPhi(lp, b.con(0));
     Node* k = b.loopPhi(lp, b.parm(0));  // k = k every time around
     Node* inc = b.add(i, b.con(1));
-    g.setDef(i, 2, inc);
-    g.setDef(k, 2, k);
+    b.g.setDef(i, 2, inc);
+    b.g.setDef(k, 2, k);
     SonBuilder::Branch br = b.branch(lp, b.op(Op::LT, inc, b.con(10)));
     b.closeLoop(lp, br.t);
     b.ret(br.f, b.op(Op::Sub, k, b.parm(0)));  // k - x, which is 0 once k is x
@@ -148,8 +148,9 @@ TEST_CASE("opt/iterate: a loop whose Phi turns out invariant", "[opt][iterate]")
 }
 
 TEST_CASE("opt/iterate: what becomes unreachable is swept", "[opt][iterate]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* orphan = b.add(b.parm(0), b.con(5));  // never reachable
   Node* sub = b.op(Op::Sub, b.parm(0), b.parm(0));
   Node* used = b.op(Op::Mul, sub, b.con(9));  // folds to 0: sub and 9 drop out
@@ -204,11 +205,11 @@ TEST_CASE("opt/iterate: a loop Phi whose range creeps by one per visit stops nar
       "  for (int i = 0; i; i = 1) { s /= 2; s = s * 2 + 1; }\n  sys.io.p(s);\n}\n";
   for (int seed = 0; seed < kSeeds; seed++) {
     INFO("seed " << seed);
-    Graph g;
+    Unit g;
     SourceFile file("t.smp", src);
     DiagEngine diag(stderr);
     REQUIRE(parseFile(file, diag, g));
-    REQUIRE_NOTHROW(iterPeeps(g, uint64_t(seed), true));
+    REQUIRE_NOTHROW(sontest::onEachFunction(g, [&](Graph& fg) { iterPeeps(fg, uint64_t(seed), true); }));
     CHECK(verifyText(g) == "");
     CHECK(evaluateProgram(g, 1, EvalOptions{}).out == "1");
   }

@@ -12,7 +12,7 @@ using simplec::sontest::SonBuilder;
 
 namespace {
 
-int loadsIn(const Graph& g) {
+int loadsIn(const Unit& g) {
   int n = 0;
   for (Node* l : sontest::liveOfKind(g, Op::Load)) n += l->in[0] != nullptr;  // not lengths
   return n;
@@ -59,8 +59,9 @@ TEST_CASE("opt/load_elim: loads that may differ stay", "[opt][mem]") {
 }
 
 TEST_CASE("opt/load_elim: a hand-built pair of loads on one path", "[opt][mem]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   auto nw = b.newArray(b.fun, b.mem, b.con(4), 8);
   Node* off = b.add(b.parm(0), b.con(8));
   int64_t access = int64_t(8) << 24 | 1;  // 8 bytes, class 1
@@ -71,7 +72,7 @@ TEST_CASE("opt/load_elim: a hand-built pair of loads on one path", "[opt][mem]")
   Node* r = b.region({br.t, br.f});
   Node* v = b.phi(r, {b.add(second, other), b.con(0)});
   b.ret(r, v);
-  g.funs[0].isGlobal = true;
+  u.funs[0].isGlobal = true;
   REQUIRE(sontest::verifyText(g) == "");
   CHECK(loadElim(g) == 1);
   CHECK(second->dead);

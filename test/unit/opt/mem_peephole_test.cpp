@@ -28,10 +28,11 @@ int64_t intAccess(int alias, int size = 8, bool isSigned = true) {
 
 // f(i, v) with one array a = new int[4] made at the entry.
 struct Fixture {
-  Graph g;
-  SonBuilder b{g, "f", 2};
+  Unit u;
+  SonBuilder b{u, "f", 2};
+  Graph& g = b.g;
   Peephole peep{g};
-  int cls = g.aliasClass("[]int");
+  int cls = u.aliasClass("[]int");
   SonBuilder::NewResult a = b.newArray(b.fun, b.mem, b.con(4), 8);
   Node* i() { return b.parm(0); }
   Node* v() { return b.parm(1); }
@@ -54,7 +55,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("mem: alias classes are registered once and stay distinct", "[opt][mem]") {
-  Graph g;
+  Unit g;
   int a = g.aliasClass("[]int");
   int b = g.aliasClass("[]u8");
   CHECK(a >= 1);
@@ -90,7 +91,7 @@ TEST_CASE("mem: a load after a store to the same address takes the stored value"
 
 TEST_CASE("mem: a narrow load forwards the stored value as it would read it back", "[opt][mem]") {
   Fixture f;
-  int cls = f.g.aliasClass("[]i8");
+  int cls = f.u.aliasClass("[]i8");
   Node* st = f.b.store(f.a.ctrl, f.a.mem, f.a.ptr, f.off(1), f.v(), intAccess(cls, 1));
   Node* ld = f.b.load(f.a.ctrl, st, f.a.ptr, f.off(1), intAccess(cls, 1));
   // v is any int: the load sign-extends its low byte, (v << 56) >> 56.
@@ -103,7 +104,7 @@ TEST_CASE("mem: a narrow load forwards the stored value as it would read it back
 
 TEST_CASE("mem: a narrow store drops a truncation of its value", "[opt][mem]") {
   Fixture f;
-  int cls = f.g.aliasClass("[]u16");
+  int cls = f.u.aliasClass("[]u16");
   Node* masked = f.b.op(Op::And, f.v(), f.b.con(0xFFFF));
   Node* st = f.b.store(f.a.ctrl, f.a.mem, f.a.ptr, f.off(1), masked, intAccess(cls, 2, false));
   Node* r = f.rewriteReturned(st, f.v(), st);
@@ -211,7 +212,7 @@ TEST_CASE("mem: loads of different element types use different memory", "[opt][m
   SourceFile src("t.smp", "int[] a = new int[2]; u8[] b = new u8[2];\n"
                           "a[arg] = 7; b[arg] = 9; return a[arg];");
   DiagEngine diag;
-  Graph g;
+  Unit g;
   REQUIRE(parseFile(src, diag, g));
   const FunInfo& main = g.funs[0];
   REQUIRE(main.ret);

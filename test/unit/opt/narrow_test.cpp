@@ -19,24 +19,22 @@ struct Counts {
   int casts = 0, ifs = 0, checks = 0;
 };
 
-Counts count(const Graph& g) {
+Counts count(const Unit& g) {
   Counts c;
-  for (Node* n : liveNodes(g)) {
-    c.casts += n->op == Op::Cast;
-    c.ifs += n->op == Op::If;
-    c.checks += n->op == Op::ZeroCheck;
-  }
+  c.casts = sontest::countLive(g, Op::Cast);
+  c.ifs = sontest::countLive(g, Op::If);
+  c.checks = sontest::countLive(g, Op::ZeroCheck);
   return c;
 }
 
 // The graph of `src` after the -O2 pipeline (verified after every pass).
 Counts optimized(const std::string& src, int* inserted = nullptr) {
-  Graph g;
+  Unit g;
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
   if (inserted) {
-    *inserted = insertNarrowingCasts(g);
+    *inserted = sontest::onEachFunction(g, insertNarrowingCasts);
     REQUIRE(sontest::verifyText(g) == "");
   }
   PassOptions o;
@@ -84,8 +82,9 @@ TEST_CASE("opt/narrow: only uses below the arm are rewired", "[opt][narrow]") {
 }
 
 TEST_CASE("opt/narrow: the Cast transfer function", "[opt][narrow]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Node* v = b.parm(0);
   auto cast = [&](CastRel rel, Node* bound, const Type* vt = Type::intBot()) {
     v->type = vt;

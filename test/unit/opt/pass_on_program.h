@@ -24,23 +24,33 @@ struct PassResult {
   int left;    // after it
 };
 
-// `runPass` runs the pass and returns how many nodes it removed.
-inline PassResult runPassOnProgram(const std::string& src, const char* pass,
-                                   const std::function<int(const Graph&)>& count,
-                                   const std::function<int(Graph&)>& runPass) {
-  Graph g;
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
+// Runs the passes of the table that come before `pass` on the unit.
+inline void runPassesBefore(Unit& u, const char* pass) {
   PassOptions o;
   for (const Pass& p : passTable()) {
     if (std::strcmp(p.name, pass) == 0) break;
-    p.run(g, o);
+    if (p.runUnit) {
+      p.runUnit(u, o);
+    } else {
+      for (FunInfo& f : u.funs)
+        if (f.hasBody()) p.runFunction(*f.graph, o);
+    }
   }
-  PassResult r{count(g), 0};
-  int removed = runPass(g);
-  CHECK(sontest::verifyText(g) == "");
-  r.left = count(g);
+}
+
+// `runPass` runs the pass on one function and returns how many nodes it removed.
+inline PassResult runPassOnProgram(const std::string& src, const char* pass,
+                                   const std::function<int(const Unit&)>& count,
+                                   const std::function<int(Graph&)>& runPass) {
+  Unit u;
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, u));
+  runPassesBefore(u, pass);
+  PassResult r{count(u), 0};
+  int removed = sontest::onEachFunction(u, runPass);
+  CHECK(sontest::verifyText(u) == "");
+  r.left = count(u);
   CHECK(removed == r.before - r.left);
   return r;
 }
@@ -48,13 +58,13 @@ inline PassResult runPassOnProgram(const std::string& src, const char* pass,
 // Parses `src` into `g`, runs `pass` (returning what it did, a count), and
 // checks that the graph verifies and main(argc) behaves as before; returns
 // the pass's count and, in `after`, the run after the pass.
-inline int passKeepsBehaviour(Graph& g, const std::string& src, const std::function<int(Graph&)>& pass,
+inline int passKeepsBehaviour(Unit& g, const std::string& src, const std::function<int(Graph&)>& pass,
                               int64_t argc = 1, EvalResult* after = nullptr) {
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
   EvalResult before = evaluateProgram(g, argc, EvalOptions{});
-  int n = pass(g);
+  int n = sontest::onEachFunction(g, pass);
   CHECK(sontest::verifyText(g) == "");
   EvalResult now = evaluateProgram(g, argc, EvalOptions{});
   CHECK(evalDifference(before, now) == "");

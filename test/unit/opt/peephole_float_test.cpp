@@ -13,8 +13,9 @@ namespace {
 
 // A function f(x) with x converted to a float, and a peephole over its graph.
 struct Fixture {
-  Graph g;
-  SonBuilder b{g, "f", 1};
+  Unit u;
+  SonBuilder b{u, "f", 1};
+  Graph& g = b.g;
   Peephole peep{g};
   Node* x = b.op(Op::IToF, b.parm(0));
   Node* fc(double v) { return g.con(Type::fltConst(v)); }

@@ -19,8 +19,9 @@ namespace {
 
 // A function f(x, y) and a peephole over its graph.
 struct Fixture {
-  Graph g;
-  SonBuilder b{g, "f", 2};
+  Unit u;
+  SonBuilder b{u, "f", 2};
+  Graph& g = b.g;
   Peephole peep{g};
   Node* x() { return b.parm(0); }
   Node* y() { return b.parm(1); }

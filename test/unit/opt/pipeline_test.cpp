@@ -21,7 +21,7 @@ namespace {
 
 // f(x) = (x + 1) + 2, built without peepholes; with `garbage`, plus a node
 // unreachable from Stop. f is exported, else -O2 would remove it as unused.
-void build(Graph& g, bool garbage) {
+void build(Unit& g, bool garbage) {
   SonBuilder b(g, "f", 1);
   b.ret(b.fun, b.add(b.add(b.parm(0), b.con(1)), b.con(2)));
   g.funs[0].isGlobal = true;
@@ -83,7 +83,7 @@ TEST_CASE("opt/pipeline: -O0 leaves the graph alone, -O2 optimizes", "[opt][pipe
   PassOptions o;
   o.verifyEach = true;
   SECTION("-O0") {
-    Graph g;
+    Unit g;
     build(g, false);
     o.optLevel = 0;
     runPipeline(g, o);
@@ -91,7 +91,7 @@ TEST_CASE("opt/pipeline: -O0 leaves the graph alone, -O2 optimizes", "[opt][pipe
     CHECK(verifyText(g) == "");
   }
   SECTION("-O2") {
-    Graph g;
+    Unit g;
     build(g, true);  // the peepholes also sweep what is unreachable
     o.optLevel = 2;
     o.checkFixedPoint = true;
@@ -102,7 +102,7 @@ TEST_CASE("opt/pipeline: -O0 leaves the graph alone, -O2 optimizes", "[opt][pipe
 }
 
 TEST_CASE("opt/pipeline: --dump-after prints the graph after the named passes", "[opt][pipeline]") {
-  Graph g;
+  Unit g;
   build(g, false);
   Capture out;
   PassOptions o;
@@ -115,10 +115,10 @@ TEST_CASE("opt/pipeline: --dump-after prints the graph after the named passes", 
 
 TEST_CASE("opt/pipeline: --verify-each names the pass that broke the graph", "[opt][pipeline]") {
   // A parser Scope node left hooked to Stop survives every pass.
-  Graph g;
+  Unit g;
   SonBuilder b(g, "f", 0);
   b.ret(b.fun, b.con(0));
-  g.addDef(g.stop(), g.make(Op::Scope, {b.fun, b.mem}, Type::bottom()));
+  b.g.addDef(b.g.stop(), b.g.make(Op::Scope, {b.fun, b.mem}, Type::bottom()));
   PassOptions o;
   o.verifyEach = true;
   SECTION("after parse") {

@@ -16,11 +16,7 @@ using namespace simplec;
 
 namespace {
 
-int liveOps(const Graph& g, Op op) {
-  int n = 0;
-  for (const Node* x : liveNodes(g)) n += x->op == op;
-  return n;
-}
+int liveOps(const Unit& g, Op op) { return sontest::countLive(g, op); }
 
 struct Outcome {
   int removed;
@@ -29,7 +25,7 @@ struct Outcome {
 
 // Runs the pass on the parsed program (main(argc) must behave the same).
 Outcome replaceIn(const std::string& src, int64_t argc = 1) {
-  Graph g;
+  Unit g;
   int removed = opttest::passKeepsBehaviour(g, src, scalarReplace, argc);
   return {removed, liveOps(g, Op::New), liveOps(g, Op::Load), liveOps(g, Op::Store)};
 }
@@ -115,7 +111,7 @@ TEST_CASE("opt/scalar_replace: in the -O2 pipeline, after inlining", "[opt][scal
   opttest::PassResult r = opttest::runPassOnProgram(
       "struct Acc { int !sum = 0; val add = { int v -> sum = sum + v; return self; }; };\n"
       "Acc !a = new Acc; for (int i = 0; i < arg; i++) a.add(i); return a.sum;",
-      "scalar-replace", [](const Graph& g) { return liveOps(g, Op::New); }, scalarReplace);
+      "scalar-replace", [](const Unit& g) { return liveOps(g, Op::New); }, scalarReplace);
   CHECK(r.before == 1);
   CHECK(r.left == 0);
 }

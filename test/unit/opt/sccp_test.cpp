@@ -15,7 +15,7 @@ using namespace simplec;
 namespace {
 
 std::string optimize(const std::string& src, bool withSccp) {
-  Graph g;
+  Unit g;
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
@@ -23,12 +23,12 @@ std::string optimize(const std::string& src, bool withSccp) {
     sccp(g);
     CHECK(sontest::verifyText(g) == "");
   }
-  iterPeeps(g, 0, true);
+  sontest::onEachFunction(g, [](Graph& fg) { iterPeeps(fg, 0, true); });
   CHECK(sontest::verifyText(g) == "");
   return printGraph(g);
 }
 
-const Node* mainReturn(const Graph& g) {
+const Node* mainReturn(const Unit& g) {
   for (const FunInfo& f : g.funs)
     if (f.isEntry) return f.ret;
   return nullptr;
@@ -48,18 +48,18 @@ TEST_CASE("opt/sccp: a Phi cycle that only ever sees 1 is the constant 1", "[opt
   // The pessimistic peepholes alone keep x a Phi...
   CHECK(optimize(src, false).find("Phi %") != std::string::npos);
   // ...the combined analysis proves it is 1: only i's Phi is left.
-  Graph g;
+  Unit g;
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
   sccp(g);
-  iterPeeps(g, 0, true);
+  sontest::onEachFunction(g, [](Graph& fg) { iterPeeps(fg, 0, true); });
   const Node* ret = mainReturn(g);
   REQUIRE(ret);
   CHECK(ret->in[2]->isConst());
   CHECK(ret->in[2]->type == Type::intConst(1));
   int phis = 0;
-  for (Node* n : liveNodes(g)) phis += n->op == Op::Phi;
+  phis = sontest::countLive(g, Op::Phi);
   CHECK(phis == 1);
 }
 
@@ -93,14 +93,14 @@ namespace {
 // The range sccp gives parameter `index` of function `name` in `src`
 // (after the branch Casts are in, as in the pipeline).
 const Type* parmRange(const std::string& src, const std::string& name, int index) {
-  Graph g;
+  Unit g;
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
-  insertNarrowingCasts(g);
+  sontest::onEachFunction(g, insertNarrowingCasts);
   sccp(g);
   CHECK(sontest::verifyText(g) == "");
-  iterPeeps(g, 0, true);
+  sontest::onEachFunction(g, [](Graph& fg) { iterPeeps(fg, 0, true); });
   CHECK(sontest::verifyText(g) == "");
   for (const FunInfo& f : g.funs)
     if (f.name == name && f.fun)

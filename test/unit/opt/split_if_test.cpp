@@ -18,7 +18,7 @@ namespace {
 // Threads `src`'s graph; checks it verifies and that main(argc) prints and
 // returns the same before and after. Returns the number threaded.
 int threadAndCompare(const std::string& src, int64_t argc = 1) {
-  Graph g;
+  Unit g;
   return opttest::passKeepsBehaviour(g, src, splitIfs, argc);
 }
 

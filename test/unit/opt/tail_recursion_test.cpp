@@ -16,19 +16,15 @@ using namespace simplec;
 
 namespace {
 
-void parse(Graph& g, const std::string& src) {
+void parse(Unit& g, const std::string& src) {
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
 }
 
-int opsIn(const Graph& g, const std::string& fun, Op op) {
+int opsIn(const Unit& g, const std::string& fun, Op op) {
   for (const FunInfo& f : g.funs)
-    if (f.name == fun) {
-      int n = 0;
-      for (Node* x : functionBody(g, f)) n += x->op == op;
-      return n;
-    }
+    if (f.name == fun) return int(sontest::liveOfKind(*f.graph, op).size());
   FAIL("no function " << fun);
   return -1;
 }
@@ -36,17 +32,17 @@ int opsIn(const Graph& g, const std::string& fun, Op op) {
 // main(argc)'s output and status before and after the pass must agree;
 // returns the number of jumps made and the run after.
 int checkSame(const std::string& src, EvalResult* after = nullptr, int64_t argc = 1) {
-  Graph g;
+  Unit g;
   return opttest::passKeepsBehaviour(g, src, eliminateTailRecursion, argc, after);
 }
 
 }  // namespace
 
 TEST_CASE("opt/tail_recursion: a returned self call becomes a loop, the call a fallback", "[opt][tailrec]") {
-  Graph g;
+  Unit g;
   parse(g, "val gcd = { int a, int b -> if (b == 0) return a; return gcd(b, a % b); };\nreturn gcd(arg * 1071, 462);");
   CHECK(opsIn(g, "gcd", Op::Loop) == 0);
-  CHECK(eliminateTailRecursion(g) == 1);
+  CHECK(sontest::onEachFunction(g, eliminateTailRecursion) == 1);
   CHECK(sontest::verifyText(g) == "");
   CHECK(opsIn(g, "gcd", Op::Loop) == 1);
   CHECK(opsIn(g, "gcd", Op::Call) == 1);  // taken after kTailLoopLimit jumps
@@ -100,10 +96,10 @@ TEST_CASE("opt/tail_recursion: an endless recursion still overflows the stack", 
 
 // Counts the LT nodes of `fun` after the pass: the jump counter adds one.
 int ltAfterPass(const std::string& src, const std::string& fun) {
-  Graph g;
+  Unit g;
   parse(g, src);
   int before = opsIn(g, fun, Op::LT);
-  CHECK(eliminateTailRecursion(g) >= 1);
+  CHECK(sontest::onEachFunction(g, eliminateTailRecursion) >= 1);
   CHECK(sontest::verifyText(g) == "");
   return opsIn(g, fun, Op::LT) - before;
 }

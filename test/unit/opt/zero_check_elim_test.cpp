@@ -18,15 +18,15 @@ struct Result {
 };
 
 Result run(const std::string& src) {
-  Graph g;
+  Unit g;
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
-  int removed = zeroCheckElim(g);
-  iterPeeps(g, 0, true);
+  int removed = sontest::onEachFunction(g, zeroCheckElim);
+  sontest::onEachFunction(g, [](Graph& fg) { iterPeeps(fg, 0, true); });
   CHECK(sontest::verifyText(g) == "");
   int left = 0;
-  for (Node* n : liveNodes(g)) left += n->op == Op::ZeroCheck;
+  left = sontest::countLive(g, Op::ZeroCheck);
   return {removed, left};
 }
 
@@ -63,15 +63,15 @@ TEST_CASE("opt/zero_check_elim: a check in a loop is covered by one before it", 
 
 namespace {
 int boundsChecksLeft(const std::string& src, int* removed) {
-  Graph g;
+  Unit g;
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
-  *removed = zeroCheckElim(g);
-  iterPeeps(g, 0, true);
+  *removed = sontest::onEachFunction(g, zeroCheckElim);
+  sontest::onEachFunction(g, [](Graph& fg) { iterPeeps(fg, 0, true); });
   CHECK(sontest::verifyText(g) == "");
   int left = 0;
-  for (Node* n : liveNodes(g)) left += n->op == Op::BoundsCheck;
+  left = sontest::countLive(g, Op::BoundsCheck);
   return left;
 }
 }  // namespace

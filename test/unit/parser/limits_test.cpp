@@ -53,7 +53,7 @@ TEST_CASE("a graph over the node limit is 'program too large', once", "[parser][
   REQUIRE(lines.size() == 1);
   CHECK(lines[0].find(": program too large") != std::string::npos);
   // The same program is fine under the default limit.
-  Parsed q = parseWithNodeLimit(src, Graph{}.nodeLimit);
+  Parsed q = parseWithNodeLimit(src, Unit{}.nodeLimit);
   CHECK(q.ok);
 }
 

@@ -28,7 +28,7 @@ std::string returnsConst(int64_t v) {
          "  %4 = Return %1, %2, %3 : ctrl\n";
 }
 
-int countLive(const Graph& g, Op op) { return int(sontest::liveOfKind(g, op).size()); }
+int countLive(const Unit& g, Op op) { return sontest::countLive(g, op); }
 
 }  // namespace
 
@@ -194,7 +194,7 @@ TEST_CASE("parser/expr: a comparison chain evaluates its middle once", "[parser]
   auto calls = sontest::liveOfKind(*p.g, Op::Call);
   REQUIRE(calls.size() == 1);
   Node* result = nullptr;
-  for (Node* n : liveNodes(*p.g))
+  for (Node* n : sontest::liveNodes(*p.g))
     if (n->op == Op::Proj && n->aux == 2) result = n;
   REQUIRE(result);
   int cmps = 0;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "test/unit/parser/parse_helpers.h"
+#include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
 using simplec::parsetest::Parsed;
@@ -14,16 +15,16 @@ using simplec::parsetest::parseText;
 
 namespace {
 
-int countFuns(const Graph& g, const std::string& name, bool isExtern) {
+int countFuns(const Unit& g, const std::string& name, bool isExtern) {
   int n = 0;
   for (const FunInfo& f : g.funs) n += f.name == name && f.isExtern == isExtern;
   return n;
 }
 
-int countCallsTo(const Graph& g, const std::string& symbol) {
+int countCallsTo(const Unit& g, const std::string& symbol) {
   int n = 0;
-  for (const auto& up : g.nodes())
-    if (Node* x = up.get(); x && !x->dead && x->op == Op::Call && x->in[2]->type->kind() == TKind::FunPtr && x->in[2]->type->fun() >= 0 &&
+  for (Node* x : sontest::allNodes(g))
+    if (x && !x->dead && x->op == Op::Call && x->in[2]->type->kind() == TKind::FunPtr && x->in[2]->type->fun() >= 0 &&
         g.funs[size_t(x->in[2]->type->fun())].symbol == symbol)
       n++;
   return n;
@@ -40,8 +41,8 @@ TEST_CASE("parser/extern: a direct call flushes output and narrows the result", 
   CHECK(countCallsTo((*p.g), "__simplec_flush") == 1);
   // The result is masked to 8 bits: C leaves the upper bits undefined.
   bool masked = false;
-  for (const auto& up : p.g->nodes())
-    if (Node* x = up.get(); x && !x->dead && x->op == Op::And && x->in[2]->isConst() && x->in[2]->type->value() == 255) masked = true;
+  for (Node* x : sontest::allNodes(*p.g))
+    if (x && !x->dead && x->op == Op::And && x->in[2]->isConst() && x->in[2]->type->value() == 255) masked = true;
   CHECK(masked);
 }
 

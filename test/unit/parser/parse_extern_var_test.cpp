@@ -8,6 +8,7 @@
 
 #include "son/mem_access.h"
 #include "test/unit/parser/parse_helpers.h"
+#include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
 using simplec::parsetest::Parsed;
@@ -17,10 +18,9 @@ using simplec::parsetest::parseText;
 namespace {
 
 // Live Loads (or Stores) of alias class "extern", with their access size.
-std::vector<MemAccess> externAccesses(const Graph& g, Op op) {
+std::vector<MemAccess> externAccesses(const Unit& g, Op op) {
   std::vector<MemAccess> r;
-  for (const auto& up : g.nodes()) {
-    Node* x = up.get();
+  for (Node* x : sontest::allNodes(g)) {
     if (!x || x->dead || x->op != op) continue;
     MemAccess m = MemAccess::decode(x->aux);
     if (g.aliases[size_t(m.alias)] == "extern") r.push_back(m);
@@ -59,6 +59,6 @@ TEST_CASE("parser/extern-var: errno is *__errno_location(), without a flush", "[
   CHECK(callsTo(*p.g, "__errno_location") >= 1);
   CHECK(callsTo(*p.g, "__simplec_flush") == 0);
   // The address is the call's result, never the symbol `errno`.
-  for (const auto& up : p.g->nodes())
-    if (Node* x = up.get(); x && !x->dead && x->op == Op::Load) CHECK(x->in[2]->op == Op::Proj);
+  for (Node* x : sontest::allNodes(*p.g))
+    if (x && !x->dead && x->op == Op::Load) CHECK(x->in[2]->op == Op::Proj);
 }

@@ -18,7 +18,7 @@ using simplec::parsetest::parseText;
 
 namespace {
 
-const FunInfo* findFun(const Graph& g, const std::string& name) {
+const FunInfo* findFun(const Unit& g, const std::string& name) {
   for (const FunInfo& f : g.funs)
     if (f.name == name) return &f;
   return nullptr;

@@ -26,7 +26,7 @@
 namespace simplec::parsetest {
 
 struct Parsed {
-  std::unique_ptr<Graph> g = std::make_unique<Graph>();
+  std::unique_ptr<Unit> g = std::make_unique<Unit>();
   bool ok = false;
   int errors = 0;
   std::string diags;  // everything the DiagEngine printed
@@ -139,13 +139,16 @@ inline std::string optimizedIR(const std::string& src, int seeds = 4) {
   return first;
 }
 
-// Direct calls to the function with object symbol `symbol` in g.
-inline int callsTo(const Graph& g, const std::string& symbol) {
+// Direct calls to the function with object symbol `symbol` in the unit.
+inline int callsTo(const Unit& u, const std::string& symbol) {
   int n = 0;
-  for (const auto& up : g.nodes())
-    if (Node* x = up.get(); x && !x->dead && x->op == Op::Call && x->in[2]->type->kind() == TKind::FunPtr &&
-                            g.funs[size_t(x->in[2]->type->fun())].symbol == symbol)
-      n++;
+  for (const FunInfo& f : u.funs) {
+    if (!f.hasBody()) continue;
+    for (const auto& up : f.graph->nodes())
+      if (Node* x = up.get(); x && !x->dead && x->op == Op::Call && x->in[2]->type->kind() == TKind::FunPtr &&
+                              u.funs[size_t(x->in[2]->type->fun())].symbol == symbol)
+        n++;
+  }
   return n;
 }
 

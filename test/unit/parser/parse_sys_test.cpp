@@ -8,6 +8,7 @@
 
 #include "son/mem_access.h"
 #include "test/unit/parser/parse_helpers.h"
+#include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
 using simplec::parsetest::Parsed;
@@ -16,13 +17,13 @@ using simplec::parsetest::parseText;
 
 namespace {
 
-bool hasFun(const Graph& g, const std::string& name) {
+bool hasFun(const Unit& g, const std::string& name) {
   for (const FunInfo& f : g.funs)
     if (f.name == name && f.fun) return true;
   return false;
 }
 
-bool hasAlias(const Graph& g, const std::string& name) {
+bool hasAlias(const Unit& g, const std::string& name) {
   for (const std::string& a : g.aliases)
     if (a == name) return true;
   return false;
@@ -66,8 +67,8 @@ TEST_CASE("parser/sys: sys.libc.errno is read and assigned through the type", "[
   INFO(p.diags);
   REQUIRE(p.ok);
   int stores = 0;
-  for (const auto& up : p.g->nodes())
-    if (Node* x = up.get(); x && !x->dead && x->op == Op::Store &&
+  for (Node* x : sontest::allNodes(*p.g))
+    if (x && !x->dead && x->op == Op::Store &&
                             p.g->aliases[size_t(MemAccess::decode(x->aux).alias)] == "extern")
       stores++;
   CHECK(stores == 2);

@@ -23,17 +23,17 @@ using simplec::parsetest::parseText;
 namespace {
 
 // Names of the live Phis (by variable), sorted.
-std::vector<std::string> livePhis(const Graph& g) {
+std::vector<std::string> livePhis(const Unit& g) {
   std::vector<std::string> r;
-  for (Node* n : liveNodes(g))
+  for (Node* n : sontest::liveNodes(g))
     if (n->op == Op::Phi) r.push_back(n->name);
   std::sort(r.begin(), r.end());
   return r;
 }
 
 // Was a Phi for variable `name` ever made (live or dead)?
-bool everHadPhi(const Graph& g, const std::string& name) {
-  for (const auto& n : g.nodes())
+bool everHadPhi(const Unit& g, const std::string& name) {
+  for (Node* n : sontest::allNodes(g))
     if (n->op == Op::Phi && n->name == name) return true;
   return false;
 }
@@ -179,7 +179,7 @@ TEST_CASE("parser: for loops", "[parser]") {
   // i around the loop; s around the loop and at the merge with the continue.
   CHECK(livePhis(*p.g) == std::vector<std::string>{"i", "s", "s"});
   int increments = 0;
-  for (Node* n : liveNodes(*p.g))
+  for (Node* n : sontest::liveNodes(*p.g))
     if (n->op == Op::Add && n->in[2]->isConst() && n->in[2]->type == Type::intConst(1)) increments++;
   CHECK(increments == 1);
   // The loop variable is gone after the loop.

@@ -19,11 +19,14 @@ VarInfo var(const char* name) { return VarInfo{name, SType::intT(), false, nullp
 
 // A graph being parsed: one function f(p0, p1, p2), a peephole, scopes.
 struct Fixture {
-  Graph g;
-  SonBuilder b{g, "f", 3};
+  Unit u;
+  SonBuilder b{u, "f", 3};
+  Graph& g = b.g;
   Peephole peep{g};
-  ScopeTable st{g, peep};
+  ScopeTable st;
   Fixture() { g.deferKills = true; }
+  Scope* fresh(Node* ctrl, Node* mem) { return st.fresh(g, peep, ctrl, mem); }
+  Node* deadCtrl() { return peep.run(g.con(Type::xctrl())); }
   Node* run(Op op, std::vector<Node*> ins, int64_t aux = 0) { return peep.run(g.make(op, ins, nullptr, aux)); }
   Node* con(int64_t v) { return peep.run(g.con(Type::intConst(v))); }
   // Returns v from f, drops the scopes and checks the finished graph.
@@ -40,7 +43,7 @@ struct Fixture {
 
 TEST_CASE("parser/scope: blocks, definitions and shadowing", "[parser][scope]") {
   Fixture f;
-  Scope* s = f.st.fresh(f.b.fun, f.b.mem);
+  Scope* s = f.fresh(f.b.fun, f.b.mem);
   CHECK(s->ctrl() == f.b.fun);
   CHECK(s->mem() == f.b.mem);
   int ix = s->define(var("x"), f.b.parm(0));
@@ -68,7 +71,7 @@ TEST_CASE("parser/scope: blocks, definitions and shadowing", "[parser][scope]") 
 
 TEST_CASE("parser/scope: a merge makes Phis only where the arms differ", "[parser][scope]") {
   Fixture f;
-  Scope* s = f.st.fresh(f.b.fun, f.b.mem);
+  Scope* s = f.fresh(f.b.fun, f.b.mem);
   int ix = s->define(var("x"), f.b.parm(0));
   int iy = s->define(var("y"), f.b.parm(1));
   Node* iff = f.run(Op::If, {f.b.fun, f.b.parm(2)});
@@ -98,10 +101,10 @@ TEST_CASE("parser/scope: a merge makes Phis only where the arms differ", "[parse
 
 TEST_CASE("parser/scope: merging with a dead arm keeps the live arm's values", "[parser][scope]") {
   Fixture f;
-  Scope* s = f.st.fresh(f.b.fun, f.b.mem);
+  Scope* s = f.fresh(f.b.fun, f.b.mem);
   int ix = s->define(var("x"), f.b.parm(0));
   Scope* other = f.st.dup(s, false);
-  other->setCtrl(f.st.deadCtrl());
+  other->setCtrl(f.deadCtrl());
   other->set(ix, f.con(9));
   Node* r = f.st.merge(s, other);
   CHECK(r == f.b.fun);  // the Region of one live predecessor folds away
@@ -111,7 +114,7 @@ TEST_CASE("parser/scope: merging with a dead arm keeps the live arm's values", "
 
 TEST_CASE("parser/scope: loop Phis are made lazily", "[parser][scope]") {
   Fixture f;
-  Scope* head = f.st.fresh(f.b.fun, f.b.mem);
+  Scope* head = f.fresh(f.b.fun, f.b.mem);
   int ix = head->define(var("x"), f.b.parm(0));  // only read in the loop
   int iy = head->define(var("y"), f.b.parm(1));  // written in the loop
   int iz = head->define(var("z"), f.b.parm(2));  // never touched

@@ -13,7 +13,7 @@ using namespace simplec;
 namespace {
 
 struct Parsed {
-  Graph g;
+  Unit g;
   DiagEngine diag;
   bool ok = false;
   explicit Parsed(const std::string& text) {
@@ -53,10 +53,10 @@ TEST_CASE("anti-dependence: a load stays before the store that overwrites it", "
   for (size_t k = 0; k < p.g.funs.size(); k++)
     if (p.g.funs[k].name == "f") fi = int(k);
   REQUIRE(fi >= 0);
-  Schedule s = gcm(p.g, fi);
+  Schedule s = gcm(*p.g.graph(fi));
   Node* load = nullptr;
   Node* store = nullptr;
-  for (Node* n : liveNodes(p.g)) {
+  for (Node* n : liveNodes(*p.g.graph(fi))) {
     if (s.blockIndexOf(n) < 0) continue;
     if (n->op == Op::Load && n->in[1]) load = n;
     if (n->op == Op::Store) store = n;
@@ -71,13 +71,13 @@ TEST_CASE("anti-dependence: a load used after a call that may write stays before
   Parsed p("val set = { int[] a -> a[0] = 9; };\n"
            "int[] a = new int[1]; a[0] = arg; int y = a[arg - 1]; set(a); sys.io.p(y); return 0;");
   REQUIRE(p.ok);
-  Schedule s = gcm(p.g, 0);
+  Schedule s = gcm(*p.g.graph(0));
   Node* load = nullptr;
-  for (Node* l : live(p.g, Op::Load))
+  for (Node* l : live(*p.g.graph(0), Op::Load))
     if (l->in[0] && p.g.funs[0].fun) load = l;
   REQUIRE(load);
   Node* setCall = nullptr;
-  for (Node* c : live(p.g, Op::Call))
+  for (Node* c : live(*p.g.graph(0), Op::Call))
     if (c->in[2]->type == Type::funPtr(1)) setCall = c;
   REQUIRE(setCall);
   CHECK(positionOf(s, load) >= 0);
@@ -91,9 +91,9 @@ TEST_CASE("anti-dependence: a load feeding a later iteration stays above the loo
            "for (int i = 0; i < arg; i++) { int prev = b[0]; b[0] = i + 1; s = s + prev; }\n"
            "return s;");
   REQUIRE(p.ok);
-  Schedule s = gcm(p.g, 0);
-  std::vector<Node*> loads = live(p.g, Op::Load);
-  std::vector<Node*> stores = live(p.g, Op::Store);
+  Schedule s = gcm(*p.g.graph(0));
+  std::vector<Node*> loads = live(*p.g.graph(0), Op::Load);
+  std::vector<Node*> stores = live(*p.g.graph(0), Op::Store);
   REQUIRE(stores.size() == 1);
   int checked = 0;
   for (Node* l : loads)
@@ -129,14 +129,14 @@ TEST_CASE("anti-dependence: a load stays before a later loop its memory enters t
   for (size_t i = 0; i < p.g.funs.size(); i++)
     if (p.g.funs[i].isEntry) main = int(i);
   REQUIRE(main >= 0);
-  Schedule s = gcm(p.g, main);
+  Schedule s = gcm(*p.g.graph(main));
   // The printed load: the argument of the call to __simplec_print_i64.
   Node* load = nullptr;
-  for (Node* c : live(p.g, Op::Call))
+  for (Node* c : live(*p.g.graph(main), Op::Call))
     if (c->in.size() > 3 && c->in[3]->op == Op::Load) load = c->in[3];
   REQUIRE(load);
   int checked = 0;
-  for (Node* st : live(p.g, Op::Store)) {
+  for (Node* st : live(*p.g.graph(main), Op::Store)) {
     if (st->aux != load->aux || st->in[1] == load->in[1] || s.blockIndexOf(st) < 0) continue;
     // A store of sc.x taking a later memory state: in the later loops.
     CHECK(positionOf(s, load) < positionOf(s, st));

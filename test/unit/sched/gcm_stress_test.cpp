@@ -12,12 +12,13 @@ using simplec::test::checkedGcm;
 using simplec::test::FunBuilder;
 
 TEST_CASE("a chain of 200k nodes", "[sched][stress]") {
-  Graph g;
-  FunBuilder f(g, "chain", 2);
+  Unit u;
+  FunBuilder f(u, "chain", 2);
+  Graph& g = f.g;
   Node* x = f.parm(0);
   for (int k = 0; k < 200000; k++) x = f.op(k % 3 ? Op::Add : Op::Xor, x, k % 2 ? f.parm(1) : f.parm(0));
   f.ret(f.fun, f.mem, x);
-  Schedule s = checkedGcm(g, f.index, /*verifyGraph=*/false);
+  Schedule s = checkedGcm(g, /*verifyGraph=*/false);
   REQUIRE(s.blocks.size() == 1);
   CHECK(s.blocks[0].nodes.size() == 200000 + 5);
   CHECK(s.blocks[0].nodes[s.blocks[0].nodes.size() - 2] == x);
@@ -25,8 +26,9 @@ TEST_CASE("a chain of 200k nodes", "[sched][stress]") {
 
 TEST_CASE("200 nested loops", "[sched][stress]") {
   const int depth = 200;
-  Graph g;
-  FunBuilder f(g, "deep", 3);
+  Unit u;
+  FunBuilder f(u, "deep", 3);
+  Graph& g = f.g;
   Node *n = f.parm(0), *a = f.parm(1), *b = f.parm(2);
   Node* ctrl = f.fun;
   std::vector<Node*> loops, phis;
@@ -52,7 +54,7 @@ TEST_CASE("200 nested loops", "[sched][stress]") {
     f.setBack(phis[size_t(k - 1)], f.add(phis[size_t(k - 1)], f.con(1)));
   }
   f.ret(brs[0].f, f.mem, phis[0]);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   for (int k = 0; k < depth; k++) CHECK(s.blocks[size_t(blockOfHead(s, loops[size_t(k)]))].loopDepth == k + 1);
   CHECK(s.blockIndexOf(inv) == 0);
   CHECK(s.blocks[size_t(s.blockIndexOf(outerInv))].loopDepth == 1);
@@ -60,8 +62,9 @@ TEST_CASE("200 nested loops", "[sched][stress]") {
 }
 
 TEST_CASE("30k diamonds in a row share one floating value", "[sched][stress]") {
-  Graph g;
-  FunBuilder f(g, "diamonds", 2);
+  Unit u;
+  FunBuilder f(u, "diamonds", 2);
+  Graph& g = f.g;
   Node *a = f.parm(0), *b = f.parm(1);
   Node* shared = f.op(Op::Mul, a, b);
   Node* ctrl = f.fun;
@@ -73,7 +76,7 @@ TEST_CASE("30k diamonds in a row share one floating value", "[sched][stress]") {
     ctrl = r;
   }
   f.ret(ctrl, f.mem, acc);
-  Schedule s = checkedGcm(g, f.index, /*verifyGraph=*/false);
+  Schedule s = checkedGcm(g, /*verifyGraph=*/false);
   CHECK(s.blocks.size() == 1 + 3 * 30000);
   CHECK(s.blockIndexOf(shared) == 0);
 }

@@ -22,8 +22,9 @@ int depthOf(const Schedule& s, const Node* n) { return s.blocks[size_t(s.blockIn
 
 TEST_CASE("loop-invariant code is hoisted, loop-variant code stays", "[sched][gcm]") {
   // s = 0; for (i = 0; i < n; i++) s += i + a * b; return s
-  Graph g;
-  FunBuilder f(g, "hoist", 3);
+  Unit u;
+  FunBuilder f(u, "hoist", 3);
+  Graph& g = f.g;
   Node *a = f.parm(0), *b = f.parm(1), *n = f.parm(2);
   Node* loop = f.loop(f.fun);
   Node* zero = f.con(0);
@@ -39,7 +40,7 @@ TEST_CASE("loop-invariant code is hoisted, loop-variant code stays", "[sched][gc
   f.setBack(i, i1);
   f.setBack(sum, sum1);
   f.ret(br.f, f.mem, sum);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   CHECK(s.blockIndexOf(inv) == 0);
   CHECK(depthOf(s, one) == 0);
   CHECK(depthOf(s, var) == 1);
@@ -52,8 +53,9 @@ TEST_CASE("loop-invariant code is hoisted, loop-variant code stays", "[sched][gc
 
 TEST_CASE("an invariant computed in an inner loop moves to the outer one only", "[sched][gcm]") {
   // for i: for j: use(i * 3 + j): i * 3 is invariant in the inner loop only.
-  Graph g;
-  FunBuilder f(g, "inner", 1);
+  Unit u;
+  FunBuilder f(u, "inner", 1);
+  Graph& g = f.g;
   Node* n = f.parm(0);
   Node* outer = f.loop(f.fun);
   Node* i = f.loopPhi(outer, f.con(0));
@@ -72,15 +74,16 @@ TEST_CASE("an invariant computed in an inner loop moves to the outer one only", 
   f.setBack(i, f.add(i, f.con(1)));
   f.setBack(acc, acc2);
   f.ret(ob.f, f.mem, acc);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   CHECK(depthOf(s, i3) == 1);
   CHECK(s.blockIndexOf(i3) == blockOfHead(s, ob.t));  // the inner loop's preheader
   CHECK(depthOf(s, t) == 2);
 }
 
 TEST_CASE("a value used in one arm only sinks into that arm", "[sched][gcm]") {
-  Graph g;
-  FunBuilder f(g, "sink", 2);
+  Unit u;
+  FunBuilder f(u, "sink", 2);
+  Graph& g = f.g;
   Node *a = f.parm(0), *b = f.parm(1);
   Node* x = f.op(Op::Mul, a, b);
   Node* both = f.op(Op::Sub, a, b);
@@ -90,7 +93,7 @@ TEST_CASE("a value used in one arm only sinks into that arm", "[sched][gcm]") {
   Node* xf = f.add(seven, both);
   Node* r = f.region({br.t, br.f});
   f.ret(r, f.mem, f.phi(r, {xt, xf}));
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   int t = blockOfHead(s, br.t), e = blockOfHead(s, br.f);
   CHECK(s.blockIndexOf(x) == t);
   CHECK(s.blockIndexOf(xt) == t);
@@ -100,8 +103,9 @@ TEST_CASE("a value used in one arm only sinks into that arm", "[sched][gcm]") {
 }
 
 TEST_CASE("Phi inputs are placed in the matching predecessors", "[sched][gcm]") {
-  Graph g;
-  FunBuilder f(g, "phi", 2);
+  Unit u;
+  FunBuilder f(u, "phi", 2);
+  Graph& g = f.g;
   Node *a = f.parm(0), *b = f.parm(1);
   auto br = f.branch(f.fun, f.cmp(Op::EQ, a, b));
   Node* x = f.add(a, f.con(1));
@@ -109,7 +113,7 @@ TEST_CASE("Phi inputs are placed in the matching predecessors", "[sched][gcm]") 
   Node* r = f.region({br.t, br.f});
   Node* p = f.phi(r, {x, y});
   f.ret(r, f.mem, p);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   int j = blockOfHead(s, r);
   CHECK(s.blockIndexOf(x) == s.blocks[size_t(j)].preds[0]);
   CHECK(s.blockIndexOf(y) == s.blocks[size_t(j)].preds[1]);
@@ -119,8 +123,9 @@ TEST_CASE("Phi inputs are placed in the matching predecessors", "[sched][gcm]") 
 
 TEST_CASE("a Div stays below its ZeroCheck", "[sched][gcm]") {
   // q = a / b (checked); if (a < 0) return q + 1; return 0
-  Graph g;
-  FunBuilder f(g, "div", 2);
+  Unit u;
+  FunBuilder f(u, "div", 2);
+  Graph& g = f.g;
   Node *a = f.parm(0), *b = f.parm(1);
   Node* zc = f.zeroCheck(f.fun, b);
   Node* q = f.div(zc, a, b);
@@ -128,26 +133,27 @@ TEST_CASE("a Div stays below its ZeroCheck", "[sched][gcm]") {
   Node* q1 = f.add(q, f.con(1));
   Node* r = f.region({br.t, br.f});
   f.ret(r, f.mem, f.phi(r, {q1, f.con(0)}));
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   CHECK(s.blockIndexOf(zc) == 0);
   CHECK(s.blockIndexOf(q) == blockOfHead(s, br.t));  // sinks, still dominated by the check
 
   // Used right away, it stays in the check's block, after it.
-  Graph g2;
-  FunBuilder h(g2, "div2", 2);
+  FunBuilder h(u, "div2", 2);
+  Graph& g2 = h.g;
   Node* zc2 = h.zeroCheck(h.fun, h.parm(1));
   Node* pre = h.add(h.parm(0), h.con(5));
   Node* q2 = h.div(zc2, pre, h.parm(1));
   h.ret(zc2, h.mem, q2);
-  Schedule s2 = checkedGcm(g2, h.index);
+  Schedule s2 = checkedGcm(g2);
   CHECK(s2.blockIndexOf(q2) == 0);
   CHECK(test::posInBlock(s2, q2) > test::posInBlock(s2, zc2));
   CHECK(test::posInBlock(s2, pre) < test::posInBlock(s2, q2));
 }
 
 TEST_CASE("a loop-invariant Div is not hoisted above its ZeroCheck in the loop", "[sched][gcm]") {
-  Graph g;
-  FunBuilder f(g, "divloop", 3);
+  Unit u;
+  FunBuilder f(u, "divloop", 3);
+  Graph& g = f.g;
   Node *a = f.parm(0), *b = f.parm(1), *n = f.parm(2);
   Node* loop = f.loop(f.fun);
   Node* i = f.loopPhi(loop, f.con(0));
@@ -158,39 +164,18 @@ TEST_CASE("a loop-invariant Div is not hoisted above its ZeroCheck in the loop",
   f.closeLoop(loop, zc);
   f.setBack(i, f.add(f.add(i, q), free));
   f.ret(br.f, f.mem, i);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   CHECK(s.blockIndexOf(q) == s.blockIndexOf(zc));
   CHECK(depthOf(s, q) == 1);
   CHECK(depthOf(s, free) == 0);
 }
 
-TEST_CASE("a constant shared by two functions is scheduled in both", "[sched][gcm]") {
-  Graph g;
-  FunBuilder f1(g, "one", 1);
-  FunBuilder f2(g, "two", 1);
-  Node* k = f1.con(42);  // one node, used by both functions
-  Node* x1 = f1.add(f1.parm(0), k);
-  f1.ret(f1.fun, f1.mem, x1);
-  Node* loop = f2.loop(f2.fun);
-  Node* i = f2.loopPhi(loop, f2.con(0));
-  auto br = f2.branch(loop, f2.cmp(Op::LT, i, k));
-  f2.closeLoop(loop, br.t);
-  f2.setBack(i, f2.add(i, f2.parm(0)));
-  f2.ret(br.f, f2.mem, i);
-  Schedule s1 = checkedGcm(g, f1.index);
-  Schedule s2 = checkedGcm(g, f2.index);
-  CHECK(s1.blockIndexOf(k) == 0);
-  CHECK(s2.blockIndexOf(k) == 0);  // hoisted out of f2's loop
-  CHECK(s1.blockIndexOf(i) == -1);  // nothing of f2 leaks into f1
-  CHECK(s2.blockIndexOf(x1) == -1);
-  CHECK(s1.blocks.size() == 1);
-}
-
 TEST_CASE("an endless loop leaves through its Never", "[sched][gcm]") {
   // for (;;) { i = i + a; 1 / i; }  (the parser adds a Never whose arm 0
   // returns 0; the division's check keeps the loop's values alive)
-  Graph g;
-  FunBuilder f(g, "endless", 1);
+  Unit u;
+  FunBuilder f(u, "endless", 1);
+  Graph& g = f.g;
   Node* loop = f.loop(f.fun);
   Node* i = f.loopPhi(loop, f.con(0));
   Node* step = f.add(i, f.parm(0));
@@ -200,7 +185,7 @@ TEST_CASE("an endless loop leaves through its Never", "[sched][gcm]") {
   f.closeLoop(loop, nv.f);  // arm 1 stays in the loop
   f.setBack(i, f.add(step, inv));
   f.ret(nv.t, f.mem, f.con(0));
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   int head = blockOfHead(s, loop), out = blockOfHead(s, nv.t), stay = blockOfHead(s, nv.f);
   CHECK(s.blockIndexOf(nv.iff) == head);
   CHECK(s.blocks[size_t(head)].nodes.back() == nv.iff);
@@ -215,14 +200,15 @@ TEST_CASE("an endless loop leaves through its Never", "[sched][gcm]") {
 }
 
 TEST_CASE("a Region input unreachable from the entry is a dead edge", "[sched][gcm]") {
-  Graph g;
-  FunBuilder f(g, "dead", 1);
+  Unit u;
+  FunBuilder f(u, "dead", 1);
+  Graph& g = f.g;
   Node* deadCtrl = g.con(Type::xctrl());
   Node* x = f.add(f.parm(0), f.con(1));
   Node* y = f.op(Op::Mul, f.parm(0), f.con(9));  // only along the dead edge
   Node* r = f.region({f.fun, deadCtrl});
   f.ret(r, f.mem, f.phi(r, {x, y}));
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   int j = blockOfHead(s, r);
   CHECK(s.blocks[size_t(j)].preds == std::vector<int>{0, -1});
   CHECK(s.blockIndexOf(y) == -1);
@@ -230,22 +216,22 @@ TEST_CASE("a Region input unreachable from the entry is a dead edge", "[sched][g
 }
 
 TEST_CASE("malformed functions are internal errors", "[sched][gcm]") {
-  SECTION("no such function, or an external one") {
-    Graph g;
-    CHECK_THROWS_AS(gcm(g, 0), InternalError);
-    FunInfo ext;
-    ext.name = "ext";
-    ext.isExtern = true;
-    g.funs.push_back(ext);
-    CHECK_THROWS_AS(gcm(g, 0), InternalError);
+  SECTION("a function with no body, or an external one") {
+    Unit u;
+    u.funs.emplace_back().name = "empty";
+    CHECK_THROWS_AS(gcm(u.newGraph(0)), InternalError);
+    u.funs.emplace_back().name = "ext";
+    u.funs.back().isExtern = true;
+    CHECK_THROWS_AS(gcm(u.newGraph(1)), InternalError);
   }
   SECTION("a dead end: the Fun has no control successor") {
-    Graph g;
-    FunBuilder f(g, "deadend", 0);
+    Unit u;
+    FunBuilder f(u, "deadend", 0);
+    Graph& g = f.g;
     Node* r = f.region({g.con(Type::xctrl())});
     f.ret(r, f.mem, f.con(0));
     try {
-      gcm(g, f.index);
+      gcm(g);
       FAIL("no error");
     } catch (const InternalError& e) {
       CHECK(e.pass == "gcm");
@@ -253,14 +239,15 @@ TEST_CASE("malformed functions are internal errors", "[sched][gcm]") {
     }
   }
   SECTION("the Return is unreachable from the Fun (an endless loop)") {
-    Graph g;
-    FunBuilder f(g, "unreach", 1);
+    Unit u;
+    FunBuilder f(u, "unreach", 1);
+    Graph& g = f.g;
     Node* loop = f.loop(f.fun);
     f.closeLoop(loop, f.zeroCheck(loop, f.parm(0)));
     Node* r = f.region({g.con(Type::xctrl())});
     f.ret(r, f.mem, f.con(0));
     try {
-      gcm(g, f.index);
+      gcm(g);
       FAIL("no error");
     } catch (const InternalError& e) {
       CHECK(e.pass == "gcm");
@@ -268,47 +255,52 @@ TEST_CASE("malformed functions are internal errors", "[sched][gcm]") {
     }
   }
   SECTION("an If with one arm only") {
-    Graph g;
-    FunBuilder f(g, "onearm", 1);
+    Unit u;
+    FunBuilder f(u, "onearm", 1);
+    Graph& g = f.g;
     Node* iff = g.make(Op::If, {f.fun, f.parm(0)}, Type::tuple({Type::ctrl(), Type::ctrl()}));
     Node* t = g.make(Op::CProj, {iff}, Type::ctrl(), 0);
     f.ret(t, f.mem, f.parm(0));
-    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+    CHECK_THROWS_AS(gcm(g), InternalError);
   }
   SECTION("a value of one arm used in the other") {
-    Graph g;
-    FunBuilder f(g, "cross", 2);
+    Unit u;
+    FunBuilder f(u, "cross", 2);
+    Graph& g = f.g;
     auto br = f.branch(f.fun, f.parm(0));
     Node* zc = f.zeroCheck(br.t, f.parm(1));
     Node* q = f.div(zc, f.parm(0), f.parm(1));
     Node* r = f.region({zc, br.f});
     f.ret(r, f.mem, f.phi(r, {f.con(0), f.add(q, f.con(1))}));
-    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+    CHECK_THROWS_AS(gcm(g), InternalError);
   }
   SECTION("a Phi whose arity does not match its Region") {
-    Graph g;
-    FunBuilder f(g, "arity", 1);
+    Unit u;
+    FunBuilder f(u, "arity", 1);
+    Graph& g = f.g;
     auto br = f.branch(f.fun, f.parm(0));
     Node* r = f.region({br.t, br.f});
     f.ret(r, f.mem, f.phi(r, {f.parm(0)}));
-    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+    CHECK_THROWS_AS(gcm(g), InternalError);
   }
   SECTION("a control node with two control successors") {
-    Graph g;
-    FunBuilder f(g, "fork", 1);
+    Unit u;
+    FunBuilder f(u, "fork", 1);
+    Graph& g = f.g;
     Node* z1 = f.zeroCheck(f.fun, f.parm(0));
     Node* z2 = f.zeroCheck(f.fun, f.parm(0));
     Node* r = f.region({z1, z2});
     f.ret(r, f.mem, f.parm(0));
-    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+    CHECK_THROWS_AS(gcm(g), InternalError);
   }
   SECTION("a data cycle without a Phi") {
-    Graph g;
-    FunBuilder f(g, "cycle", 1);
+    Unit u;
+    FunBuilder f(u, "cycle", 1);
+    Graph& g = f.g;
     Node* x = f.add(f.parm(0), f.parm(0));
     Node* y = f.add(x, f.parm(0));
     g.setDef(x, 2, y);
     f.ret(f.fun, f.mem, y);
-    CHECK_THROWS_AS(gcm(g, f.index), InternalError);
+    CHECK_THROWS_AS(gcm(g), InternalError);
   }
 }

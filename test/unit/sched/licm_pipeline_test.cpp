@@ -21,7 +21,7 @@ struct Placed {
 };
 
 Placed schedule(const std::string& src) {
-  Graph g;
+  Unit g;
   SourceFile file("t.smp", src);
   DiagEngine diag(stderr);
   REQUIRE(parseFile(file, diag, g));
@@ -32,7 +32,7 @@ Placed schedule(const std::string& src) {
   for (size_t i = 0; i < g.funs.size(); i++)
     if (g.funs[i].isEntry) main = int(i);
   REQUIRE(main >= 0);
-  Schedule s = gcm(g, main);
+  Schedule s = gcm(*g.graph(main));
   Placed p;
   p.text = printSchedules(g);
   for (const auto& [n, b] : s.blockOf) {

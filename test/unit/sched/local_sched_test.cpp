@@ -16,12 +16,13 @@ using simplec::test::FunBuilder;
 using simplec::test::posInBlock;
 
 TEST_CASE("Parms follow the Fun, memory first", "[sched][local]") {
-  Graph g;
-  FunBuilder f(g, "parms", 3);
+  Unit u;
+  FunBuilder f(u, "parms", 3);
+  Graph& g = f.g;
   Node* x = f.add(f.parm(2), f.parm(0));
   Node* y = f.op(Op::Mul, x, f.parm(1));
   f.ret(f.fun, f.mem, y);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   const std::vector<Node*>& ns = s.blocks[0].nodes;
   REQUIRE(ns.size() >= 5);
   CHECK(ns[0] == f.fun);
@@ -33,15 +34,16 @@ TEST_CASE("Parms follow the Fun, memory first", "[sched][local]") {
 }
 
 TEST_CASE("a compare used only by the If goes right before it", "[sched][local]") {
-  Graph g;
-  FunBuilder f(g, "fuse", 2);
+  Unit u;
+  FunBuilder f(u, "fuse", 2);
+  Graph& g = f.g;
   Node *a = f.parm(0), *b = f.parm(1);
   Node* c = f.cmp(Op::LE, a, b);
   Node* both = f.op(Op::Mul, a, b);  // live out of the block, into both arms
   auto br = f.branch(f.fun, c);
   Node* r = f.region({br.t, br.f});
   f.ret(r, f.mem, f.phi(r, {f.add(both, a), f.add(both, b)}));
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   const std::vector<Node*>& ns = s.blocks[0].nodes;
   REQUIRE(ns.size() >= 2);
   CHECK(ns.back() == br.iff);
@@ -50,29 +52,31 @@ TEST_CASE("a compare used only by the If goes right before it", "[sched][local]"
 }
 
 TEST_CASE("a compare with another use is not glued to the If", "[sched][local]") {
-  Graph g;
-  FunBuilder f(g, "nofuse", 2);
+  Unit u;
+  FunBuilder f(u, "nofuse", 2);
+  Graph& g = f.g;
   Node* c = f.cmp(Op::EQ, f.parm(0), f.parm(1));
   auto br = f.branch(f.fun, c);
   Node* r = f.region({br.t, br.f});
   f.ret(r, f.mem, f.phi(r, {c, f.con(5)}));
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   CHECK(s.blockIndexOf(c) == 0);
   CHECK(s.blocks[0].nodes.back() == br.iff);
 }
 
 TEST_CASE("calls: arguments before, Projs right after, later values after", "[sched][local]") {
-  Graph g;
-  FunBuilder callee(g, "callee", 1);
+  Unit u;
+  FunBuilder callee(u, "callee", 1);
   callee.ret(callee.fun, callee.mem, callee.parm(0));
-  FunBuilder f(g, "caller", 2);
+  FunBuilder f(u, "caller", 2);
+  Graph& g = f.g;
   Node *a = f.parm(0), *b = f.parm(1);
   Node* arg = f.op(Op::Mul, a, b);
   Node* after = f.op(Op::Sub, a, b);  // needed only after the call
   auto c = f.call(f.fun, f.mem, callee.index, {arg});
   Node* res = f.add(c.value, after);
   f.ret(c.ctrl, c.mem, res);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   REQUIRE(s.blocks.size() == 1);
   CHECK(posInBlock(s, arg) < posInBlock(s, c.call));
   CHECK(posInBlock(s, c.end) == posInBlock(s, c.call) + 1);
@@ -85,25 +89,27 @@ TEST_CASE("calls: arguments before, Projs right after, later values after", "[sc
 }
 
 TEST_CASE("two calls in a row keep their control order", "[sched][local]") {
-  Graph g;
-  FunBuilder callee(g, "id", 1);
+  Unit u;
+  FunBuilder callee(u, "id", 1);
   callee.ret(callee.fun, callee.mem, callee.parm(0));
-  FunBuilder f(g, "twice", 1);
+  FunBuilder f(u, "twice", 1);
+  Graph& g = f.g;
   auto c1 = f.call(f.fun, f.mem, callee.index, {f.parm(0)});
   auto c2 = f.call(c1.ctrl, c1.mem, callee.index, {f.add(c1.value, f.con(1))});
   // A value computed from a parameter but used only after the second call.
   Node* late = f.op(Op::Mul, f.parm(0), f.con(3));
   f.ret(c2.ctrl, c2.mem, f.add(c2.value, late));
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   CHECK(posInBlock(s, c1.ctrl) < posInBlock(s, c2.call));
   CHECK(posInBlock(s, late) > posInBlock(s, c2.end));
 }
 
 TEST_CASE("every block of a loop with a call orders its dependences", "[sched][local]") {
-  Graph g;
-  FunBuilder callee(g, "k", 1);
+  Unit u;
+  FunBuilder callee(u, "k", 1);
   callee.ret(callee.fun, callee.mem, callee.parm(0));
-  FunBuilder f(g, "loopcall", 1);
+  FunBuilder f(u, "loopcall", 1);
+  Graph& g = f.g;
   Node* loop = f.loop(f.fun);
   Node* i = f.loopPhi(loop, f.con(0));
   Node* m = g.make(Op::Phi, {loop, f.mem, nullptr}, Type::mem());
@@ -115,7 +121,7 @@ TEST_CASE("every block of a loop with a call orders its dependences", "[sched][l
   f.setBack(i, f.add(i, q));
   g.setDef(m, 2, c.mem);
   f.ret(br.f, m, i);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   int body = blockOfHead(s, br.t);
   CHECK(s.blockIndexOf(q) == body);
   CHECK(posInBlock(s, q) > posInBlock(s, zc));
@@ -124,7 +130,9 @@ TEST_CASE("every block of a loop with a call orders its dependences", "[sched][l
 }
 
 TEST_CASE("scheduleBlock rejects a dependence cycle inside a block", "[sched][local]") {
-  Graph g;
+  Unit u;
+  FunBuilder f(u, "cycle", 0);
+  Graph& g = f.g;
   Node* fun = g.make(Op::Fun, {g.start()}, Type::ctrl());
   Node* x = g.make(Op::Add, {nullptr, nullptr, nullptr}, Type::intBot());
   Node* y = g.make(Op::Add, {nullptr, x, x}, Type::intBot());

@@ -56,8 +56,9 @@ TEST_CASE("a back edge its header does not dominate is rejected", "[sched][loops
 }
 
 TEST_CASE("gcm: loop depths of three nested loops", "[sched][loops][gcm]") {
-  Graph g;
-  FunBuilder f(g, "three", 1);
+  Unit u;
+  FunBuilder f(u, "three", 1);
+  Graph& g = f.g;
   Node* n = f.parm(0);
   Node* ctrl = f.fun;
   std::vector<Node*> loops, phis;
@@ -78,7 +79,7 @@ TEST_CASE("gcm: loop depths of three nested loops", "[sched][loops][gcm]") {
     f.setBack(phis[size_t(k - 1)], f.add(phis[size_t(k - 1)], f.con(1)));
   }
   f.ret(brs[0].f, f.mem, phis[0]);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   for (int k = 0; k < 3; k++) {
     CHECK(s.blocks[size_t(blockOfHead(s, loops[size_t(k)]))].loopDepth == k + 1);
     CHECK(s.blocks[size_t(blockOfHead(s, brs[size_t(k)].t))].loopDepth == k + 1);

@@ -1,5 +1,5 @@
-// Test helpers for the sched stage: a small builder that makes functions of
-// a shared Graph by hand (typed nodes, a FunInfo, the Return on Stop), and
+// Test helpers for the sched stage: a small builder that makes a function of
+// a Unit by hand in its own graph (typed nodes, a FunInfo, the Return on Stop), and
 // `checkedGcm`, which schedules a function and runs both the graph verifier
 // and the independent schedule checker on the result.
 #pragma once
@@ -11,23 +11,19 @@
 
 #include "sched/gcm.h"
 #include "sched/schedule_verify.h"
+#include "son/unit.h"
 #include "son/verify.h"
 
 namespace simplec::test {
 
 class FunBuilder {
  public:
-  FunBuilder(Graph& g, const std::string& name, int nParams) : g_(g) {
-    index = int(g.funs.size());
+  FunBuilder(Unit& u, const std::string& name, int nParams) : index(int(u.funs.size())), g(newGraph(u, name)), g_(g) {
     fun = g.make(Op::Fun, {g.start()}, Type::ctrl(), index);
     fun->name = name;
     mem = g.make(Op::Parm, {fun}, Type::mem(), -1);
     for (int i = 0; i < nParams; i++) parms.push_back(g.make(Op::Parm, {fun}, Type::intBot(), i));
-    FunInfo f;
-    f.name = name;
-    f.symbol = name;
-    f.fun = fun;
-    g.funs.push_back(f);
+    u.funs[size_t(index)].fun = fun;
   }
 
   Node* parm(int i) const { return parms[size_t(i)]; }
@@ -87,17 +83,25 @@ class FunBuilder {
 
   Node* ret(Node* ctrl, Node* memV, Node* value) {
     Node* r = g_.make(Op::Return, {ctrl, memV, value}, Type::ctrl());
-    g_.funs[size_t(index)].ret = r;
+    g_.info().ret = r;
     g_.addDef(g_.stop(), r);
     return r;
   }
 
   int index;
+  Graph& g;  // this function's graph
   Node* fun;
   Node* mem;
   std::vector<Node*> parms;
 
  private:
+  static Graph& newGraph(Unit& u, const std::string& name) {
+    FunInfo f;
+    f.name = name;
+    f.symbol = name;
+    u.funs.push_back(std::move(f));
+    return u.newGraph(int(u.funs.size()) - 1);
+  }
   Graph& g_;
 };
 
@@ -105,13 +109,13 @@ class FunBuilder {
 // verifyGraph = false skips son's verify(), which is quadratic in a node's
 // fan-out (it counts each input in its use list): too slow for the stress
 // tests' parameters with 100k uses.
-inline Schedule checkedGcm(const Graph& g, int fun, bool verifyGraph = true) {
+inline Schedule checkedGcm(const Graph& g, bool verifyGraph = true) {
   if (verifyGraph) {
     std::vector<std::string> gerrs = verify(g);
     INFO("graph: " << (gerrs.empty() ? std::string() : gerrs[0]));
     REQUIRE(gerrs.empty());
   }
-  Schedule s = gcm(g, fun);
+  Schedule s = gcm(g);
   std::vector<std::string> serrs = verifySchedule(g, s);
   std::string all;
   for (const std::string& e : serrs) all += e + "\n";

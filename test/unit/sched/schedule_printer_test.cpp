@@ -9,11 +9,12 @@ using simplec::test::checkedGcm;
 using simplec::test::FunBuilder;
 
 TEST_CASE("printSchedule of a straight-line function", "[sched][print]") {
-  Graph g;
-  FunBuilder f(g, "inc", 1);
+  Unit u;
+  FunBuilder f(u, "inc", 1);
+  Graph& g = f.g;
   Node* x = f.add(f.parm(0), f.con(1));
   f.ret(f.fun, f.mem, x);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   CHECK(printSchedule(g, s) ==
         "B0 Fun inc: depth 0, idom -, preds [], succs []\n"
         "  %0 = Fun inc\n"
@@ -26,15 +27,17 @@ TEST_CASE("printSchedule of a straight-line function", "[sched][print]") {
 
 namespace {
 // for (i = 0; i < n; i++) {}  return i
-void buildCount(Graph& g, int junk) {
+Graph& buildCount(Unit& u, int junk) {
+  FunBuilder f(u, "count", 1);
+  Graph& g = f.g;
   for (int k = 0; k < junk; k++) g.kill(g.make(Op::Con, {g.start()}, Type::intConst(k)));  // shifts ids
-  FunBuilder f(g, "count", 1);
   Node* loop = f.loop(f.fun);
   Node* i = f.loopPhi(loop, f.con(0));
   auto br = f.branch(loop, f.cmp(Op::LT, i, f.parm(0)));
   f.closeLoop(loop, br.t);
   f.setBack(i, f.add(i, f.con(1)));
   f.ret(br.f, f.mem, i);
+  return g;
 }
 }  // namespace
 
@@ -57,11 +60,11 @@ TEST_CASE("printSchedule of a loop", "[sched][print]") {
       "B3 CProj 1: depth 0, idom B1, preds [B1], succs []\n"
       "  %11 = CProj 1 %8\n"
       "  %12 = Return %11, %1, %6\n";
-  Graph g1, g2;
-  buildCount(g1, 0);
-  buildCount(g2, 17);
-  std::string p1 = printSchedule(g1, checkedGcm(g1, 0));
-  std::string p2 = printSchedule(g2, checkedGcm(g2, 0));
+  Unit u1, u2;
+  Graph& g1 = buildCount(u1, 0);
+  Graph& g2 = buildCount(u2, 17);
+  std::string p1 = printSchedule(g1, checkedGcm(g1));
+  std::string p2 = printSchedule(g2, checkedGcm(g2));
   CHECK(p1 == expect);
   CHECK(p2 == expect);  // ids differ, text does not
 }

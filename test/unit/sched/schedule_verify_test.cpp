@@ -15,7 +15,8 @@ using simplec::test::FunBuilder;
 namespace {
 
 struct LoopFun {
-  Graph g;
+  Unit u;
+  Graph* gp = nullptr;
   Node *loop, *i, *i1, *x, *cmp;
   FunBuilder::Branch br;
   int index;
@@ -23,7 +24,8 @@ struct LoopFun {
 
 // for (i = 0; i < n; i++) x = i * 5;  return x (via a Phi)
 void build(LoopFun& L) {
-  FunBuilder f(L.g, "lf", 1);
+  FunBuilder f(L.u, "lf", 1);
+  L.gp = &f.g;
   L.index = f.index;
   L.loop = f.loop(f.fun);
   L.i = f.loopPhi(L.loop, f.con(0));
@@ -47,7 +49,7 @@ bool mentions(const std::vector<std::string>& errs, const std::string& what) {
 TEST_CASE("the checker accepts gcm's schedule and rejects broken ones", "[sched][verify]") {
   LoopFun L;
   build(L);
-  Schedule good = checkedGcm(L.g, L.index);
+  Schedule good = checkedGcm((*L.gp));
   int body = good.blockIndexOf(L.x);
   REQUIRE(body == blockOfHead(good, L.br.t));
 
@@ -57,7 +59,7 @@ TEST_CASE("the checker accepts gcm's schedule and rejects broken ones", "[sched]
     auto a = std::find(ns.begin(), ns.end(), L.i1), b = std::find(ns.begin(), ns.end(), L.x);
     REQUIRE(a < b);
     std::iter_swap(a, b);
-    CHECK(mentions(verifySchedule(L.g, s), "comes after it"));
+    CHECK(mentions(verifySchedule((*L.gp), s), "comes after it"));
   }
   SECTION("a use in a block its input does not dominate") {
     Schedule s = good;
@@ -68,48 +70,48 @@ TEST_CASE("the checker accepts gcm's schedule and rejects broken ones", "[sched]
     auto& es = s.blocks[size_t(exitB)].nodes;
     es.insert(es.end() - 1, L.i1);
     s.blockOf[L.i1] = exitB;
-    CHECK(mentions(verifySchedule(L.g, s), "does not dominate"));
+    CHECK(mentions(verifySchedule((*L.gp), s), "does not dominate"));
   }
   SECTION("blockOf out of sync") {
     Schedule s = good;
     s.blockOf[L.x] = 0;
-    CHECK(mentions(verifySchedule(L.g, s), "blockOf says"));
+    CHECK(mentions(verifySchedule((*L.gp), s), "blockOf says"));
   }
   SECTION("a missing node") {
     Schedule s = good;
     auto& ns = s.blocks[size_t(body)].nodes;
     ns.erase(std::find(ns.begin(), ns.end(), L.x));
     s.blockOf.erase(L.x);
-    CHECK(mentions(verifySchedule(L.g, s), "is not scheduled"));
+    CHECK(mentions(verifySchedule((*L.gp), s), "is not scheduled"));
   }
   SECTION("a wrong idom") {
     Schedule s = good;
     int exitB = blockOfHead(s, L.br.f);
     s.blocks[size_t(exitB)].idom = 0;  // shallower than the truth (the loop header)
-    CHECK(mentions(verifySchedule(L.g, s), "idom is"));
+    CHECK(mentions(verifySchedule((*L.gp), s), "idom is"));
   }
   SECTION("a wrong loop depth") {
     Schedule s = good;
     s.blocks[size_t(blockOfHead(s, L.br.f))].loopDepth = 1;
-    CHECK(mentions(verifySchedule(L.g, s), "loop depth"));
+    CHECK(mentions(verifySchedule((*L.gp), s), "loop depth"));
   }
   SECTION("predecessors out of order") {
     Schedule s = good;
     auto& p = s.blocks[size_t(blockOfHead(s, L.loop))].preds;
     std::swap(p[0], p[1]);
-    CHECK(!verifySchedule(L.g, s).empty());
+    CHECK(!verifySchedule((*L.gp), s).empty());
   }
   SECTION("the If not last") {
     Schedule s = good;
     auto& ns = s.blocks[size_t(s.blockIndexOf(L.br.iff))].nodes;
     std::iter_swap(ns.end() - 1, ns.end() - 2);
-    CHECK(mentions(verifySchedule(L.g, s), "must be the last node"));
+    CHECK(mentions(verifySchedule((*L.gp), s), "must be the last node"));
   }
   SECTION("a Phi after other nodes") {
     Schedule s = good;
     auto& ns = s.blocks[size_t(s.blockIndexOf(L.i))].nodes;
     REQUIRE(ns[1] == L.i);
     std::rotate(ns.begin() + 1, ns.begin() + 2, ns.begin() + 3);
-    CHECK(mentions(verifySchedule(L.g, s), "does not follow the head"));
+    CHECK(mentions(verifySchedule((*L.gp), s), "does not follow the head"));
   }
 }

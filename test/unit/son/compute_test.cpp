@@ -122,8 +122,9 @@ TEST_CASE("son/compute: foldBinary wraps like the machine", "[son][compute]") {
 }
 
 TEST_CASE("son/compute: constant inputs fold to the constant result", "[son][compute]") {
-  Graph g;
-  SonBuilder b(g, "f", 0);
+  Unit u;
+  SonBuilder b(u, "f", 0);
+  Graph& g = b.g;
   for (Op op : kBinOps)
     for (int64_t x : kEdges)
       for (int64_t y : kEdges) {
@@ -143,8 +144,9 @@ TEST_CASE("son/compute: constant inputs fold to the constant result", "[son][com
 }
 
 TEST_CASE("son/compute: integer ranges", "[son][compute]") {
-  Graph g;
-  SonBuilder b(g, "f", 0);
+  Unit u;
+  SonBuilder b(u, "f", 0);
+  Graph& g = b.g;
   auto r = [](int64_t lo, int64_t hi) { return Type::intRange(lo, hi); };
   CHECK(computeBin(g, b, Op::Add, r(1, 5), r(10, 20)) == r(11, 25));
   CHECK(computeBin(g, b, Op::Sub, r(1, 5), r(10, 20)) == r(-19, -5));
@@ -182,8 +184,9 @@ TEST_CASE("son/compute: integer ranges", "[son][compute]") {
 // result op(a, b) lies in compute's range for (A, B); and shrinking A and B
 // never widens the result (monotonicity).
 TEST_CASE("son/compute: range results are sound and monotone (seeded)", "[son][compute]") {
-  Graph g;
-  SonBuilder b(g, "f", 0);
+  Unit u;
+  SonBuilder b(u, "f", 0);
+  Graph& g = b.g;
   std::mt19937_64 rng(20240607);
   auto value = [&]() -> int64_t {
     switch (rng() % 6) {
@@ -267,8 +270,9 @@ TEST_CASE("son/compute: range results are sound and monotone (seeded)", "[son][c
 }
 
 TEST_CASE("son/compute: If, projections, regions and Phis", "[son][compute]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   const Type* tt = Type::tuple({Type::ctrl(), Type::ctrl()});
   const Type* tOnly = Type::tuple({Type::ctrl(), Type::xctrl()});
   const Type* fOnly = Type::tuple({Type::xctrl(), Type::ctrl()});
@@ -349,8 +353,9 @@ TEST_CASE("son/compute: If, projections, regions and Phis", "[son][compute]") {
 // lower If type. Regression: an If on a predicate with no value yet (top,
 // int-top, fun-top) used to say both arms were live.
 TEST_CASE("son/compute: If is monotone in its predicate", "[son][compute]") {
-  Graph g;
-  SonBuilder b(g, "f", 0);
+  Unit u;
+  SonBuilder b(u, "f", 0);
+  Graph& g = b.g;
   const Type* preds[] = {Type::top(),        Type::intTop(),   Type::intConst(0), Type::intConst(1),
                          Type::intConst(-4), Type::intRange(1, 9), Type::boolType(), Type::intBot(),
                          Type::funPtr(0),    Type::funAny(),   Type::funPtr(Type::kFunTop), Type::bottom()};

@@ -16,13 +16,7 @@ using simplec::sontest::SonBuilder;
 
 namespace {
 
-std::vector<char> liveOf(const Graph& g) {
-  std::vector<char> live(g.size(), 0);
-  for (Node* n : liveNodes(g)) live[n->id] = 1;
-  return live;
-}
-
-EvalCode layout(const Graph& g, int fun = 0) { return buildEvalCode(g, fun, liveOf(g)); }
+EvalCode layout(const Graph& g) { return buildEvalCode(g); }
 
 int32_t slotOf(const EvalCode& c, const Node* n) {
   for (size_t i = 0; i < c.nodes.size(); i++)
@@ -44,13 +38,14 @@ std::vector<const Node*> sorted(std::vector<const Node*> v) {
 
 // f(n, k): i = 0; while (i < n) i = i + 1; return g(i * 2 + k * 3)
 struct LoopAndCall {
-  Graph g;
-  SonBuilder b{g, "f", 2};
+  Unit u;
+  SonBuilder b{u, "f", 2};
+  Graph& g = b.g;
   Node *lp, *i, *inc, *cmp, *twice, *k3, *arg, *ret, *plus1;
   SonBuilder::Branch br;
   SonBuilder::CallResult call;
   LoopAndCall() {
-    SonBuilder callee(g, "g", 1);
+    SonBuilder callee(u, "g", 1);
     callee.ret(callee.fun, callee.parm(0));
     lp = b.loop(b.fun);
     i = b.loopPhi(lp, b.con(0));
@@ -96,7 +91,7 @@ TEST_CASE("son/eval_code: stored slots first, then constants and control", "[son
   CHECK(fp.kind == EvalKind::Fun);
   CHECK(fp.imm == 1);
   // The callee's nodes are not part of f.
-  CHECK(slotOf(c, t.g.funs[1].fun) == -1);
+  CHECK(slotOf(c, t.u.funs[1].fun) == -1);
 }
 
 TEST_CASE("son/eval_code: successors, Region edges and Phis", "[son][evaluator]") {
@@ -134,8 +129,9 @@ TEST_CASE("son/eval_code: stale lists follow data edges up to the next assigned 
 }
 
 TEST_CASE("son/eval_code: a stale list too long to keep stales everything", "[son][evaluator]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* lp = b.loop(b.fun);
   Node* i = b.loopPhi(lp, b.con(0));
   Node* v = i;
@@ -151,8 +147,9 @@ TEST_CASE("son/eval_code: a stale list too long to keep stales everything", "[so
 }
 
 TEST_CASE("son/eval_code: several successors and missing arms are recorded, not guessed", "[son][evaluator]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   // The If's true arm feeds both a Region and a Return: two successors.
   SonBuilder::Branch br = b.branch(b.fun, b.parm(0));
   Node* r = b.region({br.t});
@@ -170,26 +167,26 @@ TEST_CASE("son/eval_code: several successors and missing arms are recorded, not 
 }
 
 TEST_CASE("son/eval_code: malformed functions are internal errors", "[son][evaluator]") {
-  Graph g;
-  SonBuilder f(g, "f", 1);
-  SonBuilder h(g, "h", 1);
-  f.ret(f.fun, f.add(f.parm(0), h.parm(0)));  // reads h's parameter
+  Unit u;
+  SonBuilder f(u, "f", 1);
+  SonBuilder h(u, "h", 1);
+  // Reading h's parameter in f would be an edge between two graphs.
+  CHECK_THROWS_AS(f.add(f.parm(0), h.parm(0)), InternalError);
+  f.ret(f.fun, f.parm(0));
   h.ret(h.fun, h.parm(0));
-  CHECK_THROWS_AS(layout(g, 0), InternalError);
-  CHECK_NOTHROW(layout(g, 1));
-  FunInfo ext;
-  ext.name = ext.symbol = "puts";
-  ext.isExtern = true;
-  g.funs.push_back(ext);
-  CHECK_THROWS_AS(layout(g, 2), InternalError);
-  CHECK_THROWS_AS(layout(g, 7), InternalError);
+  CHECK_NOTHROW(layout(f.g));
+  CHECK_NOTHROW(layout(h.g));
+  // A graph without its Fun.
+  u.funs.emplace_back().name = "empty";
+  CHECK_THROWS_AS(layout(u.newGraph(2)), InternalError);
 }
 
 TEST_CASE("son/eval_code: stale lists stay linear in the function's size", "[son][evaluator]") {
   // 3000 diamonds, each merging j or 1 into a Phi, and one sum of all the
   // Phis: the Phi of diamond j has 3000 - j dependents, quadratic in total.
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* ctrl = b.fun;
   Node* sum = b.con(0);
   const int kDiamonds = 3000;

@@ -25,12 +25,12 @@ using simplec::sontest::SonBuilder;
 namespace {
 
 // Adds an external print function to the unit and returns its index.
-int addExtern(Graph& g, const std::string& symbol, int nParams) {
+int addExtern(Unit& g, const std::string& symbol, int nParams) {
   FunInfo f;
   f.name = f.symbol = symbol;
   f.isExtern = true;
   for (int i = 0; i < nParams; i++) f.paramTypes.push_back(Type::intBot());
-  g.funs.push_back(f);
+  g.funs.push_back(std::move(f));
   return int(g.funs.size()) - 1;
 }
 
@@ -41,7 +41,7 @@ EvalOptions opts() {
 }
 
 // Parses `src` (it must be valid) and, for level > 0, optimizes it.
-std::unique_ptr<Graph> build(const std::string& src, int level) {
+std::unique_ptr<Unit> build(const std::string& src, int level) {
   Parsed p = parseText(src);
   INFO(src << "\n" << p.diags);
   REQUIRE(p.ok);
@@ -56,7 +56,7 @@ std::unique_ptr<Graph> build(const std::string& src, int level) {
 }
 
 EvalResult runAt(const std::string& src, int level, int64_t argc = 1, EvalOptions eo = opts()) {
-  std::unique_ptr<Graph> g = build(src, level);
+  std::unique_ptr<Unit> g = build(src, level);
   return evaluateProgram(*g, argc, eo);
 }
 
@@ -90,8 +90,9 @@ void onSmallStack(const std::function<void()>& fn) {
 }  // namespace
 
 TEST_CASE("son/evaluator: arithmetic on hand-built graphs", "[son][evaluator]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Node* x = b.parm(0);
   Node* y = b.parm(1);
   // ((x + y) * (x - y)) ^ (x << 3) | (-y >> 1), (x < y) + (x <= y) * 2 + (x == y) * 4
@@ -109,7 +110,7 @@ TEST_CASE("son/evaluator: arithmetic on hand-built graphs", "[son][evaluator]") 
   };
   for (auto [x0, y0] : {std::pair<int64_t, int64_t>{3, 5}, {5, 3}, {7, 7}, {-4, 9}, {INT64_MIN, -1},
                         {INT64_MAX, INT64_MIN}}) {
-    EvalResult r = evaluate(g, 0, {x0, y0}, opts());
+    EvalResult r = evaluate(u, 0, {x0, y0}, opts());
     INFO(x0 << " " << y0);
     CHECK(r.complete());
     CHECK(r.returnValue == ref(x0, y0));
@@ -119,20 +120,21 @@ TEST_CASE("son/evaluator: arithmetic on hand-built graphs", "[son][evaluator]") 
 }
 
 TEST_CASE("son/evaluator: a ZeroCheck guards Div and Mod; MIN / -1 wraps", "[son][evaluator]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Node* zc = b.zeroCheck(b.fun, b.parm(1));
   zc->pos = SrcPos{3, 14};
   Node* q = b.div(Op::Div, zc, b.parm(0), b.parm(1));
   Node* r = b.div(Op::Mod, zc, b.parm(0), b.parm(1));
   b.ret(zc, b.add(b.op(Op::Mul, q, b.con(1000)), r));
-  CHECK(evaluate(g, 0, {47, 5}, opts()).returnValue == 9002);
-  CHECK(evaluate(g, 0, {-47, 5}, opts()).returnValue == -9002);
-  CHECK(evaluate(g, 0, {47, -5}, opts()).returnValue == -9000 + 2);
-  EvalResult m = evaluate(g, 0, {INT64_MIN, -1}, opts());
+  CHECK(evaluate(u, 0, {47, 5}, opts()).returnValue == 9002);
+  CHECK(evaluate(u, 0, {-47, 5}, opts()).returnValue == -9002);
+  CHECK(evaluate(u, 0, {47, -5}, opts()).returnValue == -9000 + 2);
+  EvalResult m = evaluate(u, 0, {INT64_MIN, -1}, opts());
   CHECK(m.complete());
   CHECK(m.returnValue == int64_t(uint64_t(INT64_MIN) * 1000));
-  EvalResult z = evaluate(g, 0, {47, 0}, opts());
+  EvalResult z = evaluate(u, 0, {47, 0}, opts());
   CHECK(z.error == "t.smp:3:14: runtime error: division by zero");
   CHECK(z.exitStatus == 101);
   CHECK(z.complete());
@@ -140,8 +142,9 @@ TEST_CASE("son/evaluator: a ZeroCheck guards Div and Mod; MIN / -1 wraps", "[son
 
 TEST_CASE("son/evaluator: the Phis of a loop take their values in parallel", "[son][evaluator]") {
   // f(n): i, a, b = 0, 1, 2; while (i < n) { a, b = b, a; i++ } return a * 10 + b
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* lp = b.loop(b.fun);
   Node* i = b.loopPhi(lp, b.con(0));
   Node* a = b.loopPhi(lp, b.con(1));
@@ -152,10 +155,10 @@ TEST_CASE("son/evaluator: the Phis of a loop take their values in parallel", "[s
   SonBuilder::Branch br = b.branch(lp, b.op(Op::LT, i, b.parm(0)));
   b.closeLoop(lp, br.t);
   b.ret(br.f, b.add(b.op(Op::Mul, a, b.con(10)), bb));
-  CHECK(evaluate(g, 0, {0}, opts()).returnValue == 12);
-  CHECK(evaluate(g, 0, {1}, opts()).returnValue == 21);
-  CHECK(evaluate(g, 0, {4}, opts()).returnValue == 12);
-  CHECK(evaluate(g, 0, {7}, opts()).returnValue == 21);
+  CHECK(evaluate(u, 0, {0}, opts()).returnValue == 12);
+  CHECK(evaluate(u, 0, {1}, opts()).returnValue == 21);
+  CHECK(evaluate(u, 0, {4}, opts()).returnValue == 12);
+  CHECK(evaluate(u, 0, {7}, opts()).returnValue == 21);
 }
 
 TEST_CASE("son/evaluator: the swap loop of a parsed program", "[son][evaluator]") {
@@ -275,7 +278,7 @@ TEST_CASE("son/evaluator: printing integers, bools and strings", "[son][evaluato
 TEST_CASE("son/evaluator: main gets argc when it takes a parameter", "[son][evaluator]") {
   CHECK(run("return arg * 10 + 1;\n", 4).exitStatus == 41);
   CHECK(run("val main = { -> return 7; };\n", 4).exitStatus == 7);
-  Graph g;
+  Unit g;
   EvalResult none = evaluateProgram(g, 1, opts());
   CHECK(!none.complete());
   CHECK(none.unsupported.find("no main") != std::string::npos);
@@ -318,13 +321,14 @@ TEST_CASE("son/evaluator: unbounded recursion is a stack overflow", "[son][evalu
 }
 
 TEST_CASE("son/evaluator: a 100k-node data chain needs no C++ stack", "[son][evaluator]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* x = b.parm(0);
   for (int i = 0; i < 100000; i++) x = b.add(x, b.con(i % 3 == 0 ? 2 : -1));
   b.ret(b.fun, x);
   EvalResult r;
-  onSmallStack([&] { r = evaluate(g, 0, {5}, opts()); });
+  onSmallStack([&] { r = evaluate(u, 0, {5}, opts()); });
   CHECK(r.complete());
   CHECK(r.returnValue == 5 + 33334 * 2 - 66666);
 }
@@ -332,8 +336,9 @@ TEST_CASE("son/evaluator: a 100k-node data chain needs no C++ stack", "[son][eva
 TEST_CASE("son/evaluator: values computed in a long loop body go stale each iteration", "[son][evaluator]") {
   // f(n, k): s = 0; for (i = 0; i < n; i++) s += (i + k) + 1 + 1 ... (3000 times).
   // The loop's Phis have more dependents than a stale list keeps.
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Node* lp = b.loop(b.fun);
   Node* i = b.loopPhi(lp, b.con(0));
   Node* s = b.loopPhi(lp, b.con(0));
@@ -348,7 +353,7 @@ TEST_CASE("son/evaluator: values computed in a long loop body go stale each iter
   for (int64_t n : {0, 1, 5, 40}) {
     int64_t want = 0;
     for (int64_t j = 0; j < n; j++) want += j + 14 + 3000;
-    CHECK(evaluate(g, 0, {n, 7}, opts()).returnValue == want);
+    CHECK(evaluate(u, 0, {n, 7}, opts()).returnValue == want);
   }
 }
 
@@ -365,52 +370,57 @@ TEST_CASE("son/evaluator: call results in a loop are fresh each iteration", "[so
 
 TEST_CASE("son/evaluator: malformed graphs are internal errors", "[son][evaluator]") {
   SECTION("a data cycle without a Phi") {
-    Graph g;
-    SonBuilder b(g, "f", 1);
+    Unit u;
+    SonBuilder b(u, "f", 1);
+    Graph& g = b.g;
     Node* a = b.add(b.parm(0), b.con(1));
     Node* c = b.add(a, b.con(2));
     g.setDef(a, 1, c);
     b.ret(b.fun, c);
-    CHECK_THROWS_AS(evaluate(g, 0, {1}, opts()), InternalError);
+    CHECK_THROWS_AS(evaluate(u, 0, {1}, opts()), InternalError);
   }
   SECTION("a division by zero no ZeroCheck guards") {
-    Graph g;
-    SonBuilder b(g, "f", 1);
+    Unit u;
+    SonBuilder b(u, "f", 1);
+    Graph& g = b.g;
     b.ret(b.fun, b.div(Op::Div, nullptr, b.con(1), b.parm(0)));
-    CHECK(evaluate(g, 0, {1}, opts()).returnValue == 1);
-    CHECK_THROWS_AS(evaluate(g, 0, {0}, opts()), InternalError);
+    CHECK(evaluate(u, 0, {1}, opts()).returnValue == 1);
+    CHECK_THROWS_AS(evaluate(u, 0, {0}, opts()), InternalError);
   }
   SECTION("a Phi read where its region was not entered") {
     // if (x) check(p) -> r; else -> r; p = Phi(r, 1, 2): the check reads p
     // before control has reached r.
-    Graph g;
-    SonBuilder b(g, "f", 1);
+    Unit u;
+    SonBuilder b(u, "f", 1);
+    Graph& g = b.g;
     SonBuilder::Branch br = b.branch(b.fun, b.parm(0));
     Node* zc = b.zeroCheck(br.t, b.con(1));
     Node* r = b.region({zc, br.f});
     Node* p = b.phi(r, {b.con(1), b.con(2)});
     g.setDef(zc, 1, p);
     b.ret(r, p);
-    CHECK(evaluate(g, 0, {0}, opts()).returnValue == 2);
-    CHECK_THROWS_AS(evaluate(g, 0, {1}, opts()), InternalError);
+    CHECK(evaluate(u, 0, {0}, opts()).returnValue == 2);
+    CHECK_THROWS_AS(evaluate(u, 0, {1}, opts()), InternalError);
   }
   SECTION("a missing argument") {
-    Graph g;
-    SonBuilder b(g, "f", 2);
+    Unit u;
+    SonBuilder b(u, "f", 2);
+    Graph& g = b.g;
     b.ret(b.fun, b.add(b.parm(0), b.parm(1)));
-    CHECK_THROWS_AS(evaluate(g, 0, {1}, opts()), InternalError);
-    CHECK_THROWS_AS(evaluate(g, 5, {1, 2}, opts()), InternalError);
+    CHECK_THROWS_AS(evaluate(u, 0, {1}, opts()), InternalError);
+    CHECK_THROWS_AS(evaluate(u, 5, {1, 2}, opts()), InternalError);
   }
 }
 
 TEST_CASE("son/evaluator: hand-built calls to the print functions", "[son][evaluator]") {
-  Graph g;
-  SonBuilder b(g, "main", 1);
-  int printI = addExtern(g, "__simplec_print_i64", 1);
-  int printB = addExtern(g, "__simplec_print_bool", 1);
-  int printS = addExtern(g, "__simplec_print_str", 2);
-  int other = addExtern(g, "puts", 1);
-  g.strings.push_back("hello, world");
+  Unit u;
+  SonBuilder b(u, "main", 1);
+  Graph& g = b.g;
+  int printI = addExtern(u, "__simplec_print_i64", 1);
+  int printB = addExtern(u, "__simplec_print_bool", 1);
+  int printS = addExtern(u, "__simplec_print_str", 2);
+  int other = addExtern(u, "puts", 1);
+  u.strings.push_back("hello, world");
   Node* str = g.con(Type::dataPtr(0));
   auto c1 = b.call(b.fun, b.mem, printI, {b.parm(0)});
   auto c2 = b.call(c1.ctrl, c1.mem, printB, {b.op(Op::LT, b.parm(0), b.con(0))});
@@ -419,10 +429,10 @@ TEST_CASE("son/evaluator: hand-built calls to the print functions", "[son][evalu
   auto c4 = b.call(br.t, c3.mem, other, {b.con(0)});
   Node* r = b.region({c4.ctrl, br.f});
   b.ret(r, b.phi(r, {c4.mem, c3.mem}, Type::mem()), b.con(0));
-  EvalResult r1 = evaluate(g, 0, {-12}, opts());
+  EvalResult r1 = evaluate(u, 0, {-12}, opts());
   CHECK(r1.out == "-12truehello");
   CHECK(r1.complete());
-  EvalResult r2 = evaluate(g, 0, {99}, opts());
+  EvalResult r2 = evaluate(u, 0, {99}, opts());
   CHECK(r2.out == "99falsehello");
   CHECK(r2.unsupported.find("'puts'") != std::string::npos);
   CHECK(!r2.complete());
@@ -468,15 +478,16 @@ TEST_CASE("opt/pipeline: --check-passes evaluates after every pass", "[opt][pipe
     CHECK_NOTHROW(runPipeline(*p.g, o));  // argc 1: the division traps, the same way each time
   }
   // A graph the evaluator rejects is blamed on the stage that made it.
-  Graph g;
-  SonBuilder b(g, "main", 0);
-  g.funs[0].isEntry = true;
+  Unit u;
+  SonBuilder b(u, "main", 0);
+  Graph& g = b.g;
+  u.funs[0].isEntry = true;
   b.ret(b.fun, b.div(Op::Div, nullptr, b.con(1), b.con(0)));
   PassOptions o;
   o.optLevel = 0;
   o.checkPasses = true;
   try {
-    runPipeline(g, o);
+    runPipeline(u, o);
     FAIL("no internal error");
   } catch (InternalError& e) {
     CHECK(e.pass == "parse");
@@ -487,8 +498,9 @@ TEST_CASE("opt/pipeline: --check-passes evaluates after every pass", "[opt][pipe
 TEST_CASE("son/evaluator: many merges feeding one sum", "[son][evaluator]") {
   // The same shape as eval_code's linear-size test: most regions stale
   // everything when entered, and the sum must still be right.
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* ctrl = b.fun;
   Node* sum = b.con(0);
   for (int j = 0; j < 3000; j++) {
@@ -501,6 +513,6 @@ TEST_CASE("son/evaluator: many merges feeding one sum", "[son][evaluator]") {
   for (int64_t x : {0, 1, 1500, 5000}) {
     int64_t want = 0;
     for (int64_t j = 0; j < 3000; j++) want += j < x ? j : 1;
-    CHECK(evaluate(g, 0, {x}, opts()).returnValue == want);
+    CHECK(evaluate(u, 0, {x}, opts()).returnValue == want);
   }
 }

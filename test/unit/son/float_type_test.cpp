@@ -40,8 +40,9 @@ TEST_CASE("son/type: float meet and join", "[son][type][float]") {
 }
 
 TEST_CASE("son/compute: float nodes fold constants exactly", "[son][compute][float]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   auto fc = [&](double v) { return g.con(Type::fltConst(v)); };
   CHECK(b.op(Op::FAdd, fc(0.1), fc(0.2))->type == Type::fltConst(0.30000000000000004));
   CHECK(b.op(Op::FAdd, fc(-0.0), fc(0.0))->type == Type::fltConst(0.0));
@@ -62,8 +63,9 @@ TEST_CASE("son/compute: float nodes fold constants exactly", "[son][compute][flo
 }
 
 TEST_CASE("son/compute: float nodes of not-yet-known inputs stay on top", "[son][compute][float]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* x = b.op(Op::IToF, b.parm(0));
   Node* add = b.op(Op::FAdd, x, x);
   Node* cmp = b.op(Op::FLT, x, x);

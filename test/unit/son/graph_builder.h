@@ -1,36 +1,45 @@
 // Test helpers for the son and opt stages: SonBuilder makes one function of a
-// Graph by hand (Fun, memory Parm, int Parms, a Return hooked to Stop) with
-// every node typed by compute(), so a freshly built graph verifies. Also a
-// few views used by many tests: verify() errors as one string, and the
-// live nodes of a kind.
+// Unit by hand, in its own Graph (Fun, memory Parm, int Parms, a Return
+// hooked to Stop) with every node typed by compute(), so a freshly built
+// graph verifies. Also a few views used by many tests: verify() errors as
+// one string, the live nodes of a kind, and a per-function pass run over
+// every function of a unit.
 // Invariant: nodes are only built through Graph::make, so use lists stay exact.
 #pragma once
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "son/compute.h"
-#include "son/graph.h"
+#include "son/unit.h"
 #include "son/printer.h"
 #include "son/verify.h"
 
 namespace simplec::sontest {
 
+// A function of int parameters and result, with an empty graph.
+inline int addFunction(Unit& u, const std::string& name, int nParams) {
+  int index = int(u.funs.size());
+  FunInfo f;
+  f.name = name;
+  f.symbol = name;
+  for (int i = 0; i < nParams; i++) f.paramTypes.push_back(Type::intBot());
+  f.retType = Type::intBot();
+  u.funs.push_back(std::move(f));
+  u.newGraph(index);
+  return index;
+}
+
 class SonBuilder {
  public:
-  SonBuilder(Graph& g, const std::string& name, int nParams) : g(g) {
-    index = int(g.funs.size());
+  SonBuilder(Unit& u, const std::string& name, int nParams)
+      : u(u), index(addFunction(u, name, nParams)), g(*u.funs[size_t(index)].graph) {
     fun = g.make(Op::Fun, {g.start()}, Type::ctrl(), index);
     fun->name = name;
     mem = g.make(Op::Parm, {fun}, Type::mem(), -1);
     for (int i = 0; i < nParams; i++) parms.push_back(g.make(Op::Parm, {fun}, Type::intBot(), i));
-    FunInfo f;
-    f.name = name;
-    f.symbol = name;
-    f.fun = fun;
-    for (int i = 0; i < nParams; i++) f.paramTypes.push_back(Type::intBot());
-    f.retType = Type::intBot();
-    g.funs.push_back(f);
+    u.funs[size_t(index)].fun = fun;
   }
 
   Node* parm(int i) const { return parms[size_t(i)]; }
@@ -112,16 +121,17 @@ class SonBuilder {
 
   Node* ret(Node* ctrl, Node* memV, Node* value) {
     Node* r = typed(g.make(Op::Return, {ctrl, memV, value}));
-    g.funs[size_t(index)].ret = r;
+    u.funs[size_t(index)].ret = r;
     g.addDef(g.stop(), r);
     return r;
   }
   // Return value with the entry memory.
   Node* ret(Node* ctrl, Node* value) { return ret(ctrl, mem, value); }
-  Node* retNode() const { return g.funs[size_t(index)].ret; }
+  Node* retNode() const { return u.funs[size_t(index)].ret; }
 
-  Graph& g;
+  Unit& u;
   int index;
+  Graph& g;  // this function's graph
   Node* fun;
   Node* mem;
   std::vector<Node*> parms;
@@ -139,6 +149,11 @@ inline std::string verifyText(const Graph& g) {
   for (const std::string& e : verify(g)) s += e + "\n";
   return s;
 }
+inline std::string verifyText(const Unit& u) {
+  std::string s;
+  for (const std::string& e : verify(u)) s += e + "\n";
+  return s;
+}
 
 // Live nodes (reachable from Stop) of kind `op`.
 inline std::vector<Node*> liveOfKind(const Graph& g, Op op) {
@@ -146,6 +161,54 @@ inline std::vector<Node*> liveOfKind(const Graph& g, Op op) {
   for (Node* n : liveNodes(g))
     if (n->op == op) r.push_back(n);
   return r;
+}
+// ... in every function of the unit.
+inline std::vector<Node*> liveOfKind(const Unit& u, Op op) {
+  std::vector<Node*> r;
+  for (const FunInfo& f : u.funs)
+    if (f.hasBody())
+      for (Node* n : liveOfKind(*f.graph, op)) r.push_back(n);
+  return r;
+}
+inline int countLive(const Unit& u, Op op) { return int(liveOfKind(u, op).size()); }
+
+// Live nodes of every function, function after function.
+inline std::vector<Node*> liveNodes(const Unit& u) {
+  std::vector<Node*> r;
+  for (const FunInfo& f : u.funs)
+    if (f.hasBody())
+      for (Node* n : simplec::liveNodes(*f.graph)) r.push_back(n);
+  return r;
+}
+// Every node of every graph, dead ones included.
+inline std::vector<Node*> allNodes(const Unit& u) {
+  std::vector<Node*> r;
+  for (const FunInfo& f : u.funs)
+    if (f.graph)
+      for (const auto& up : f.graph->nodes()) r.push_back(up.get());
+  return r;
+}
+
+// Runs a pass of one function on every function with a body; the sum of
+// what it returns.
+template <class Pass>
+int onEachFunction(Unit& u, Pass pass) {
+  int sum = 0;
+  for (FunInfo& f : u.funs) {
+    if (!f.hasBody()) continue;
+    if constexpr (std::is_void_v<decltype(pass(*f.graph))>)
+      pass(*f.graph);
+    else
+      sum += int(pass(*f.graph));
+  }
+  return sum;
+}
+
+// The function named `name` (its source name), or -1.
+inline int functionNamed(const Unit& u, const std::string& name) {
+  for (size_t i = 0; i < u.funs.size(); i++)
+    if (u.funs[i].name == name) return int(i);
+  return -1;
 }
 
 // True when every edge agrees with the use lists, counting multiplicity,

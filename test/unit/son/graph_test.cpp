@@ -19,7 +19,9 @@ long uses(const Node* d, const Node* user) { return std::count(d->out.begin(), d
 }  // namespace
 
 TEST_CASE("son/graph: a new graph has Start and Stop", "[son][graph]") {
-  Graph g;
+  Unit u;
+  u.funs.emplace_back();
+  Graph& g = u.newGraph(0);
   REQUIRE(g.size() == 2);
   CHECK(g.start()->op == Op::Start);
   CHECK(g.stop()->op == Op::Stop);
@@ -40,8 +42,9 @@ TEST_CASE("son/graph: a new graph has Start and Stop", "[son][graph]") {
 }
 
 TEST_CASE("son/graph: setDef, addDef, delDef keep use lists exact", "[son][graph]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Node* x = b.parm(0);
   Node* y = b.parm(1);
   Node* add = b.add(x, y);
@@ -102,8 +105,9 @@ TEST_CASE("son/graph: setDef, addDef, delDef keep use lists exact", "[son][graph
 }
 
 TEST_CASE("son/graph: subsume moves every use, then kills the old node", "[son][graph]") {
-  Graph g;
-  SonBuilder b(g, "f", 2);
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
   Node* x = b.parm(0);
   Node* y = b.parm(1);
   Node* add = b.add(x, y);
@@ -151,8 +155,9 @@ TEST_CASE("son/graph: subsume moves every use, then kills the old node", "[son][
 }
 
 TEST_CASE("son/graph: kill removes unused inputs recursively", "[son][graph]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* x = b.parm(0);
   Node* c1 = b.con(1);
   Node* c2 = b.con(2);
@@ -212,8 +217,9 @@ TEST_CASE("son/graph: kill removes unused inputs recursively", "[son][graph]") {
 }
 
 TEST_CASE("son/graph: with deferKills, lost uses do not kill and kill only unhooks", "[son][graph]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* x = b.parm(0);
   Node* c1 = b.con(1);
   Node* a = b.add(x, c1);
@@ -244,8 +250,9 @@ TEST_CASE("son/graph: with deferKills, lost uses do not kill and kill only unhoo
 }
 
 TEST_CASE("son/graph: liveNodes puts definitions before uses", "[son][graph]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* x = b.parm(0);
   Node* lp = b.loop(b.fun);
   Node* phi = b.loopPhi(lp, b.con(0));

@@ -13,9 +13,9 @@ namespace {
 
 // f(x) = x + 3, built after `junk` nodes were made and dropped.
 std::string straightLine(int junk) {
-  Graph g;
-  for (int i = 0; i < junk; i++) g.kill(g.con(Type::intConst(i)));
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   for (int i = 0; i < junk; i++) g.kill(g.con(Type::intConst(i)));
   b.ret(b.fun, b.add(b.parm(0), b.con(3)));
   return printGraph(g);
@@ -39,8 +39,9 @@ TEST_CASE("son/printer: a straight-line function", "[son][printer]") {
 }
 
 TEST_CASE("son/printer: a loop prints its back edges by number", "[son][printer]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* lp = b.loop(b.fun);
   Node* phi = b.loopPhi(lp, b.con(0));
   Node* inc = b.add(phi, b.con(1));
@@ -66,7 +67,7 @@ TEST_CASE("son/printer: a loop prints its back edges by number", "[son][printer]
 }
 
 TEST_CASE("son/printer: function headers", "[son][printer]") {
-  Graph g;
+  Unit g;
   SonBuilder f(g, "main", 0);
   g.funs[size_t(f.index)].isEntry = true;
   auto call = f.call(f.fun, f.mem, 2, {});
@@ -75,7 +76,7 @@ TEST_CASE("son/printer: function headers", "[son][printer]") {
   FunInfo ext;
   ext.name = ext.symbol = "ext";
   ext.isExtern = true;
-  g.funs.push_back(ext);
+  g.funs.push_back(std::move(ext));
   SonBuilder k(g, "k", 0);
   k.ret(k.fun, k.con(-4));
   CHECK(printGraph(g) ==
@@ -97,8 +98,9 @@ TEST_CASE("son/printer: function headers", "[son][printer]") {
 }
 
 TEST_CASE("son/printer: node labels", "[son][printer]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   CHECK(b.con(42)->label() == "Con 42");
   CHECK(g.con(Type::funPtr(3))->label() == "Con fun#3");
   CHECK(b.mem->label() == "Parm mem");
@@ -113,12 +115,14 @@ TEST_CASE("son/printer: node labels", "[son][printer]") {
 }
 
 TEST_CASE("son/printer: Graphviz output", "[son][printer]") {
-  Graph g;
-  SonBuilder b(g, "f", 1);
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
   Node* add = b.add(b.parm(0), b.con(3));
   Node* ret = b.ret(b.fun, add);
-  std::string dot = printDot(g);
-  auto id = [](const Node* n) { return "n" + std::to_string(n->id); };
+  std::string dot = printDot(u);
+  // Node names carry the function index: nodes of two graphs may share ids.
+  auto id = [](const Node* n) { return "f0n" + std::to_string(n->id); };
   CHECK(dot.rfind("digraph simplec {\n", 0) == 0);
   CHECK(dot.find("subgraph \"cluster_f\"") != std::string::npos);
   CHECK(dot.find(id(add) + " [label=\"Add\"];") != std::string::npos);
@@ -126,6 +130,6 @@ TEST_CASE("son/printer: Graphviz output", "[son][printer]") {
   // Control edges are bold red, data edges plain; edges to Start are left out.
   CHECK(dot.find(id(ret) + " -> " + id(b.fun) + " [color=red, style=bold];") != std::string::npos);
   CHECK(dot.find(id(add) + " -> " + id(b.parm(0)) + ";") != std::string::npos);
-  CHECK(dot.find(" -> n0") == std::string::npos);
+  CHECK(dot.find(" -> f0n0") == std::string::npos);
   CHECK(dot.substr(dot.size() - 2) == "}\n");
 }

@@ -16,8 +16,9 @@ namespace {
 
 // f(x, y): a loop summing y into s while s < x, then x / y when x, else s.
 struct Sound {
-  Graph g;
-  SonBuilder b{g, "f", 2};
+  Unit u;
+  SonBuilder b{u, "f", 2};
+  Graph& g = b.g;
   Node *lp, *phi, *sum, *cmp, *iff, *body, *exit, *zc, *div, *region, *res, *call, *ret;
   Sound() {
     Node* x = b.parm(0);

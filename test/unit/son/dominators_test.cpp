@@ -1,7 +1,7 @@
 // Tests for the dominator computation and the dominator tree: hand-made
 // CFGs (diamond, nested loops, a long chain), then the idoms gcm reports for
 // a diamond and for nested loops built as Sea-of-Nodes graphs.
-#include "sched/dominators.h"
+#include "son/dominators.h"
 
 #include <catch2/catch.hpp>
 
@@ -58,15 +58,16 @@ TEST_CASE("an unreachable block is an internal error", "[sched][dom]") {
 }
 
 TEST_CASE("gcm: blocks and idoms of an if/else diamond", "[sched][dom][gcm]") {
-  Graph g;
-  FunBuilder f(g, "diamond", 2);
+  Unit u;
+  FunBuilder f(u, "diamond", 2);
+  Graph& g = f.g;
   auto br = f.branch(f.fun, f.cmp(Op::LT, f.parm(0), f.parm(1)));
   Node* x = f.add(f.parm(0), f.con(1));
   Node* y = f.add(f.parm(1), f.con(2));
   Node* r = f.region({br.t, br.f});
   Node* p = f.phi(r, {x, y});
   f.ret(r, f.mem, p);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   REQUIRE(s.blocks.size() == 4);
   int t = blockOfHead(s, br.t), e = blockOfHead(s, br.f), j = blockOfHead(s, r);
   // Layout: entry, true arm (the fall-through), false arm, join.
@@ -84,8 +85,9 @@ TEST_CASE("gcm: blocks and idoms of an if/else diamond", "[sched][dom][gcm]") {
 }
 
 TEST_CASE("gcm: idoms of two nested loops", "[sched][dom][gcm]") {
-  Graph g;
-  FunBuilder f(g, "nest", 1);
+  Unit u;
+  FunBuilder f(u, "nest", 1);
+  Graph& g = f.g;
   Node* n = f.parm(0);
   Node* outer = f.loop(f.fun);
   Node* i = f.loopPhi(outer, f.con(0));
@@ -98,7 +100,7 @@ TEST_CASE("gcm: idoms of two nested loops", "[sched][dom][gcm]") {
   f.closeLoop(outer, ib.f);
   f.setBack(i, f.add(i, f.con(1)));
   f.ret(ob.f, f.mem, i);
-  Schedule s = checkedGcm(g, f.index);
+  Schedule s = checkedGcm(g);
   REQUIRE(s.blocks.size() == 7);
   int bo = blockOfHead(s, outer), bot = blockOfHead(s, ob.t), bi = blockOfHead(s, inner);
   int bit = blockOfHead(s, ib.t), bif = blockOfHead(s, ib.f), bof = blockOfHead(s, ob.f);

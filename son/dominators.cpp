@@ -2,7 +2,7 @@
 // the dominator tree: pre/post numbers for dominance, binary lifting for LCA.
 // All traversals are iterative (deep dominator trees are common: a chain of
 // a hundred thousand ifs is a tree of that depth).
-#include "sched/dominators.h"
+#include "son/dominators.h"
 
 #include <algorithm>
 
@@ -41,7 +41,7 @@ std::vector<int> computeIdoms(const std::vector<std::vector<int>>& preds) {
   }
   idom[0] = -1;
   for (size_t b = 1; b < n; b++)
-    if (idom[b] < 0) internalError("gcm", "block " + std::to_string(b) + " is unreachable from the entry");
+    if (idom[b] < 0) internalError("dominators", "block " + std::to_string(b) + " is unreachable from the entry");
   return idom;
 }
 
@@ -51,13 +51,13 @@ DomTree::DomTree(std::vector<int> idom) : idom_(std::move(idom)) {
   pre_.assign(n, 0);
   post_.assign(n, 0);
   if (n == 0) return;
-  if (idom_[0] != -1) internalError("gcm", "the entry block has a dominator");
+  if (idom_[0] != -1) internalError("dominators", "the entry block has a dominator");
   // Children lists in CSR form, in increasing block order.
   std::vector<int> start(n + 1, 0), kids(n > 0 ? n - 1 : 0);
   for (size_t b = 1; b < n; b++) {
     int d = idom_[b];
     if (d < 0 || size_t(d) >= n || size_t(d) == b)
-      internalError("gcm", "block " + std::to_string(b) + " has no valid immediate dominator");
+      internalError("dominators", "block " + std::to_string(b) + " has no valid immediate dominator");
     start[size_t(d) + 1]++;
   }
   for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
@@ -84,7 +84,7 @@ DomTree::DomTree(std::vector<int> idom) : idom_(std::move(idom)) {
       stack.pop_back();
     }
   }
-  if (order_.size() != n) internalError("gcm", "the dominator tree is not a tree rooted at the entry");
+  if (order_.size() != n) internalError("dominators", "the dominator tree is not a tree rooted at the entry");
 
   int maxDepth = 0;
   for (int d : depth_) maxDepth = std::max(maxDepth, d);

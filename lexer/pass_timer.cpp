@@ -1,0 +1,45 @@
+// PassTimer: accumulation and the --time-passes table.
+#include "lexer/pass_timer.h"
+
+#include <cstdio>
+
+namespace simplec {
+
+PassTimer::Entry& PassTimer::entry(const std::string& name) {
+  for (Entry& e : entries_)
+    if (e.name == name) return e;
+  entries_.push_back({name, 0, -1});
+  return entries_.back();
+}
+
+PassTimer::Clock::time_point PassTimer::add(const std::string& name, Clock::time_point since) {
+  Clock::time_point now = Clock::now();
+  entry(name).seconds += std::chrono::duration<double>(now - since).count();
+  return now;
+}
+
+void PassTimer::setNodes(const std::string& name, size_t nodes) { entry(name).nodes = long(nodes); }
+
+double PassTimer::total() const {
+  double t = 0;
+  for (const Entry& e : entries_) t += e.seconds;
+  return t;
+}
+
+std::string PassTimer::report(const std::string& title) const {
+  double all = total();
+  std::string s = "time in each pass: " + title + "\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-16s %10s %8s %12s\n", "pass", "wall (s)", "share", "live nodes");
+  s += line;
+  for (const Entry& e : entries_) {
+    std::string nodes = e.nodes < 0 ? "" : std::to_string(e.nodes);
+    std::snprintf(line, sizeof line, "  %-16s %10.4f %7.1f%% %12s\n", e.name.c_str(), e.seconds,
+                  all > 0 ? 100.0 * e.seconds / all : 0.0, nodes.c_str());
+    s += line;
+  }
+  std::snprintf(line, sizeof line, "  %-16s %10.4f %7.1f%%\n", "total", all, all > 0 ? 100.0 : 0.0);
+  return s + line;
+}
+
+}  // namespace simplec

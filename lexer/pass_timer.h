@@ -1,0 +1,51 @@
+// PassTimer: wall time and live node counts per pass, for --time-passes (in
+// the manner of gcc's -ftime-report). Passes run per function add up under
+// one name; the report lists names in the order first seen.
+#pragma once
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace simplec {
+
+class PassTimer {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Adds the time since `since` to pass `name`; returns now.
+  Clock::time_point add(const std::string& name, Clock::time_point since);
+  // The live node count after `name` (the last one given is reported).
+  void setNodes(const std::string& name, size_t nodes);
+  // The table: pass, seconds, share of the total, live nodes.
+  std::string report(const std::string& title) const;
+  double total() const;
+
+ private:
+  struct Entry {
+    std::string name;
+    double seconds = 0;
+    long nodes = -1;  // -1: not a graph pass
+  };
+  Entry& entry(const std::string& name);
+  std::vector<Entry> entries_;
+};
+
+// Times a scope as pass `name` (nothing when timer is null).
+class PassScope {
+ public:
+  PassScope(PassTimer* timer, const char* name)
+      : timer_(timer), name_(name), start_(timer ? PassTimer::Clock::now() : PassTimer::Clock::time_point()) {}
+  ~PassScope() {
+    if (timer_) timer_->add(name_, start_);
+  }
+  PassScope(const PassScope&) = delete;
+  PassScope& operator=(const PassScope&) = delete;
+
+ private:
+  PassTimer* timer_;
+  const char* name_;
+  PassTimer::Clock::time_point start_;
+};
+
+}  // namespace simplec

@@ -1,0 +1,33 @@
+// Unit: the functions of one source file and what they share.
+#include "son/unit.h"
+
+namespace simplec {
+
+void Unit::reset() {
+  funs.clear();
+  strings.clear();
+  aliases.assign(1, "header");
+  nodesMade = 0;
+}
+
+int Unit::aliasClass(const std::string& key) {
+  for (size_t i = 1; i < aliases.size(); i++)
+    if (aliases[i] == key) return int(i);
+  aliases.push_back(key);
+  return int(aliases.size()) - 1;
+}
+
+Graph& Unit::newGraph(int f) {
+  FunInfo& info = funs[size_t(f)];
+  info.graph = std::make_unique<Graph>(*this, f);
+  info.fun = info.ret = nullptr;
+  return *info.graph;
+}
+
+void Unit::dropGraph(int f) {
+  FunInfo& info = funs[size_t(f)];
+  info.fun = info.ret = nullptr;
+  info.graph.reset();
+}
+
+}  // namespace simplec

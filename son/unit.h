@@ -1,0 +1,73 @@
+// The compilation unit: one source file's functions (each with its own
+// graph), the external functions and variables they use, constant strings
+// and memory alias classes. What passes share across functions lives here;
+// everything about one function's body lives in its Graph.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "son/graph.h"
+
+namespace simplec {
+
+// How a value is passed and held by the machine.
+enum class ValKind : uint8_t { Int, Float, Ptr };
+
+// A function of the unit, or an external one it calls (runtime, C).
+struct FunInfo {
+  std::string name;      // source name ("f", "sys.io.p"), for diagnostics
+  std::string symbol;    // object-file symbol
+  std::unique_ptr<Graph> graph;  // the body; null for externals and removed functions
+  Node* fun = nullptr;   // Fun node (in `graph`); null for externals
+  Node* ret = nullptr;   // the single Return; null for externals
+  std::vector<const Type*> paramTypes;  // lattice types of the parameters
+  const Type* retType = nullptr;
+  // Parameters and result of type f32: the machine passes them as single
+  // precision (System V), while the graph holds them as doubles.
+  std::vector<bool> f32Params;
+  bool f32Result = false;
+  bool isExtern = false;
+  // An external variable (`i32 errno = "C";`): the symbol is the variable's
+  // address, never called. Loads and stores of it use alias class "extern".
+  bool isData = false;
+  bool isGlobal = false;  // exported symbol
+  bool isEntry = false;   // the program's main
+  bool noReturn = false;
+  SrcPos pos;
+  // Has a body to optimize and compile.
+  bool hasBody() const { return !isExtern && graph && fun && ret && !ret->dead; }
+};
+
+class Unit {
+ public:
+  Unit() = default;
+  Unit(const Unit&) = delete;
+  Unit& operator=(const Unit&) = delete;
+
+  // Back to an empty unit.
+  void reset();
+
+  std::vector<FunInfo> funs;
+  std::vector<std::string> strings;  // constant byte strings (read-only data)
+  // Alias classes of memory (son/mem_access.h), by name: "[]i64" for the
+  // elements of int arrays, "S.x" for a struct field. Index 0 is the array
+  // header, which is never stored to after allocation.
+  std::vector<std::string> aliases{"header"};
+  // The class named `key`, registered on first use (index >= 1).
+  int aliasClass(const std::string& key);
+
+  // A fresh graph (Start and Stop) for function f, replacing any it had.
+  Graph& newGraph(int f);
+  // Function f's body, or null.
+  Graph* graph(int f) const { return funs[size_t(f)].graph.get(); }
+  // Drops function f's body (removed as unused, or compiled and emitted).
+  void dropGraph(int f);
+
+  // Nodes made in all graphs since reset(); the parser reports "program too
+  // large" beyond nodeLimit.
+  size_t nodesMade = 0;
+  size_t nodeLimit = 20'000'000;
+};
+
+}  // namespace simplec
