@@ -8,11 +8,11 @@
 namespace simplec {
 
 Val Parser::readVar(int idx) {
-  VarInfo& info = scope()->vars[size_t(idx)];
+  const VarInfo& info = syms().vars[size_t(idx)];
   Val v{scope()->get(idx), info.type};
   v.var = idx;
   if (v.t.isNullTracked()) {
-    if (!info.maybeNull) v.t.nullable = false;
+    if (!scope()->maybeNull(idx)) v.t.nullable = false;
     v.nnTrue = {idx};
   }
   return v;
@@ -20,9 +20,8 @@ Val Parser::readVar(int idx) {
 
 void Parser::applyFacts(Scope* s, const std::vector<int>& vars) {
   for (int i : vars)
-    if (size_t(i) < s->vars.size() && s->vars[size_t(i)].type.isNullTracked() &&
-        s->vars[size_t(i)].type.nullable)
-      s->vars[size_t(i)].maybeNull = false;
+    if (size_t(i) < s->numVars() && s->var(i).type.isNullTracked() && s->var(i).type.nullable)
+      s->setMaybeNull(i, false);
 }
 
 void Parser::weakenAssignedInLoop(Scope* head) {
@@ -38,16 +37,17 @@ void Parser::weakenAssignedInLoop(Scope* head) {
     Tok next = toks_[p + 1].kind;
     bool assigned = next == Tok::Assign || next == Tok::PlusAssign || next == Tok::MinusAssign;
     if (!assigned) continue;
-    int idx = head->find(toks_[p].text);
-    if (idx >= 0 && head->vars[size_t(idx)].type.isNullTracked() && head->vars[size_t(idx)].type.nullable)
-      head->vars[size_t(idx)].maybeNull = true;
+    int idx = syms().find(toks_[p].text);
+    if (idx >= 0 && size_t(idx) < head->numVars() && head->var(idx).type.isNullTracked() &&
+        head->var(idx).type.nullable)
+      head->setMaybeNull(idx, true);
   }
 }
 
 // Names the variable when there is one: that is what a test would narrow.
 void Parser::reportMightBeNull(const Val& v, SrcPos pos) {
   if (v.var >= 0)
-    error(pos, "'" + scope()->vars[size_t(v.var)].name + "' might be null");
+    error(pos, "'" + syms().vars[size_t(v.var)].name + "' might be null");
   else
     error(pos, "a value of type '" + v.t.str() + "' might be null");
 }

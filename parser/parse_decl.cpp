@@ -171,7 +171,7 @@ void Parser::parseDeclaration() {
         v = parseExpr();
       } catch (SyntaxError&) {
         // Define the name anyway, so later uses do not pile up errors.
-        if (!scope()->definedInInnermost(name.text))
+        if (!syms().definedInInnermost(name.text))
           scope()->define({name.text, SType::error(), false, nullptr, name.pos}, con(0));
         throw;
       }
@@ -260,7 +260,7 @@ void Parser::declareExternal(const Token& name, const SType& declared) {
     if (scope()->define(info, fp) < 0) error(name.pos, "redefinition of '" + name.text + "'");
     return;
   }
-  if (!scope()->definedInInnermost(name.text))
+  if (!syms().definedInInnermost(name.text))
     scope()->define({name.text, SType::error(), true, nullptr, name.pos}, con(0));
 }
 
@@ -269,7 +269,7 @@ bool Parser::readonlyDecl(bool isVal, bool isVar, bool bang) {
   if (isVar || bang || forInit_) return false;
   // Locals of a function's outermost block (and of the script's top level)
   // are mutable by default.
-  return scope()->depth() > fn_->bodyDepth;
+  return syms().depth() > fn_->bodyDepth;
 }
 
 }  // namespace simplec

@@ -196,17 +196,15 @@ Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
 Val Parser::mergeValues(Scope* a, Val va, Scope* b, Val vb, SType t) {
   if (!va.n) va.n = con(0);  // a valueless arm (already reported)
   if (!vb.n) vb.n = con(0);
-  // A temporary variable in both scopes becomes the Phi of the merge.
-  a->pushBlock();
-  int idx = a->define({"$value", t, false, nullptr, {}}, va.n);
-  b->pushBlock();
-  b->define({"$value", t, false, nullptr, {}}, vb.n);
-  scopes_.merge(a, b);
-  Node* r = a->get(idx);
-  r->keep++;
-  a->popBlock();
-  r->keep--;
-  fn_->scope = a;
+  // A temporary variable, set on both arms, becomes the Phi of the merge.
+  size_t nvars = syms().vars.size(), depth = syms().depth();
+  syms().pushBlock();
+  int idx = syms().define({"$value", t, false, nullptr, {}});
+  a->bind(idx, va.n);
+  b->bind(idx, vb.n);
+  join(a, b);
+  Node* r = scope()->get(idx);
+  endBlock(nvars, depth);
   return {r, t};
 }
 
@@ -223,7 +221,7 @@ Val Parser::parseAssign() {
     Token op = tok();
     pos_++;
     if (op.kind != Tok::Assign) return compoundAssign(name, op.kind, op.pos);
-    int idx = scope()->find(name.text);
+    int idx = syms().find(name.text);
     SrcPos rhsPos = tok().pos;
     Nesting nest(*this);
     Val v = parseAssign();
@@ -240,8 +238,8 @@ Val Parser::parseAssign() {
         error(name.pos, "undefined name '" + name.text + "'");
       return v;
     }
-    SType to = scope()->vars[size_t(idx)].type;
-    if (regainsWrite(v.t, to) && !scope()->vars[size_t(idx)].immutable)
+    SType to = syms().vars[size_t(idx)].type;
+    if (regainsWrite(v.t, to) && !syms().vars[size_t(idx)].immutable)
       error(op.pos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
     v = coerce(v, to, rhsPos);
     assignVar(name, idx, v, op.pos);
@@ -287,7 +285,7 @@ Val Parser::parseAssign() {
 }
 
 void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
-  VarInfo& info = scope()->vars[size_t(idx)];
+  const VarInfo& info = syms().vars[size_t(idx)];
   if (info.externVar >= 0) {
     storeExternVar(info.externVar, v, opPos);
     return;
@@ -301,18 +299,18 @@ void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
   }
   if (info.immutable) {
     if (info.type.kind == SType::Struct && info.type.readonly && info.constValue == nullptr &&
-        scope()->vars[size_t(idx)].name != "self")
+        syms().vars[size_t(idx)].name != "self")
       error(opPos, "cannot assign to '" + name.text + "': a reference declared with an initializer in an inner block is immutable (use 'var' or '!" + name.text + "')");
     else
       error(opPos, "cannot assign to val '" + name.text + "'");
     return;
   }
-  if (info.type.isNullTracked()) info.maybeNull = v.t.kind == SType::Null || v.t.nullable;
+  if (info.type.isNullTracked()) scope()->setMaybeNull(idx, v.t.kind == SType::Null || v.t.nullable);
   scope()->set(idx, v.n);
 }
 
 Val Parser::compoundAssign(const Token& name, Tok op, SrcPos opPos) {
-  int idx = scope()->find(name.text);
+  int idx = syms().find(name.text);
   Val old = readName(name);
   Nesting nest(*this);
   Val rhs = parseAssign();
@@ -328,13 +326,13 @@ Val Parser::compoundAssign(const Token& name, Tok op, SrcPos opPos) {
     if (!old.t.isError()) error(opPos, "cannot assign to '" + name.text + "'");
     return v;
   }
-  v = coerce(v, scope()->vars[size_t(idx)].type, opPos);
+  v = coerce(v, syms().vars[size_t(idx)].type, opPos);
   assignVar(name, idx, v, opPos);
   return v;
 }
 
 Val Parser::incDec(bool prefix, bool inc, const Token& name, SrcPos opPos) {
-  int idx = scope()->find(name.text);
+  int idx = syms().find(name.text);
   Val old = readName(name);
   Val one{con(1), SType::intT()};
   Val v = arith(inc ? Op::Add : Op::Sub, old, one, opPos, inc ? "++" : "--");
@@ -347,7 +345,7 @@ Val Parser::incDec(bool prefix, bool inc, const Token& name, SrcPos opPos) {
     if (!old.t.isError()) error(opPos, "cannot assign to '" + name.text + "'");
     return v;
   }
-  v = coerce(v, scope()->vars[size_t(idx)].type, opPos);
+  v = coerce(v, syms().vars[size_t(idx)].type, opPos);
   assignVar(name, idx, v, opPos);
   return prefix ? v : old;
 }
@@ -626,9 +624,9 @@ Val Parser::parseIntLiteral(bool negated) {
 }
 
 Val Parser::readName(const Token& name) {
-  int idx = scope()->find(name.text);
+  int idx = syms().find(name.text);
   if (idx >= 0) {
-    const VarInfo& info = scope()->vars[size_t(idx)];
+    const VarInfo& info = syms().vars[size_t(idx)];
     if (info.externVar >= 0) return loadExternVar(info.externVar, name.pos);
     if (info.field >= 0) {
       // A field named bare inside a method.
@@ -637,7 +635,8 @@ Val Parser::readName(const Token& name) {
       return emitLoad(readVar(info.selfVar), *s, info.field, name.pos);
     }
     if (info.name == "self" && fn_->selfStruct) fn_->usedSelf = true;
-    if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable && info.maybeNull) {
+    if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable &&
+        scope()->maybeNull(idx)) {
       error(name.pos, "'" + name.text + "' might not be initialized");
       return {nullCon(), SType::error()};
     }
@@ -645,9 +644,9 @@ Val Parser::readName(const Token& name) {
   }
   // Enclosing functions: only constants are visible (functions are not closures).
   for (FunCtx* c = fn_->outer; c; c = c->outer) {
-    int j = c->scope->find(name.text);
+    int j = c->symbols.find(name.text);
     if (j < 0) continue;
-    const VarInfo& v = c->scope->vars[size_t(j)];
+    const VarInfo& v = c->symbols.vars[size_t(j)];
     if (v.constValue) return {conOf(v.constValue), v.type};
     if (v.externVar >= 0) return loadExternVar(v.externVar, name.pos);
     error(name.pos, "'" + name.text + "' of an enclosing function is not a constant and cannot be used here");
@@ -697,8 +696,8 @@ Val Parser::parsePrimary() {
       return parseFunLiteral("lambda");
     }
     case Tok::Ident:
-      if (t.text == "sys" && scope()->find("sys") < 0) return parseSys();
-      if (scope()->find(t.text) < 0) {
+      if (t.text == "sys" && syms().find("sys") < 0) return parseSys();
+      if (syms().find(t.text) < 0) {
         size_t end = 0;
         if (StructInfo* s = structNameAt(pos_, &end)) {
           size_t start = pos_;
@@ -707,7 +706,7 @@ Val Parser::parsePrimary() {
         }
       }
       pos_++;
-      if (at(Tok::LParen) && scope()->find(t.text) < 0)
+      if (at(Tok::LParen) && syms().find(t.text) < 0)
         if (FieldInfo* m = selfMethodNamed(t.text)) return bareMethodCall(*m);
       {
         Val v = readName(toks_[pos_ - 1]);

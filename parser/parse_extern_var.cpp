@@ -65,8 +65,8 @@ void Parser::storeExternVar(int ext, Val v, SrcPos pos) {
 int Parser::externVarNamed(const std::string& name) {
   // External variables are visible in nested functions, like constants.
   for (FunCtx* c = fn_; c; c = c->outer) {
-    int j = c->scope->find(name);
-    if (j >= 0) return c->scope->vars[size_t(j)].externVar;
+    int j = c->symbols.find(name);
+    if (j >= 0) return c->symbols.vars[size_t(j)].externVar;
   }
   return -1;
 }

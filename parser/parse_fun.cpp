@@ -240,7 +240,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   Node* mem = nullptr;
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
-  ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, fun, mem);
+  ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, ctx.symbols, fun, mem);
   ctx.selfStruct = selfStruct;
   // From here on nodes go into the new function's graph.
   FunCtx* savedFn = fn_;
@@ -261,7 +261,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
         alias.selfVar = selfIdx;
         ctx.scope->define(alias, con(0));
       }
-      ctx.scope->pushBlock();  // parameters may shadow field names
+      ctx.symbols.pushBlock();  // parameters may shadow field names
       ctx.bodyDepth = 2;
       firstParam = 1;
     }
@@ -381,7 +381,7 @@ Node* Parser::externThunk(int ext) {
   Node* mem = nullptr;
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
-  ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, fun, mem);
+  ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, ctx.symbols, fun, mem);
   FunCtx* savedFn = fn_;
   bool savedTop = topLevel_;
   fn_ = &ctx;

@@ -8,11 +8,9 @@
 namespace simplec {
 
 Parser::LoopSave Parser::beginLoopCtx(Scope* breakScope) {
-  LoopSave s{fn_->breakScope, fn_->continueScope, fn_->loopVars, fn_->loopBlocks, fn_->inLoop};
+  LoopSave s{fn_->breakScope, fn_->continueScope, fn_->inLoop};
   fn_->breakScope = breakScope;
   fn_->continueScope = nullptr;
-  fn_->loopVars = breakScope->vars.size();
-  fn_->loopBlocks = breakScope->depth();
   fn_->inLoop = true;
   return s;
 }
@@ -20,8 +18,6 @@ Parser::LoopSave Parser::beginLoopCtx(Scope* breakScope) {
 void Parser::endLoopCtx(const LoopSave& s) {
   fn_->breakScope = s.br;
   fn_->continueScope = s.co;
-  fn_->loopVars = s.vars;
-  fn_->loopBlocks = s.blocks;
   fn_->inLoop = s.in;
 }
 
@@ -32,21 +28,31 @@ void Parser::parseLoopBody(Scope* exit) {
   LoopSave save = beginLoopCtx(exit);
   {
     OnExit restore{[this, save] { endLoopCtx(save); }};
+    size_t nvars = syms().vars.size(), depth = syms().depth();
     parseStatement();
-    if (fn_->continueScope) fn_->scope = jumpTo(fn_->continueScope);
+    endBlock(nvars, depth);
+    if (fn_->continueScope) {
+      Scope* body = scope();
+      fn_->scope = jumpTo(fn_->continueScope);
+      scopes_.kill(body);
+    }
   }
+}
+
+Scope* Parser::enterLoop() {
+  Node* loop = peep(mk(Op::Loop, {nullptr, ctrl(), nullptr}, Type::ctrl()));
+  setCtrl(loop);
+  Scope* head = scope();
+  weakenAssignedInLoop(head);
+  fn_->scope = scopes_.loopBody(head);
+  return head;
 }
 
 //   while = 'while' '(' expr ')' statement
 void Parser::parseWhile() {
   SrcPos wpos = tok().pos;
   pos_++;
-  Node* loop = peep(mk(Op::Loop, {nullptr, ctrl(), nullptr}, Type::ctrl()));
-  setCtrl(loop);
-  Scope* head = scope();
-  head->node->keep++;
-  weakenAssignedInLoop(head);
-  fn_->scope = scopes_.dup(head, true);
+  Scope* head = enterLoop();
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
   Val c = condition(parseExpr(), cpos);
@@ -60,7 +66,7 @@ void Parser::parseWhile() {
 
 void Parser::closeLoop(Scope* head, Scope* exit) {
   Scope* back = scope();
-  back->truncate(head->vars.size(), head->depth());
+  back->forget(head->numVars());
   bool endless = exit->ctrl()->type->kind() == TKind::XCtrl && back->ctrl()->type->kind() != TKind::XCtrl;
   if (endless) {
     // Nothing leaves this loop: give it an exit that is never taken, so the
@@ -71,11 +77,10 @@ void Parser::closeLoop(Scope* head, Scope* exit) {
     addReturnPath(out, back->allMem(), con(0));
     back->setCtrl(stay);
   }
-  scopes_.endLoop(head, back, exit);
-  head->node->keep--;
-  exit->loopHead = head->loopHead;
-  scopes_.kill(head);
-  fn_->scope = exit;
+  scopes_.endLoop(head, back);
+  // The exit path left through the test: it folds into the loop body's
+  // scope, and that into the head's.
+  fn_->scope = scopes_.collapse(scopes_.collapse(exit));
 }
 
 //   for = 'for' '(' [declaration | expr] ';' [expr] ';' [expr] ')' statement
@@ -83,8 +88,8 @@ void Parser::parseFor() {
   SrcPos fpos = tok().pos;
   pos_++;
   expect(Tok::LParen);
-  size_t outerVars = scope()->vars.size(), outerDepth = scope()->depth();
-  scope()->pushBlock();
+  size_t outerVars = syms().vars.size(), outerDepth = syms().depth();
+  syms().pushBlock();
   if (atDeclaration()) {
     forInit_ = true;
     OnExit reset{[this] { forInit_ = false; }};
@@ -93,12 +98,7 @@ void Parser::parseFor() {
     if (!at(Tok::Semi)) parseExpr();
     expect(Tok::Semi);
   }
-  Node* loop = peep(mk(Op::Loop, {nullptr, ctrl(), nullptr}, Type::ctrl()));
-  setCtrl(loop);
-  Scope* head = scope();
-  head->node->keep++;
-  weakenAssignedInLoop(head);
-  fn_->scope = scopes_.dup(head, true);
+  Scope* head = enterLoop();
   SrcPos cpos = tok().pos;
   Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(parseExpr(), cpos);
   expect(Tok::Semi);
@@ -124,15 +124,15 @@ void Parser::parseFor() {
   }
   pos_ = bodyEnd;
   closeLoop(head, exit);
-  exit->truncate(outerVars, outerDepth);
+  endBlock(outerVars, outerDepth);
 }
 
-// A copy of the current scope, cut back to the loop's shape, merged into
-// `target` (or becoming it when it does not exist yet). Control here dies.
+// What the current scope holds (cut back to the loop's variables), merged
+// into `target` (or becoming it when it does not exist yet). Control here
+// dies. Both are overlays on the innermost loop's body scope.
 Scope* Parser::jumpTo(Scope* target) {
-  Scope* cur = scopes_.dup(scope(), false);
+  Scope* cur = scopes_.snapshot(scope(), fn_->breakScope->parent());
   setCtrl(deadCtrl());
-  cur->truncate(fn_->loopVars, fn_->loopBlocks);
   if (!target) return cur;
   scopes_.merge(target, cur);
   return target;

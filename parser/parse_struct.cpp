@@ -321,11 +321,11 @@ Val Parser::parseNewStruct() {
   }
   // The fields become locals of a block: initializers run in order, then
   // the constructor block, where field names shadow outer names.
-  size_t nvars = scope()->vars.size(), depth = scope()->depth();
-  scope()->pushBlock();
+  size_t nvars = syms().vars.size(), depth = syms().depth();
+  syms().pushBlock();
   std::vector<int> slots(s->fields.size(), -1);
   {
-    OnExit pop{[this, nvars, depth] { scope()->truncate(nvars, depth); }};
+    OnExit pop{[this, nvars, depth] { endBlock(nvars, depth); }};
     for (size_t i = 0; i < s->fields.size(); i++) {
       FieldInfo& f = s->fields[i];
       if (f.isConst()) continue;
@@ -349,7 +349,7 @@ Val Parser::parseNewStruct() {
       // A reference or array field: null until set, if it has no initializer.
       bool ref = f.type.kind == SType::Struct || f.type.kind == SType::Array;
       info.maybeNull = ref && (isNull || v.t.nullable || v.t.kind == SType::Null);
-      scope()->definedInInnermost(f.name);
+      syms().definedInInnermost(f.name);
       slots[i] = scope()->define(info, v.n);
     }
     if (at(Tok::LBrace)) {
@@ -360,8 +360,9 @@ Val Parser::parseNewStruct() {
     std::vector<Node*> values;
     for (size_t i = 0; i < s->fields.size(); i++) {
       if (slots[i] < 0) continue;
-      const VarInfo& info = scope()->vars[size_t(slots[i])];
-      if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable && info.maybeNull)
+      const VarInfo& info = syms().vars[size_t(slots[i])];
+      if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable &&
+          scope()->maybeNull(slots[i]))
         error(newPos, "'" + s->name + "' is not fully initialized: field '" + info.name + "' is not set");
       values.push_back(scope()->get(slots[i]));
     }
@@ -412,7 +413,7 @@ Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
   // A method that calls a field-writing method on its own `self` writes
   // fields too (a read-only reference must not reach either). Within a
   // cycle of recursive methods the callee's answer is not known yet.
-  if (f.methodWritesSelf && fn_->selfStruct && obj.var >= 0 && scope()->vars[size_t(obj.var)].name == "self")
+  if (f.methodWritesSelf && fn_->selfStruct && obj.var >= 0 && syms().vars[size_t(obj.var)].name == "self")
     fn_->wroteSelf = true;
   // The method's first parameter is the hidden `self`.
   const FunSig& sig = *f.type.sig;
@@ -449,7 +450,7 @@ FieldInfo* Parser::selfMethodNamed(const std::string& name) {
 
 Val Parser::bareMethodCall(FieldInfo& m) {
   fn_->usedSelf = true;
-  Val self = readVar(scope()->find("self"));
+  Val self = readVar(syms().find("self"));
   return methodCall(self, *const_cast<StructInfo*>(fn_->selfStruct), m, tok().pos);
 }
 
@@ -486,7 +487,7 @@ Val Parser::fieldAssign(Tok op, SrcPos opPos) {
 }
 
 void Parser::noteSelfWrite(const Val& obj) {
-  if (fn_->selfStruct && obj.var >= 0 && scope()->vars[size_t(obj.var)].name == "self") fn_->wroteSelf = true;
+  if (fn_->selfStruct && obj.var >= 0 && syms().vars[size_t(obj.var)].name == "self") fn_->wroteSelf = true;
 }
 
 Val Parser::fieldIncDec(bool inc, SrcPos opPos, bool prefix) {

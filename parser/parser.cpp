@@ -203,7 +203,7 @@ bool Parser::parseFile() {
     for (Node* u : fun->out)
       if (u->op == Op::Parm && u->aux < 0) mem = u;
     fn_ = mainCtx_ = &ctx;
-    ctx.scope = scopes_.fresh(G(), *ctx.peep, fun, mem);
+    ctx.scope = scopes_.fresh(G(), *ctx.peep, ctx.symbols, fun, mem);
     Node* argParm = peep(mk(Op::Parm, {fun}, Type::intBot(), 0));
     ctx.scope->define({"arg", SType::intT(), false, nullptr, SrcPos{1, 1}}, argParm);
     u_.funs[size_t(mainFun_)].paramTypes = {Type::intBot()};
@@ -312,15 +312,20 @@ void Parser::parseStatement() {
 //   block = '{' statement* '}'
 void Parser::parseBlock() {
   expect(Tok::LBrace);
-  size_t nvars = scope()->vars.size(), depth = scope()->depth();
-  scope()->pushBlock();
+  size_t nvars = syms().vars.size(), depth = syms().depth();
+  syms().pushBlock();
   {
-    // The current scope may be replaced inside (loops, ifs), but every
-    // replacement starts with the same variables, so cutting back works.
-    OnExit pop{[this, nvars, depth] { scope()->truncate(nvars, depth); }};
+    // Statements inside leave the current scope as they found it (ifs and
+    // loops fold their scopes back into it), so cutting back works.
+    OnExit pop{[this, nvars, depth] { endBlock(nvars, depth); }};
     while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatement();
   }
   expect(Tok::RBrace);
+}
+
+void Parser::endBlock(size_t nvars, size_t depth) {
+  syms().truncate(nvars, depth);
+  scope()->forget(nvars);
 }
 
 Scope* Parser::branch(Node* cond, SrcPos pos) {
@@ -331,11 +336,19 @@ Scope* Parser::branch(Node* cond, SrcPos pos) {
   Node* t = peep(mk(Op::CProj, {iff}, nullptr, 0));
   Node* f = peep(mk(Op::CProj, {iff}, nullptr, 1));
   iff->keep--;
-  Scope* other = scopes_.dup(scope(), false);
-  other->setCtrl(f);
-  setCtrl(t);
+  Scope* here = scope();
+  Scope* yes = scopes_.child(here);
+  Scope* no = scopes_.child(here);
+  yes->setCtrl(t);
+  no->setCtrl(f);
+  fn_->scope = yes;
   G().killIfUnused(iff);
-  return other;
+  return no;
+}
+
+Scope* Parser::join(Scope* a, Scope* b) {
+  scopes_.merge(a, b);
+  return fn_->scope = scopes_.collapse(a);
 }
 
 //   if = 'if' '(' expr ')' statement ['else' statement]
@@ -349,21 +362,19 @@ void Parser::parseIf() {
   Scope* fScope = branch(c.n, ifPos);
   applyFacts(scope(), c.nnTrue);
   applyFacts(fScope, c.nnFalse);
-  size_t nslots = scope()->numSlots();
+  size_t nvars = syms().vars.size(), depth = syms().depth();
   if (atDeclaration()) error(tok().pos, "cannot define a new name on one arm of an if");
   parseStatement();
+  // Names declared by a (reported) bad arm are dropped.
+  endBlock(nvars, depth);
   Scope* tScope = scope();
   fn_->scope = fScope;
   if (accept(Tok::KwElse)) {
     if (atDeclaration()) error(tok().pos, "cannot define a new name on one arm of an if");
     parseStatement();
-    fScope = scope();
+    endBlock(nvars, depth);
   }
-  fn_->scope = tScope;
-  // Names declared by a (reported) bad arm are dropped before merging.
-  if (tScope->numSlots() != nslots) tScope->truncate(nslots - Scope::kFirstVar, tScope->depth());
-  if (fScope->numSlots() != nslots) fScope->truncate(nslots - Scope::kFirstVar, fScope->depth());
-  scopes_.merge(tScope, fScope);
+  join(tScope, fScope);
 }
 
 //   return = 'return' [expr] ';'

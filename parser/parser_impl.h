@@ -58,6 +58,7 @@ class Parser {
     int funIdx = -1;
     Graph* graph = nullptr;
     std::unique_ptr<Peephole> peep;      // the graph's parse-time peepholes (and value numbering)
+    SymbolTable symbols;                 // the function's names
     Scope* scope = nullptr;              // current scope of this function
     // Return paths, as inputs (ctrl, mem, value)* of a holder node so that
     // rewrites while parsing (Phis folded at loop ends) update them.
@@ -66,9 +67,8 @@ class Parser {
     SType retType = SType::error();      // common type of returns so far
     bool retTypeKnown = false;
     // Loop context.
-    Scope* breakScope = nullptr;
+    Scope* breakScope = nullptr;         // the innermost loop's exit (its parent: the loop body)
     Scope* continueScope = nullptr;
-    size_t loopVars = 0, loopBlocks = 0;  // scope shape at the loop head
     bool inLoop = false;
     FunCtx* outer = nullptr;
     const StructInfo* selfStruct = nullptr;  // a method of this struct
@@ -115,6 +115,9 @@ class Parser {
   Node* fcon(double v);
   Node* dataOp(Op op, Node* a, Node* b = nullptr, SrcPos pos = {});
   Scope* scope() { return fn_->scope; }
+  SymbolTable& syms() { return fn_->symbols; }
+  // Leaves a block: names beyond the first nvars (and blocks beyond depth) go.
+  void endBlock(size_t nvars, size_t depth);
   Node* ctrl() { return scope()->ctrl(); }
   void setCtrl(Node* c) { scope()->setCtrl(c); }
   bool deadCode() { return ctrl()->type->kind() == TKind::XCtrl; }
@@ -150,20 +153,25 @@ class Parser {
     ~Nesting() { p.depth_--; }
   };
   // Loop plumbing.
-  struct LoopSave { Scope* br; Scope* co; size_t vars, blocks; bool in; };
+  struct LoopSave { Scope* br; Scope* co; bool in; };
   LoopSave beginLoopCtx(Scope* breakScope);
   void endLoopCtx(const LoopSave& s);
   Scope* jumpTo(Scope* target);
   // Closes a loop; an endless one gets a Never exit to the function's return.
+  // The current scope (the back edge's) and the exit fold back into `head`.
   void closeLoop(Scope* head, Scope* exit);
+  // The loop body scope of a new loop at the current control (the head).
+  Scope* enterLoop();
   void parseLoopBody(Scope* exit);
   // Merge two arms that each leave a value: the result Phi (or value).
-  // Merges scope b into a where a's path computed va and b's computed vb;
-  // a becomes the current scope and the result is the merged value.
+  // Joins the arms a (which computed va) and b (vb); the scope they branched
+  // from becomes current again and the result is the merged value.
   Val mergeValues(Scope* a, Val va, Scope* b, Val vb, SType t);
-  // Branches on `cond`: the current scope continues on the true arm and the
-  // returned scope holds the false arm.
+  // Branches on `cond`: the current scope becomes the true arm (a child of
+  // the scope before) and the returned scope holds the false arm (its
+  // sibling). join() merges the arms and folds them back into that scope.
   Scope* branch(Node* cond, SrcPos pos);
+  Scope* join(Scope* a, Scope* b);
 
   // ---- expressions (parse_expr.cpp)
   Val parseExpr();

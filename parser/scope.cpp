@@ -1,5 +1,7 @@
-// Scope duplication, merging and lazy loop Phis.
+// Symbol tables, scope overlays, merging and lazy loop Phis.
 #include "parser/scope.h"
+
+#include <algorithm>
 
 #include "lexer/diag.h"
 #include "son/compute.h"
@@ -7,111 +9,17 @@
 
 namespace simplec {
 
-void Scope::setCtrl(Node* c) { g_->setDef(node, kCtrl, c); }
-Node* Scope::mem() { return getSlot(kMem); }
-void Scope::setMem(Node* m) { setSlot(kMem, m); }
+// ---------------------------------------------------------------- names
 
-void Scope::setRawClass(size_t k, Node* m) {
-  Graph& g = *g_;
-  while (mems->in.size() <= k) g.addDef(mems, nullptr);
-  g.setDef(mems, k, m);
-}
-
-Node* Scope::memOf(int k) {
-  Node* v = rawClass(size_t(k));
-  if (!v) {
-    if (!baseIsLazy()) return mem();
-    v = node->in[kMem];  // the base is still bound to a loop head: so is the class
-  }
-  if (v->op != Op::Scope) return v;
-  Node* phi = table_->scopeOfNode(v)->headClassPhi(size_t(k));
-  setRawClass(size_t(k), phi);
-  return phi;
-}
-
-Node* Scope::headClassPhi(size_t k) {
-  Node* loop = ctrl();
-  Node* hv = rawClass(k);
-  if (hv && hv->op == Op::Phi && hv->in[0] == loop) return hv;
-  Node* entry;
-  Node* base = node->in[kMem];
-  if (!hv && base && base->op == Op::Phi && base->in[0] == loop)
-    entry = base->in[1];  // the class shares the base: its value on entry
-  else
-    entry = memOf(int(k));
-  Graph& g = *g_;
-  Node* phi = g.make(Op::Phi, {loop, entry, nullptr}, Type::mem());
-  phi->name = "$mem" + std::to_string(k);
-  setRawClass(k, phi);
-  return phi;
-}
-
-void Scope::setMemOf(int k, Node* m) {
-  Node* v = rawClass(size_t(k));
-  // A class still bound to a loop head gets its head Phi first, so the back
-  // edge has somewhere to go; so do all open loops around (a class first
-  // stored inside a loop after a call reset the memory).
-  if ((v && v->op == Op::Scope) || (!v && baseIsLazy())) memOf(k);
-  for (Scope* h = loopHead; h; h = h->loopHead) h->headClassPhi(size_t(k));
-  setRawClass(size_t(k), m);
-}
-
-Node* Scope::allMem() {
-  Graph& g = *g_;
-  std::vector<Node*> ins{nullptr, mem()};
-  size_t n = g.unit().aliases.size();
-  bool any = false;
-  for (size_t k = 1; k < n; k++) {
-    Node* v = rawClass(k);
-    Node* m = v || baseIsLazy() ? memOf(int(k)) : nullptr;
-    if (m == ins[1]) m = nullptr;
-    ins.push_back(m);
-    any |= m != nullptr;
-  }
-  if (!any) return ins[1];
-  while (ins.back() == nullptr) ins.pop_back();
-  return peep_->run(g.make(Op::MergeMem, ins, Type::mem()));
-}
-
-void Scope::setAllMem(Node* m) {
-  for (size_t k = 1; k < mems->in.size(); k++)
-    if (rawClass(k)) setMemOf(int(k), nullptr);
-  setMem(m);
-}
-
-void Scope::popBlock() {
-  size_t n = blocks.back().size();
-  blocks.pop_back();
-  truncate(vars.size() - n, blocks.size());
-}
-
-void Scope::truncate(size_t nvars, size_t nblocks) {
-  Graph& g = *g_;
-  while (vars.size() > nvars) {
-    g.delDef(node, node->in.size() - 1);
-    vars.pop_back();
-  }
-  if (blocks.size() > nblocks) blocks.resize(nblocks);
-  // Names of the dropped variables are forgotten too (a declaration as the
-  // arm of an if leaves its name in the enclosing block).
-  for (auto& b : blocks)
-    for (auto it = b.begin(); it != b.end();) it = it->second >= int(nvars) ? b.erase(it) : std::next(it);
-}
-
-int Scope::define(const VarInfo& v, Node* value) {
+int SymbolTable::define(const VarInfo& v) {
   if (definedInInnermost(v.name)) return -1;
   int idx = int(vars.size());
   blocks.back()[v.name] = idx;
   vars.push_back(v);
-  g_->addDef(node, value);
   return idx;
 }
 
-bool Scope::definedInInnermost(const std::string& name) const {
-  return !blocks.empty() && blocks.back().count(name);
-}
-
-int Scope::find(const std::string& name) const {
+int SymbolTable::find(const std::string& name) const {
   for (size_t b = blocks.size(); b-- > 0;) {
     auto it = blocks[b].find(name);
     if (it != blocks[b].end()) return it->second;
@@ -119,135 +27,318 @@ int Scope::find(const std::string& name) const {
   return -1;
 }
 
-void Scope::set(int i, Node* v) { setSlot(kFirstVar + size_t(i), v); }
+bool SymbolTable::definedInInnermost(const std::string& name) const { return blocks.back().count(name) != 0; }
 
-Node* Scope::getSlot(size_t s) {
-  Node* v = node->in[s];
-  if (!v || v->op != Op::Scope) return v;
-  // A class that shares a lazily bound base is bound to the same loop head
-  // (it may get its own Phi there): say so before the base is resolved.
-  if (s == kMem) {
-    size_t n = g_->unit().aliases.size();
-    for (size_t k = 1; k < n; k++)
-      if (!rawClass(k)) setRawClass(k, v);
+void SymbolTable::truncate(size_t nvars, size_t nblocks) {
+  if (blocks.size() > nblocks) blocks.resize(nblocks);
+  // Forget the dropped variables' names (a declaration as the arm of an if
+  // leaves its name in the enclosing block): only theirs, from the inside.
+  while (vars.size() > nvars) {
+    int idx = int(vars.size()) - 1;
+    for (size_t b = blocks.size(); b-- > 0;) {
+      auto it = blocks[b].find(vars.back().name);
+      if (it != blocks[b].end() && it->second == idx) {
+        blocks[b].erase(it);
+        break;
+      }
+    }
+    vars.pop_back();
   }
-  // Lazy loop Phi: the head scope gets the Phi (created once), and this
-  // scope then refers to it directly.
-  Scope* head = table_->scopeOfNode(v);
-  Node* hv = head->node->in[s];
-  Node* phi;
-  if (hv && hv->op == Op::Phi && hv->in[0] == head->ctrl()) {
-    phi = hv;
+}
+
+// ---------------------------------------------------------------- entries
+
+bool Scope::own(int s, Node** v) const {
+  auto it = where_.find(s);
+  if (it == where_.end()) return false;
+  *v = node->in[1 + it->second];
+  return true;
+}
+
+void Scope::setOwn(int s, Node* v) {
+  auto it = where_.find(s);
+  if (it != where_.end()) {
+    g_->setDef(node, 1 + it->second, v);
+    return;
+  }
+  where_.emplace(s, uint32_t(slots_.size()));
+  slots_.push_back(s);
+  g_->addDef(node, v);
+}
+
+void Scope::dropOwn(int s) {
+  auto it = where_.find(s);
+  if (it == where_.end()) return;
+  g_->setDef(node, 1 + it->second, nullptr);
+  slots_[it->second] = 0;
+  where_.erase(it);
+}
+
+Scope* Scope::enclosingLoopBody() {
+  for (Scope* x = this; x; x = x->parent_)
+    if (x->loopBody_) return x;
+  return nullptr;
+}
+
+Node* Scope::read(int s) {
+  for (Scope* x = this; x; x = x->parent_) {
+    Node* v;
+    if (x->own(s, &v)) return s < 0 && !v ? read(kMemSlot) : v;  // a class without value shares the base
+    if (s < 0 && x->resetsMem_) return read(kMemSlot);
+    if (x->loopBody_) {
+      Scope* head = x->parent_;
+      SIMPLEC_CHECK(s < 2 || size_t(s - 2) < head->numVars_, "parser",
+                    "variable " + std::to_string(s - 2) + " has no value in its loop");
+      return head->headPhi(s);
+    }
+  }
+  // A class nothing stored to: the base. Everything else has a root entry.
+  SIMPLEC_CHECK(s < 0, "parser", "slot " + std::to_string(s) + " has no value");
+  return read(kMemSlot);
+}
+
+void Scope::write(int s, Node* v) {
+  // A value changed inside a loop is carried around it: the loop heads get
+  // their Phis first, so that the back edges have somewhere to go.
+  if (s < 0) {
+    // A class may read as the base below a call (no Phi made by reading):
+    // every open loop gets the class's own Phi.
+    for (Scope* b = enclosingLoopBody(); b; b = b->parent_->enclosingLoopBody()) b->parent_->headPhi(s);
   } else {
-    Node* entry = head->getSlot(s);
-    Graph& g = *g_;
-    phi = g.make(Op::Phi, {head->ctrl(), entry, nullptr}, table_->slotType(head, s));
-    if (s >= kFirstVar) phi->name = head->vars[s - kFirstVar].name;
-    head->setSlot(s, phi);
+    read(s);
   }
-  g_->setDef(node, s, phi);
+  setOwn(s, v);
+}
+
+Node* Scope::headPhi(int s) {
+  Node* loop = ctrl();
+  Node* v;
+  if (own(s, &v) && v && v->op == Op::Phi && v->in[0] == loop) return v;
+  Node* entry = read(s);
+  Node* phi = g_->make(Op::Phi, {loop, entry, nullptr}, table_->slotType(this, s));
+  phi->name = s >= 2 ? var(s - 2).name : s == kMemSlot ? "$mem" : "$mem" + std::to_string(-s);
+  setOwn(s, phi);
   return phi;
 }
 
-void Scope::setSlot(size_t s, Node* v) {
-  Node* old = node->in[s];
-  // Writing a slot still lazily bound to a loop head must create the head's
-  // Phi first, so the back edge has somewhere to go.
-  if (old && old->op == Op::Scope && old != v) getSlot(s);
-  g_->setDef(node, s, v);
+// ---------------------------------------------------------------- API
+
+void Scope::setCtrl(Node* c) { g_->setDef(node, 0, c); }
+
+Node* Scope::memOf(int k) { return read(classSlot(k)); }
+void Scope::setMemOf(int k, Node* m) { write(classSlot(k), m); }
+
+Node* Scope::allMem() {
+  Node* base = mem();
+  std::vector<Node*> ins{nullptr, base};
+  size_t n = g_->unit().aliases.size();
+  bool any = false;
+  for (size_t k = 1; k < n; k++) {
+    Node* m = memOf(int(k));
+    if (m == base) m = nullptr;
+    ins.push_back(m);
+    any |= m != nullptr;
+  }
+  if (!any) return base;
+  while (ins.back() == nullptr) ins.pop_back();
+  return peep_->run(g_->make(Op::MergeMem, ins, Type::mem()));
 }
 
-const Type* ScopeTable::slotType(Scope* s, size_t slot) const {
-  if (slot == Scope::kMem) return Type::mem();
-  return s->vars[slot - Scope::kFirstVar].type.lattice();
+void Scope::carryClasses() {
+  if (classesCarried_) return;
+  classesCarried_ = true;
+  std::vector<int> classes;
+  for (Scope* x = this; x; x = x->parent_) {
+    for (size_t k = 0; k < x->slots_.size(); k++)
+      if (x->slots_[k] < 0 && x->node->in[1 + k]) classes.push_back(x->slots_[k]);
+    if (x->resetsMem_) break;
+  }
+  for (int s : classes) headPhi(s);
 }
 
-Scope* ScopeTable::fresh(Graph& g, Peephole& p, Node* ctrl, Node* mem) {
+void Scope::setAllMem(Node* m) {
+  // Open loops carry the base around, and every class with a value of its
+  // own at their heads: after the call it is the base.
+  read(kMemSlot);
+  for (Scope* b = enclosingLoopBody(); b; b = b->parent_->enclosingLoopBody()) b->parent_->carryClasses();
+  for (int s : std::vector<int>(slots_))
+    if (s < 0) dropOwn(s);
+  resetsMem_ = true;
+  setOwn(kMemSlot, m);
+}
+
+int Scope::define(const VarInfo& info, Node* v) {
+  int idx = symbols_->define(info);
+  if (idx >= 0) bind(idx, v);
+  return idx;
+}
+
+void Scope::bind(int i, Node* v) {
+  SIMPLEC_CHECK(size_t(i) >= numVars_, "parser", "variable " + std::to_string(i) + " bound twice");
+  numVars_ = size_t(i) + 1;
+  setOwn(varSlot(i), v);  // new here: no loop carries it yet
+  facts_[i] = var(i).maybeNull;
+}
+
+bool Scope::maybeNull(int i) const {
+  for (const Scope* x = this; x; x = x->parent_) {
+    auto it = x->facts_.find(i);
+    if (it != x->facts_.end()) return it->second;
+  }
+  return var(i).maybeNull;
+}
+
+void Scope::setMaybeNull(int i, bool b) {
+  if (maybeNull(i) != b || !facts_.count(i)) facts_[i] = b;
+}
+
+void Scope::forget(size_t n) {
+  if (numVars_ <= n) return;
+  for (int s : std::vector<int>(slots_))
+    if (s >= 2 && size_t(s - 2) >= n) dropOwn(s);
+  for (auto it = facts_.begin(); it != facts_.end();) it = size_t(it->first) >= n ? facts_.erase(it) : std::next(it);
+  numVars_ = n;
+}
+
+// ---------------------------------------------------------------- table
+
+const Type* ScopeTable::slotType(Scope* s, int slot) const {
+  if (slot < 2) return Type::mem();
+  return s->var(slot - 2).type.lattice();
+}
+
+Scope* ScopeTable::make(Graph& g, Peephole& p, SymbolTable& symbols, Scope* parent, Node* ctrl) {
   auto s = std::make_unique<Scope>();
   s->table_ = this;
   s->g_ = &g;
   s->peep_ = &p;
-  s->node = g.make(Op::Scope, {ctrl, mem}, Type::bottom(), int64_t(scopes_.size()));
+  s->symbols_ = &symbols;
+  s->parent_ = parent;
+  s->node = g.make(Op::Scope, {ctrl}, Type::bottom(), int64_t(scopes_.size()));
   s->node->keep = 1;
-  s->mems = g.make(Op::Scope, {nullptr}, Type::bottom(), int64_t(scopes_.size()));
-  s->mems->keep = 1;
-  s->blocks.emplace_back();
+  if (parent) {
+    parent->children_++;
+    s->numVars_ = parent->numVars_;
+  }
   scopes_.push_back(std::move(s));
   return scopes_.back().get();
 }
 
-Scope* ScopeTable::dup(Scope* src, bool loop) {
-  Graph& g = *src->g_;
-  auto s = std::make_unique<Scope>();
-  s->table_ = this;
-  s->g_ = src->g_;
-  s->peep_ = src->peep_;
-  s->vars = src->vars;
-  s->blocks = src->blocks;
-  std::vector<Node*> ins{src->ctrl()};
-  for (size_t i = 1; i < src->node->in.size(); i++) ins.push_back(loop ? src->node : src->node->in[i]);
-  s->node = g.make(Op::Scope, ins, Type::bottom(), int64_t(scopes_.size()));
-  s->node->keep = 1;
-  std::vector<Node*> mins{nullptr};
-  for (size_t k = 1; k < src->mems->in.size(); k++) mins.push_back(loop ? src->node : src->mems->in[k]);
-  s->mems = g.make(Op::Scope, mins, Type::bottom(), int64_t(scopes_.size()));
-  s->mems->keep = 1;
-  s->loopHead = loop ? src : src->loopHead;
-  scopes_.push_back(std::move(s));
-  return scopes_.back().get();
+Scope* ScopeTable::fresh(Graph& g, Peephole& p, SymbolTable& symbols, Node* ctrl, Node* mem) {
+  Scope* s = make(g, p, symbols, nullptr, ctrl);
+  s->setOwn(Scope::kMemSlot, mem);
+  return s;
+}
+
+Scope* ScopeTable::child(Scope* s) { return make(*s->g_, *s->peep_, *s->symbols_, s, s->ctrl()); }
+
+Scope* ScopeTable::loopBody(Scope* head) {
+  SIMPLEC_CHECK(head->ctrl()->op == Op::Loop, "parser", "a loop body needs its Loop");
+  Scope* b = child(head);
+  b->loopBody_ = true;
+  return b;
+}
+
+Scope* ScopeTable::snapshot(Scope* from, Scope* base) {
+  Scope* s = child(base);
+  s->setCtrl(from->ctrl());
+  // Newest first: the first entry met for a slot is its value; class entries
+  // older than a call's reset no longer count.
+  bool classesDone = false;
+  for (Scope* x = from; x != base; x = x->parent_) {
+    SIMPLEC_CHECK(x, "parser", "a jump's scope is not inside its target's");
+    for (size_t k = 0; k < x->slots_.size(); k++) {
+      int slot = x->slots_[k];
+      if (slot == 0 || s->where_.count(slot)) continue;
+      if (slot < 0 && classesDone) continue;
+      if (slot >= 2 && size_t(slot - 2) >= base->numVars_) continue;  // not visible at the target
+      s->setOwn(slot, x->node->in[1 + k]);
+    }
+    for (const auto& [v, b] : x->facts_)
+      if (size_t(v) < base->numVars_ && !s->facts_.count(v)) s->facts_[v] = b;
+    if (x->resetsMem_ && !classesDone) {
+      classesDone = true;
+      s->resetsMem_ = true;
+    }
+  }
+  return s;
 }
 
 void ScopeTable::kill(Scope* s) {
+  if (s->dead_) return;
+  s->dead_ = true;
+  if (s->parent_) s->parent_->children_--;
   Graph& g = *s->g_;
-  if (s->node->dead) return;
   s->node->keep = 0;
   // Detach the inputs one by one (they may be shared).
   while (!s->node->in.empty()) g.delDef(s->node, s->node->in.size() - 1);
   g.killIfUnused(s->node);
-  s->mems->keep = 0;
-  while (!s->mems->in.empty()) g.delDef(s->mems, s->mems->in.size() - 1);
-  g.killIfUnused(s->mems);
+  s->slots_ = {};
+  s->where_ = {};
+  s->facts_ = {};
+}
+
+Scope* ScopeTable::collapse(Scope* s) {
+  Scope* p = s->parent_;
+  SIMPLEC_CHECK(p && !p->dead_ && p->children_ == 1, "parser", "folding a scope into a parent with other children");
+  p->setCtrl(s->ctrl());
+  if (s->resetsMem_) {
+    // A call in s: what p knew of the classes is older than it.
+    for (int slot : std::vector<int>(p->slots_))
+      if (slot < 0) p->dropOwn(slot);
+    p->resetsMem_ = true;
+  }
+  for (size_t k = 0; k < s->slots_.size(); k++)
+    if (s->slots_[k] != 0) p->setOwn(s->slots_[k], s->node->in[1 + k]);
+  for (const auto& [v, b] : s->facts_) p->facts_[v] = b;
+  p->numVars_ = s->numVars_;
+  kill(s);
+  return p;
 }
 
 Node* ScopeTable::merge(Scope* s, Scope* that) {
+  SIMPLEC_CHECK(s->parent_ && s->parent_ == that->parent_, "parser", "merging scopes that are not siblings");
+  SIMPLEC_CHECK(s->numVars_ == that->numVars_, "parser", "merging scopes of different shapes");
   Graph& g = *s->g_;
   Peephole& peep = *s->peep_;
-  SIMPLEC_CHECK(s->g_ == that->g_, "parser", "merging scopes of two functions");
-  SIMPLEC_CHECK(s->numSlots() == that->numSlots(), "parser", "merging scopes of different shapes");
   // Null facts: a dead arm proves nothing; otherwise a variable may be null
   // after the join if it may be on either arm.
   bool sDead = s->ctrl()->type->kind() == TKind::XCtrl;
   bool thatDead = that->ctrl()->type->kind() == TKind::XCtrl;
-  for (size_t i = 0; i < s->vars.size() && i < that->vars.size(); i++) {
-    if (sDead) s->vars[i].maybeNull = that->vars[i].maybeNull;
-    else if (!thatDead) s->vars[i].maybeNull = s->vars[i].maybeNull || that->vars[i].maybeNull;
+  std::vector<int> factVars;
+  for (const auto& [v, b] : s->facts_) factVars.push_back(v);
+  for (const auto& [v, b] : that->facts_)
+    if (!s->facts_.count(v)) factVars.push_back(v);
+  for (int v : factVars) {
+    bool a = s->maybeNull(v), b = that->maybeNull(v);
+    s->facts_[v] = sDead ? b : thatDead ? a : a || b;
+  }
+  // The slots either side changed. After a call on one side every class
+  // may differ: those with a value in the common parent count too.
+  std::vector<int> slots;
+  for (int slot : s->slots_)
+    if (slot != 0) slots.push_back(slot);
+  for (int slot : that->slots_)
+    if (slot != 0 && !s->where_.count(slot)) slots.push_back(slot);
+  if (s->resetsMem_ || that->resetsMem_) {
+    for (Scope* x = s->parent_; x; x = x->parent_) {
+      for (int slot : x->slots_)
+        if (slot < 0 && std::find(slots.begin(), slots.end(), slot) == slots.end()) slots.push_back(slot);
+      if (x->resetsMem_) break;
+    }
   }
   Node* r = g.make(Op::Region, {nullptr, s->ctrl(), that->ctrl()}, Type::ctrl());
   r->keep++;
-  for (size_t i = 1; i < s->numSlots(); i++) {
-    if (s->node->in[i] == that->node->in[i]) continue;
-    Node* a = s->getSlot(i);
-    Node* b = that->getSlot(i);
+  // Every value read before any is written (a class of s may read s's base).
+  std::vector<std::pair<Node*, Node*>> values;
+  for (int slot : slots) values.push_back({s->read(slot), that->read(slot)});
+  for (size_t i = 0; i < slots.size(); i++) {
+    auto [a, b] = values[i];
     if (a == b) continue;
-    Node* phi = g.make(Op::Phi, {r, a, b}, nullptr);
-    if (i >= Scope::kFirstVar) phi->name = s->vars[i - Scope::kFirstVar].name;
-    phi->type = slotType(s, i);
-    s->setSlot(i, peep.run(phi));
-  }
-  size_t nk = std::max(s->mems->in.size(), that->mems->in.size());
-  for (size_t k = 1; k < nk; k++) {
-    Node* ra = s->rawClass(k);
-    Node* rb = that->rawClass(k);
-    if (ra == rb && (ra || s->node->in[Scope::kMem] == that->node->in[Scope::kMem])) continue;
-    Node* a = s->memOf(int(k));
-    Node* b = that->memOf(int(k));
-    if (a == b) {
-      s->setRawClass(k, a);
-      continue;
-    }
-    Node* phi = g.make(Op::Phi, {r, a, b}, Type::mem());
-    phi->name = "$mem" + std::to_string(k);
-    s->setRawClass(k, peep.run(phi));
+    int slot = slots[i];
+    Node* phi = g.make(Op::Phi, {r, a, b}, slotType(s, slot));
+    phi->name = slot >= 2 ? s->var(slot - 2).name : slot == Scope::kMemSlot ? "$mem" : "$mem" + std::to_string(-slot);
+    s->setOwn(slot, peep.run(phi));
   }
   kill(that);
   r->keep--;
@@ -279,56 +370,37 @@ void widenUsers(std::vector<Node*> work) {
 
 }  // namespace
 
-void ScopeTable::endLoop(Scope* head, Scope* back, Scope* exit) {
+void ScopeTable::endLoop(Scope* head, Scope* back) {
   Graph& g = *head->g_;
   Peephole& peep = *head->peep_;
   Node* loop = head->ctrl();
   SIMPLEC_CHECK(loop->op == Op::Loop && loop->in[2] == nullptr, "parser", "loop closed twice");
-  bool exitBaseLazy = exit->node->in[Scope::kMem] == head->node;
   g.setDef(loop, 2, back->ctrl());
-  size_t n = head->numSlots();
-  for (size_t i = 1; i < n; i++) {
-    Node* hv = head->node->in[i];
-    bool hasPhi = hv && hv->op == Op::Phi && hv->in[0] == loop;
-    if (hasPhi) {
-      Node* bv = i < back->numSlots() ? back->node->in[i] : head->node;
-      // Unchanged around the loop: the Phi feeds itself and folds away.
-      g.setDef(hv, 2, bv == head->node ? hv : back->getSlot(i));
+  // The head's Phis of this loop, each closed with the value at the back
+  // edge (itself when the loop never changed it).
+  std::vector<Node*> phis;
+  std::vector<int> slots;
+  for (size_t k = 0; k < head->slots_.size(); k++) {
+    Node* v = head->node->in[1 + k];
+    if (head->slots_[k] != 0 && v && v->op == Op::Phi && v->in[0] == loop && !v->in[2]) {
+      phis.push_back(v);
+      slots.push_back(head->slots_[k]);
     }
-    // The exit still lazily bound to the head sees the head's value (its
-    // Phi, or what the head itself holds, possibly an outer loop's sentinel).
-    if (i < exit->numSlots() && exit->node->in[i] == head->node) g.setDef(exit->node, i, head->node->in[i]);
   }
-  // Memory classes: back edges into the head's class Phis; the exit sees
-  // the head's value where it is still bound to the head.
-  for (size_t k = 1; k < head->mems->in.size(); k++) {
-    Node* hv = head->mems->in[k];
-    if (hv && hv->op == Op::Phi && hv->in[0] == loop) {
-      Node* bv = back->rawClass(k);
-      bool unchanged = bv == head->node || (!bv && back->node->in[Scope::kMem] == head->node);
-      g.setDef(hv, 2, unchanged ? hv : back->memOf(int(k)));
-    }
-    Node* ev = exit->rawClass(k);
-    if (ev == head->node || (!ev && exitBaseLazy && hv)) exit->setRawClass(k, hv);
-  }
-  for (size_t k = head->mems->in.size(); k < exit->mems->in.size(); k++)
-    if (exit->mems->in[k] == head->node) exit->setRawClass(k, nullptr);
+  for (size_t i = 0; i < phis.size(); i++) g.setDef(phis[i], 2, back->read(slots[i]));
+  // Closed: reads through the body no longer make Phis at the head.
+  SIMPLEC_CHECK(back->parent_ && back->parent_->loopBody_ && back->parent_->parent_ == head, "parser",
+                "a loop's back edge outside its body");
+  back->parent_->loopBody_ = false;
   kill(back);
   // One round of useless-Phi removal, then the loop itself.
-  for (size_t i = 1; i < n; i++) {
-    Node* hv = head->node->in[i];
-    if (!hv || hv->op != Op::Phi || hv->in[0] != loop) continue;
+  for (Node* hv : phis) {
+    if (hv->dead) continue;
     const Type* declared = hv->type;
     std::vector<Node*> users = hv->out;
     Node* x = peep.run(hv);
     if (x != hv && !hv->dead) g.subsume(hv, x);
     if (declared && x->type && !x->type->isa(declared)) widenUsers(std::move(users));
-  }
-  for (size_t k = 1; k < head->mems->in.size(); k++) {
-    Node* hv = head->mems->in[k];
-    if (!hv || hv->op != Op::Phi || hv->in[0] != loop) continue;
-    Node* x = peep.run(hv);
-    if (x != hv && !hv->dead) g.subsume(hv, x);
   }
   Node* nl = peep.run(loop);
   if (nl != loop && !loop->dead) g.subsume(loop, nl);

@@ -1,18 +1,20 @@
-// ScopeNode: the parser's symbol table, kept in the graph as a node whose
-// inputs are the current control, memory, and value of every visible
-// variable (so use lists keep those values alive while parsing).
-// Slots: 0 = control, 1 = memory, 2 + i = variable i.
-// Memory is split into alias classes (son/mem_access.h): slot 1 holds the
-// base memory (everything no class has its own value for), and a second
-// Scope node, `mems`, holds the memory of alias class k in input k (null:
-// the same as the base). A call takes all memory (a MergeMem) and resets
-// every class to its result.
-// Lexical blocks nest; popping a block drops the variables it declared.
-// At an `if` the scope is duplicated and the two copies merged into a Region
-// with a Phi per slot that differs. At a loop head the body scope starts with
-// every slot pointing at the head Scope node itself (a sentinel): the first
-// read or write of such a slot creates the loop Phi lazily, so only variables
-// the loop touches get Phis.
+// The parser's symbol tables. A function's SymbolTable holds the names
+// (lexical blocks over its variables, in declaration order); they are the
+// same on every path, so all of the function's scopes share it. A Scope
+// holds what differs per path: the control, memory (per alias class) and
+// value of each variable, and the null facts of references.
+// Scopes share what they do not change: a scope made for the arm of an if
+// or for a loop body is an overlay that records only the slots written in
+// it and reads the rest from its parent, which stays frozen until its
+// children are merged and folded back into it (collapse). So an `if` costs
+// what its arms change, not the number of variables in sight.
+// A scope's values are the inputs of a ScopeNode (Op::Scope) in the graph,
+// so rewrites that replace a node (subsume) update every scope holding it.
+// Loop bodies: reading or writing, inside a loop, a slot the loop has not
+// touched yet gives the loop head a Phi for it (made then, not before), so
+// only variables the loop uses get Phis. Memory is split into alias classes
+// (son/mem_access.h): a class without its own value shares the base memory;
+// a call resets every class to the base.
 #pragma once
 #include <string>
 #include <unordered_map>
@@ -32,8 +34,9 @@ struct VarInfo {
   // functions, which make it again in their own graphs).
   const Type* constValue = nullptr;
   SrcPos pos;
-  // A reference variable that might hold null here (for a non-nullable
-  // type: might not be assigned yet). Flow-sensitive: merged at joins.
+  // The null fact at the definition: a reference variable that might hold
+  // null (for a non-nullable type: might not be assigned yet). Later facts
+  // are per scope (Scope::maybeNull).
   bool maybeNull = false;
   // Inside a method: this name is field `field` of `self` (variable selfVar).
   int field = -1;
@@ -42,85 +45,131 @@ struct VarInfo {
   int externVar = -1;
 };
 
+// The names of one function: variables by index, blocks mapping names to
+// indices (innermost last).
+class SymbolTable {
+ public:
+  std::vector<VarInfo> vars;
+  std::vector<std::unordered_map<std::string, int>> blocks;
+
+  SymbolTable() { blocks.emplace_back(); }
+  void pushBlock() { blocks.emplace_back(); }
+  size_t depth() const { return blocks.size(); }
+  // The new variable's index, or -1 if the innermost block has the name.
+  int define(const VarInfo& v);
+  // The variable index of `name`, searching blocks inside out; -1 if absent.
+  int find(const std::string& name) const;
+  bool definedInInnermost(const std::string& name) const;
+  // Drops variables beyond the first n and blocks beyond the first nblocks.
+  void truncate(size_t nvars, size_t nblocks);
+};
+
 class ScopeTable;
 
 class Scope {
  public:
-  static constexpr int kCtrl = 0, kMem = 1, kFirstVar = 2;
-
-  Node* node;  // Op::Scope
-  std::vector<VarInfo> vars;
-  std::vector<std::unordered_map<std::string, int>> blocks;  // name -> var index
-
-  Node* mems = nullptr;  // Op::Scope: input k = memory of alias class k, or null
-  Scope* loopHead = nullptr;  // the head scope of the innermost open loop
-
-  Graph& graph() const { return *g_; }
-  Node* ctrl() const { return node->in[kCtrl]; }
+  Node* ctrl() const { return node->in[0]; }
   void setCtrl(Node* c);
   // The base memory (what a class without its own value shares).
-  Node* mem();
-  void setMem(Node* m);
+  Node* mem() { return read(kMemSlot); }
+  void setMem(Node* m) { write(kMemSlot, m); }
   // The memory of alias class k >= 1.
   Node* memOf(int k);
   void setMemOf(int k, Node* m);
   // All memory as one value: the base, or a MergeMem of base and classes.
   Node* allMem();
-  // After a call: all memory is `m`.
+  // After a call: all memory is `m`, every class shares it.
   void setAllMem(Node* m);
 
-  void pushBlock() { blocks.emplace_back(); }
-  void popBlock();
-  size_t depth() const { return blocks.size(); }
-  // Defines a variable in the innermost block; -1 if the name is already
-  // defined in that block.
-  int define(const VarInfo& v, Node* value);
-  // The variable index of `name`, searching blocks inside out; -1 if absent.
-  int find(const std::string& name) const;
-  bool definedInInnermost(const std::string& name) const;
-  // Value of variable i (resolving a lazy loop Phi).
-  Node* get(int i) { return getSlot(kFirstVar + i); }
-  void set(int i, Node* v);
-  size_t numSlots() const { return node->in.size(); }
-  // Drop variables beyond the first n (and the blocks that held them).
-  void truncate(size_t nvars, size_t nblocks);
+  // Variables visible here: [0, numVars()).
+  size_t numVars() const { return numVars_; }
+  const VarInfo& var(int i) const { return symbols_->vars[size_t(i)]; }
+  // Defines a variable in the symbol table's innermost block with this
+  // scope's value v; -1 if the name is already defined in that block.
+  int define(const VarInfo& info, Node* v);
+  // Gives variable i, just defined in the symbol table, its value here.
+  void bind(int i, Node* v);
+  // Value of variable i (a loop body gets the loop Phi made on first use).
+  Node* get(int i) { return read(varSlot(i)); }
+  void set(int i, Node* v) { write(varSlot(i), v); }
+  // May reference variable i be null here?
+  bool maybeNull(int i) const;
+  void setMaybeNull(int i, bool b);
+  // Forgets variables beyond the first n (their values here).
+  void forget(size_t n);
 
-  Node* getSlot(size_t s);
-  void setSlot(size_t s, Node* v);
+  Scope* parent() const { return parent_; }
+  Graph& graph() const { return *g_; }
+  SymbolTable& symbols() const { return *symbols_; }
+
+  Node* node = nullptr;  // Op::Scope: in[0] = control, in[1 + k] = the value of slots_[k]
 
  private:
   friend class ScopeTable;
-  Node* rawClass(size_t k) const { return k < mems->in.size() ? mems->in[k] : nullptr; }
-  void setRawClass(size_t k, Node* m);
-  // The Phi of class k at this loop head scope (made on first need).
-  Node* headClassPhi(size_t k);
-  bool baseIsLazy() const { return node->in[kMem] && node->in[kMem]->op == Op::Scope; }
+  // Slots: 1 = base memory, 2 + i = variable i, -k = memory of alias class k.
+  static constexpr int kMemSlot = 1;
+  static int varSlot(int i) { return 2 + i; }
+  static int classSlot(int k) { return -k; }
+
+  // This scope's own entry for slot s, if any (nullptr: none; for a class,
+  // an entry may hold nullptr, "shares the base").
+  bool own(int s, Node** v) const;
+  void setOwn(int s, Node* v);
+  void dropOwn(int s);
+  Node* read(int s);
+  void write(int s, Node* v);
+  // The Phi of slot s at this loop head (made on first need).
+  Node* headPhi(int s);
+  // At this loop head: a Phi for every class with a value of its own (a
+  // call in the loop makes them all the base).
+  void carryClasses();
+  // The innermost loop body scope at or above this one (nullptr: none).
+  Scope* enclosingLoopBody();
+
   ScopeTable* table_ = nullptr;
-  Graph* g_ = nullptr;        // the function's graph the scope's nodes live in
-  Peephole* peep_ = nullptr;  // and its peepholes
-  Node* declared_ = nullptr;
+  Graph* g_ = nullptr;
+  Peephole* peep_ = nullptr;
+  SymbolTable* symbols_ = nullptr;
+  Scope* parent_ = nullptr;
+  bool loopBody_ = false;   // a loop body: its parent is the loop head
+  bool resetsMem_ = false;  // a call here reset every class to the base
+  bool classesCarried_ = false;  // loop head: carryClasses() done
+  int children_ = 0;        // live child scopes (a parent is frozen while it has any)
+  size_t numVars_ = 0;
+  std::vector<int> slots_;                   // slot of node->in[1 + k] (0: a dropped entry)
+  std::unordered_map<int, uint32_t> where_;  // slot -> index k in slots_
+  std::unordered_map<int, bool> facts_;      // variable -> maybe null, where it changed here
+  bool dead_ = false;
 };
 
-// Owns all scopes of a parse and implements the operations that involve two
-// (always of one function: the graph of the scopes given).
+// Owns the scopes of a parse and implements the operations that involve two
+// or more (always of one function).
 class ScopeTable {
  public:
-  // A scope of the function whose graph is g.
-  Scope* fresh(Graph& g, Peephole& p, Node* ctrl, Node* mem);
-  // A copy sharing every value; with `loop`, slots point at `s` lazily.
-  Scope* dup(Scope* s, bool loop);
-  // Merges `that` into `s` at a new Region; `that` is killed. Returns the
-  // region (peepholed) which is also s's control.
+  // A function's outermost scope.
+  Scope* fresh(Graph& g, Peephole& p, SymbolTable& symbols, Node* ctrl, Node* mem);
+  // An overlay on s (an arm of a branch); s is frozen until it is folded back.
+  Scope* child(Scope* s);
+  // The body of the loop whose head is `head` (head's control is the Loop).
+  Scope* loopBody(Scope* head);
+  // A copy of `from` (at a break or continue) as an overlay on `base`, an
+  // ancestor of `from`: what changed between them, and from's control.
+  Scope* snapshot(Scope* from, Scope* base);
+  // Merges `that` into `s` at a new Region (a Phi per slot that differs):
+  // s and that are children of one scope. `that` is killed. Returns the
+  // region (peepholed), which is also s's control.
   Node* merge(Scope* s, Scope* that);
-  // Closes the loop whose head scope is `head`: back edge from `back`, and
-  // lazy slots of `exit` resolved. `back` is killed.
-  void endLoop(Scope* head, Scope* back, Scope* exit);
+  // Moves s's entries into its parent, kills s and returns the parent.
+  Scope* collapse(Scope* s);
+  // Closes the loop whose head scope is `head`: back edges from `back` (a
+  // child of `body`), which is killed.
+  void endLoop(Scope* head, Scope* back);
   void kill(Scope* s);
-  Scope* scopeOfNode(Node* n) const { return scopes_[size_t(n->aux)].get(); }
-  // Lattice type a lazy Phi for slot s of `s` gets while its loop is open.
-  const Type* slotType(Scope* s, size_t slot) const;
+  // Lattice type a Phi of slot s gets while its loop is open.
+  const Type* slotType(Scope* s, int slot) const;
 
  private:
+  Scope* make(Graph& g, Peephole& p, SymbolTable& symbols, Scope* parent, Node* ctrl);
   std::vector<std::unique_ptr<Scope>> scopes_;
 };
 

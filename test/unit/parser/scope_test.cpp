@@ -17,7 +17,7 @@ namespace {
 
 VarInfo var(const char* name) { return VarInfo{name, SType::intT(), false, nullptr, {}}; }
 
-// A graph being parsed: one function f(p0, p1, p2), a peephole, scopes.
+// A graph being parsed: one function f(p0, p1, p2), a peephole, its names and scopes.
 struct Fixture {
   Unit u;
   SonBuilder b{u, "f", 3};
@@ -25,7 +25,17 @@ struct Fixture {
   Peephole peep{g};
   ScopeTable st;
   Fixture() { g.deferKills = true; }
-  Scope* fresh(Node* ctrl, Node* mem) { return st.fresh(g, peep, ctrl, mem); }
+  SymbolTable symbols;
+  Scope* fresh(Node* ctrl, Node* mem) { return st.fresh(g, peep, symbols, ctrl, mem); }
+  // The two arms of a branch of `s` on `pred`: {true arm, false arm}.
+  std::pair<Scope*, Scope*> branch(Scope* s, Node* pred) {
+    Node* iff = run(Op::If, {s->ctrl(), pred});
+    Scope* t = st.child(s);
+    Scope* e = st.child(s);
+    t->setCtrl(run(Op::CProj, {iff}, 0));
+    e->setCtrl(run(Op::CProj, {iff}, 1));
+    return {t, e};
+  }
   Node* deadCtrl() { return peep.run(g.con(Type::xctrl())); }
   Node* run(Op op, std::vector<Node*> ins, int64_t aux = 0) { return peep.run(g.make(op, ins, nullptr, aux)); }
   Node* con(int64_t v) { return peep.run(g.con(Type::intConst(v))); }
@@ -44,29 +54,53 @@ struct Fixture {
 TEST_CASE("parser/scope: blocks, definitions and shadowing", "[parser][scope]") {
   Fixture f;
   Scope* s = f.fresh(f.b.fun, f.b.mem);
+  SymbolTable& names = f.symbols;
   CHECK(s->ctrl() == f.b.fun);
   CHECK(s->mem() == f.b.mem);
   int ix = s->define(var("x"), f.b.parm(0));
   int iy = s->define(var("y"), f.b.parm(1));
   CHECK(ix == 0);
   CHECK(iy == 1);
-  CHECK(s->numSlots() == size_t(Scope::kFirstVar + 2));
+  CHECK(s->numVars() == 2);
   CHECK(s->define(var("x"), f.b.parm(2)) == -1);  // same block
   CHECK(s->get(ix) == f.b.parm(0));
-  s->pushBlock();
+  size_t depth = names.depth();
+  names.pushBlock();
   int inner = s->define(var("x"), f.b.parm(2));
   CHECK(inner == 2);
-  CHECK(s->find("x") == inner);
-  CHECK(s->find("y") == iy);
-  CHECK(s->definedInInnermost("x"));
-  CHECK_FALSE(s->definedInInnermost("y"));
-  s->popBlock();
-  CHECK(s->find("x") == ix);
-  CHECK(s->find("nope") == -1);
-  CHECK(s->numSlots() == size_t(Scope::kFirstVar + 2));
+  CHECK(names.find("x") == inner);
+  CHECK(names.find("y") == iy);
+  CHECK(names.definedInInnermost("x"));
+  CHECK_FALSE(names.definedInInnermost("y"));
+  names.truncate(2, depth);
+  s->forget(2);
+  CHECK(names.find("x") == ix);
+  CHECK(names.find("nope") == -1);
+  CHECK(s->numVars() == 2);
   s->set(iy, f.b.parm(2));
   CHECK(s->get(iy) == f.b.parm(2));
   f.finish(s->ctrl(), s->mem(), s->get(iy), {s});
+}
+
+TEST_CASE("parser/scope: an arm holds only what it changes", "[parser][scope]") {
+  Fixture f;
+  Scope* s = f.fresh(f.b.fun, f.b.mem);
+  for (int i = 0; i < 1000; i++) s->define(var(("v" + std::to_string(i)).c_str()), f.con(i));
+  auto [t, e] = f.branch(s, f.b.parm(0));
+  CHECK(t->node->in.size() == 1);  // control only: the values are read through s
+  CHECK(t->get(500) == s->get(500));
+  t->set(7, f.b.parm(1));
+  CHECK(t->node->in.size() == 2);
+  CHECK(e->get(7) == s->get(7));  // the other arm does not see it
+  CHECK(s->get(7) != f.b.parm(1));
+  size_t before = f.g.size();
+  f.st.merge(t, e);
+  Scope* after = f.st.collapse(t);
+  CHECK(after == s);
+  CHECK(f.g.size() - before <= 3);  // a Region and one Phi (peepholed), not one per variable
+  CHECK(s->get(7)->op == Op::Phi);
+  CHECK(s->get(8)->isConst());
+  f.finish(s->ctrl(), s->mem(), s->get(7), {s});
 }
 
 TEST_CASE("parser/scope: a merge makes Phis only where the arms differ", "[parser][scope]") {
@@ -74,20 +108,19 @@ TEST_CASE("parser/scope: a merge makes Phis only where the arms differ", "[parse
   Scope* s = f.fresh(f.b.fun, f.b.mem);
   int ix = s->define(var("x"), f.b.parm(0));
   int iy = s->define(var("y"), f.b.parm(1));
-  Node* iff = f.run(Op::If, {f.b.fun, f.b.parm(2)});
-  iff->keep++;
-  Node* t = f.run(Op::CProj, {iff}, 0);
-  Node* e = f.run(Op::CProj, {iff}, 1);
-  iff->keep--;
-  Scope* other = f.st.dup(s, false);
+  auto [t, other] = f.branch(s, f.b.parm(2));
   CHECK(other->get(ix) == f.b.parm(0));
-  other->setCtrl(e);
-  s->setCtrl(t);
   Node* five = f.con(5);
-  s->set(ix, five);
-  Node* r = f.st.merge(s, other);
+  t->set(ix, five);
+  Node* tc = t->ctrl();
+  Node* ec = other->ctrl();
+  Node* r = f.st.merge(t, other);
   CHECK(r->op == Op::Region);
-  CHECK(r->in == std::vector<Node*>{nullptr, t, e});
+  CHECK(r->in == std::vector<Node*>{nullptr, tc, ec});
+  CHECK(t->ctrl() == r);
+  CHECK(other->node->in.empty());  // the merged-in scope is dropped
+  Scope* m = f.st.collapse(t);
+  CHECK(m == s);
   CHECK(s->ctrl() == r);
   Node* px = s->get(ix);
   REQUIRE(px->op == Op::Phi);
@@ -95,7 +128,6 @@ TEST_CASE("parser/scope: a merge makes Phis only where the arms differ", "[parse
   CHECK(px->name == "x");
   CHECK(s->get(iy) == f.b.parm(1));  // the same on both arms: no Phi
   CHECK(s->mem() == f.b.mem);
-  CHECK(other->node->in.empty());  // the merged-in scope is dropped
   f.finish(s->ctrl(), s->mem(), f.b.add(px, s->get(iy)), {s});
 }
 
@@ -103,13 +135,38 @@ TEST_CASE("parser/scope: merging with a dead arm keeps the live arm's values", "
   Fixture f;
   Scope* s = f.fresh(f.b.fun, f.b.mem);
   int ix = s->define(var("x"), f.b.parm(0));
-  Scope* other = f.st.dup(s, false);
+  Scope* t = f.st.child(s);
+  Scope* other = f.st.child(s);
   other->setCtrl(f.deadCtrl());
   other->set(ix, f.con(9));
-  Node* r = f.st.merge(s, other);
+  Node* r = f.st.merge(t, other);
   CHECK(r == f.b.fun);  // the Region of one live predecessor folds away
+  s = f.st.collapse(t);
   CHECK(s->get(ix) == f.b.parm(0));
   f.finish(s->ctrl(), s->mem(), s->get(ix), {s});
+}
+
+TEST_CASE("parser/scope: a call on one arm makes every class with a value merge", "[parser][scope]") {
+  Fixture f;
+  int k = f.u.aliasClass("S.x");
+  Scope* s = f.fresh(f.b.fun, f.b.mem);
+  // Memory values standing for a store to class k and for a call's result.
+  Node* stored = f.g.make(Op::Parm, {f.b.fun}, Type::mem(), -2);
+  s->setMemOf(k, stored);
+  auto [t, e] = f.branch(s, f.b.parm(0));
+  Node* after = f.g.make(Op::Parm, {f.b.fun}, Type::mem(), -3);
+  t->setAllMem(after);
+  CHECK(t->memOf(k) == after);  // the call made the class the base
+  CHECK(e->memOf(k) == stored);
+  f.st.merge(t, e);
+  s = f.st.collapse(t);
+  Node* m = s->memOf(k);
+  INFO(m->label() << " " << m->in[1]->label() << " " << m->in[2]->label());
+  REQUIRE(m->op == Op::Phi);
+  CHECK(m->in[1] == after);
+  CHECK(m->in[2] == stored);
+  s->setCtrl(f.b.fun);
+  f.st.kill(s);
 }
 
 TEST_CASE("parser/scope: loop Phis are made lazily", "[parser][scope]") {
@@ -118,43 +175,30 @@ TEST_CASE("parser/scope: loop Phis are made lazily", "[parser][scope]") {
   int ix = head->define(var("x"), f.b.parm(0));  // only read in the loop
   int iy = head->define(var("y"), f.b.parm(1));  // written in the loop
   int iz = head->define(var("z"), f.b.parm(2));  // never touched
-  const size_t sx = Scope::kFirstVar + size_t(ix), sz = Scope::kFirstVar + size_t(iz);
   // while (x < y) y = y + 1;   -- as parseWhile builds it
   Node* loop = f.run(Op::Loop, {nullptr, head->ctrl(), nullptr});
   loop->type = Type::ctrl();
   head->setCtrl(loop);
-  head->node->keep++;
-  Scope* body = f.st.dup(head, true);
+  Scope* body = f.st.loopBody(head);
   CHECK(body->ctrl() == loop);
-  for (size_t i = 1; i < body->numSlots(); i++) CHECK(body->node->in[i] == head->node);  // all lazy
+  CHECK(body->node->in.size() == 1);  // nothing of its own yet
 
   Node* px = body->get(ix);
   REQUIRE(px->op == Op::Phi);
   CHECK(px->in == std::vector<Node*>{loop, f.b.parm(0), nullptr});
   CHECK(px->name == "x");
   CHECK(px->type == Type::intBot());
-  CHECK(head->node->in[sx] == px);
+  CHECK(head->get(ix) == px);  // the head holds it
   CHECK(body->get(ix) == px);  // made once
   Node* py = body->get(iy);
   Node* cond = f.run(Op::LT, {nullptr, px, py});
-  Node* iff = f.run(Op::If, {loop, cond});
-  iff->keep++;
-  Node* t = f.run(Op::CProj, {iff}, 0);
-  Node* e = f.run(Op::CProj, {iff}, 1);
-  iff->keep--;
-  Scope* exit = f.st.dup(body, false);
-  exit->setCtrl(e);
-  body->setCtrl(t);
-  Node* inc = f.run(Op::Add, {nullptr, body->get(iy), f.con(1)});
-  body->set(iy, inc);
-  CHECK(head->node->in[sz] != nullptr);
-  CHECK(head->node->in[sz] == f.b.parm(2));  // z: still no Phi
-  CHECK(exit->node->in[sz] == head->node);   // the exit is lazy there too
+  auto [t, exit] = f.branch(body, cond);
+  Node* inc = f.run(Op::Add, {nullptr, t->get(iy), f.con(1)});
+  t->set(iy, inc);
+  CHECK(head->get(iz) == f.b.parm(2));  // z: still no Phi
 
-  f.st.endLoop(head, body, exit);
-  head->node->keep--;
-  f.st.kill(head);
-  CHECK(loop->in[2] == t);
+  f.st.endLoop(head, t);
+  CHECK(loop->in[2] != nullptr);
   // y: a real loop Phi.
   CHECK(py->in == std::vector<Node*>{loop, f.b.parm(1), inc});
   CHECK(exit->get(iy) == py);
@@ -167,6 +211,8 @@ TEST_CASE("parser/scope: loop Phis are made lazily", "[parser][scope]") {
   CHECK(exit->mem() == f.b.mem);
   for (const auto& n : f.g.nodes()) CHECK_FALSE((n->op == Op::Phi && n->name == "z"));
   for (const auto& n : f.g.nodes()) CHECK_FALSE((n->op == Op::Phi && n->type == Type::mem()));
-  f.finish(exit->ctrl(), exit->mem(), f.b.add(exit->get(iy), exit->get(iz)), {exit});
+  Scope* s = f.st.collapse(f.st.collapse(exit));
+  CHECK(s == head);
+  f.finish(s->ctrl(), s->mem(), f.b.add(s->get(iy), s->get(iz)), {s});
   CHECK(sontest::liveOfKind(f.g, Op::Phi) == std::vector<Node*>{py});
 }
