@@ -24,15 +24,11 @@ void Parser::applyFacts(Scope* s, const std::vector<int>& vars) {
       s->setMaybeNull(i, false);
 }
 
-void Parser::weakenAssignedInLoop(Scope* head) {
-  // A variable assigned anywhere in the loop may be null again at its head.
-  // The loop ends before the end of the enclosing block: scanning to there
-  // may only forget more.
-  int depth = 0;
-  for (size_t p = pos_; p < toks_.size() && toks_[p].kind != Tok::Eof; p++) {
+void Parser::weakenAssignedInLoop(Scope* head, size_t from, size_t to) {
+  // A variable assigned anywhere in the loop (its header and its body) may
+  // be null again at its head.
+  for (size_t p = from; p < to && p < toks_.size() && toks_[p].kind != Tok::Eof; p++) {
     Tok k = toks_[p].kind;
-    if (k == Tok::LBrace) depth++;
-    if (k == Tok::RBrace && --depth < 0) break;
     if (k != Tok::Ident || p + 1 >= toks_.size()) continue;
     Tok next = toks_[p + 1].kind;
     bool assigned = next == Tok::Assign || next == Tok::PlusAssign || next == Tok::MinusAssign;

@@ -39,11 +39,11 @@ void Parser::parseLoopBody(Scope* exit) {
   }
 }
 
-Scope* Parser::enterLoop() {
+Scope* Parser::enterLoop(size_t bodyStart) {
   Node* loop = peep(mk(Op::Loop, {nullptr, ctrl(), nullptr}, Type::ctrl()));
   setCtrl(loop);
   Scope* head = scope();
-  weakenAssignedInLoop(head);
+  weakenAssignedInLoop(head, pos_, statementEnd(bodyStart));
   fn_->scope = scopes_.loopBody(head);
   return head;
 }
@@ -52,7 +52,7 @@ Scope* Parser::enterLoop() {
 void Parser::parseWhile() {
   SrcPos wpos = tok().pos;
   pos_++;
-  Scope* head = enterLoop();
+  Scope* head = enterLoop(at(Tok::LParen) ? partner_[pos_] + 1 : pos_);
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
   Val c = condition(parseExpr(), cpos);
@@ -87,6 +87,7 @@ void Parser::closeLoop(Scope* head, Scope* exit) {
 void Parser::parseFor() {
   SrcPos fpos = tok().pos;
   pos_++;
+  size_t bodyStart = at(Tok::LParen) ? partner_[pos_] + 1 : pos_;
   expect(Tok::LParen);
   size_t outerVars = syms().vars.size(), outerDepth = syms().depth();
   syms().pushBlock();
@@ -98,7 +99,7 @@ void Parser::parseFor() {
     if (!at(Tok::Semi)) parseExpr();
     expect(Tok::Semi);
   }
-  Scope* head = enterLoop();
+  Scope* head = enterLoop(bodyStart);
   SrcPos cpos = tok().pos;
   Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(parseExpr(), cpos);
   expect(Tok::Semi);

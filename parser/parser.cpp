@@ -150,6 +150,52 @@ void Parser::syncStatement() {
   }
 }
 
+void Parser::matchBrackets() {
+  size_t n = toks_.size();
+  partner_.assign(n, uint32_t(n - 1));
+  std::vector<uint32_t> open;
+  for (size_t i = 0; i < n; i++) {
+    Tok k = toks_[i].kind;
+    if (k == Tok::LParen || k == Tok::LBracket || k == Tok::LBrace) {
+      open.push_back(uint32_t(i));
+    } else if ((k == Tok::RParen || k == Tok::RBracket || k == Tok::RBrace) && !open.empty()) {
+      partner_[open.back()] = uint32_t(i);
+      partner_[i] = open.back();
+      open.pop_back();
+    } else if (k == Tok::Eof) {
+      open.clear();  // the program's end; the sys library follows
+    }
+  }
+}
+
+size_t Parser::statementEnd(size_t p) const {
+  // A chain of `if (..) S else`, `while (..)`, `for (..)` prefixes, then a
+  // block or a simple statement.
+  size_t n = toks_.size();
+  for (int guard = 0; p < n && guard < kMaxDepth; guard++) {
+    Tok k = toks_[p].kind;
+    if (k == Tok::LBrace) {
+      p = partner_[p] + 1;
+    } else if (k == Tok::KwWhile || k == Tok::KwFor || k == Tok::KwIf) {
+      if (p + 1 >= n || toks_[p + 1].kind != Tok::LParen) return n;
+      bool isIf = k == Tok::KwIf;
+      p = statementEnd(partner_[p + 1] + 1);
+      if (isIf && p < n && toks_[p].kind == Tok::KwElse) {
+        p++;
+        continue;
+      }
+    } else {
+      while (p < n && toks_[p].kind != Tok::Semi && toks_[p].kind != Tok::RBrace && toks_[p].kind != Tok::Eof) {
+        Tok t = toks_[p].kind;
+        p = t == Tok::LParen || t == Tok::LBracket || t == Tok::LBrace ? partner_[p] + 1 : p + 1;
+      }
+      if (p < n && toks_[p].kind == Tok::Semi) p++;
+    }
+    return p;
+  }
+  return n;
+}
+
 void Parser::enterNesting() {
   if (++depth_ > kMaxDepth) {
     error(tok().pos, "nesting too deep");
@@ -188,6 +234,7 @@ Node* Parser::dataOp(Op op, Node* a, Node* b, SrcPos pos) {
 bool Parser::parseFile() {
   toks_ = tokenize(file_, diag_);
   if (needsSysLibrary()) appendSysLibrary();
+  matchBrackets();
   registerArrayAliases();
   try {
     preDeclareStructs();

@@ -145,6 +145,13 @@ class Parser {
   bool readonlyDecl(bool isVal, bool isVar, bool bang);
   bool forInit_ = false;  // parsing the init of a `for`: its variables stay mutable
   size_t skipType(size_t p, int depth = 0) const;  // token index past a type at p, or 0
+  // For each '(' '[' '{' the index of its partner, and the reverse (the
+  // last token when unmatched); computed once per parse.
+  std::vector<uint32_t> partner_;
+  void matchBrackets();
+  // The index just past the statement starting at token p (by its tokens
+  // alone: blocks, if/else, loops, or up to a ';' outside brackets).
+  size_t statementEnd(size_t p) const;
   void enterNesting();
   // One level of statement/expression nesting, left however the scope ends.
   struct Nesting {
@@ -160,8 +167,9 @@ class Parser {
   // Closes a loop; an endless one gets a Never exit to the function's return.
   // The current scope (the back edge's) and the exit fold back into `head`.
   void closeLoop(Scope* head, Scope* exit);
-  // The loop body scope of a new loop at the current control (the head).
-  Scope* enterLoop();
+  // The loop body scope of a new loop at the current control (the head);
+  // the body statement starts at token `bodyStart`.
+  Scope* enterLoop(size_t bodyStart);
   void parseLoopBody(Scope* exit);
   // Merge two arms that each leave a value: the result Phi (or value).
   // Joins the arms a (which computed va) and b (vb); the scope they branched
@@ -245,7 +253,8 @@ class Parser {
   bool checkDeref(const Val& obj, SrcPos dotPos);
   void noteSelfWrite(const Val& obj);  // a method assigning a field of `self`
   void applyFacts(Scope* s, const std::vector<int>& vars);
-  void weakenAssignedInLoop(Scope* head);
+  // Variables assigned in tokens [from, to) may be null again at `head`.
+  void weakenAssignedInLoop(Scope* head, size_t from, size_t to);
   Val readVar(int idx);
   // A type learnt in an earlier parse, with its structs those of this parse.
   SType remapStructs(const SType& t) const;

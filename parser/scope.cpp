@@ -193,11 +193,12 @@ void Scope::setMaybeNull(int i, bool b) {
 }
 
 void Scope::forget(size_t n) {
-  if (numVars_ <= n) return;
-  for (int s : std::vector<int>(slots_))
-    if (s >= 2 && size_t(s - 2) >= n) dropOwn(s);
-  for (auto it = facts_.begin(); it != facts_.end();) it = size_t(it->first) >= n ? facts_.erase(it) : std::next(it);
-  numVars_ = n;
+  // Only the dropped variables are looked at: a block's exit costs what it declared.
+  for (size_t i = n; i < numVars_; i++) {
+    dropOwn(varSlot(int(i)));
+    facts_.erase(int(i));
+  }
+  if (numVars_ > n) numVars_ = n;
 }
 
 // ---------------------------------------------------------------- table

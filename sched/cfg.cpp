@@ -25,12 +25,14 @@ class CfgBuilder {
   FunctionCfg build() {
     const FunInfo& f = g_.info();
     cfg_.fun = &f;
+    cfg_.ctrlBlock.assign(g_.size(), -1);
+    cfg_.index.assign(g_.size(), -1);
     if (!f.fun || !f.ret) fail("has no body to schedule");
     if (f.fun->op != Op::Fun || f.fun->dead) fail("its entry " + nodeLabel(f.fun) + " is not a live Fun");
     if (f.ret->op != Op::Return || f.ret->dead)
       fail("its exit " + nodeLabel(f.ret) + " is not a live Return");
     discoverBlocks();
-    if (!cfg_.ctrlBlock.count(f.ret)) fail("its Return is unreachable from its entry");
+    if (cfg_.blockOfCtrl(f.ret) < 0) fail("its Return is unreachable from its entry");
     linkPreds();
     renumberRpo();
     collectNodes();
@@ -46,14 +48,13 @@ class CfgBuilder {
     int b = int(cfg_.blocks.size());
     cfg_.blocks.emplace_back();
     cfg_.blocks.back().ctrl.push_back(head);
-    cfg_.ctrlBlock.emplace(head, b);
+    cfg_.ctrlBlock[head->id] = b;
     return b;
   }
 
   // The block headed by a Region/Loop, made on first sight.
   int regionBlock(Node* r) {
-    auto it = cfg_.ctrlBlock.find(r);
-    if (it != cfg_.ctrlBlock.end()) return it->second;
+    if (int b = cfg_.blockOfCtrl(r); b >= 0) return b;
     if (r->op == Op::Loop && r->in.size() != 3) fail(nodeLabel(r) + " must have exactly 2 predecessors");
     if (r->in.size() < 2) fail(nodeLabel(r) + " has no predecessor");
     return newBlock(r);
@@ -77,7 +78,7 @@ class CfgBuilder {
           }
           if (!arm[0] || !arm[1]) fail(nodeLabel(cur) + " lacks its arm " + (arm[0] ? "1" : "0"));
           for (Node* p : arm) {
-            if (cfg_.ctrlBlock.count(p)) fail(nodeLabel(p) + " is reached twice");
+            if (cfg_.blockOfCtrl(p) >= 0) fail(nodeLabel(p) + " is reached twice");
             succs.push_back(newBlock(p));
           }
           break;
@@ -95,9 +96,9 @@ class CfgBuilder {
         }
         if (isBlockHead(next) || next->op == Op::Start || next->op == Op::Stop)
           fail(nodeLabel(next) + " cannot follow " + nodeLabel(cur));
-        if (cfg_.ctrlBlock.count(next)) fail(nodeLabel(next) + " is reached twice");
+        if (cfg_.blockOfCtrl(next) >= 0) fail(nodeLabel(next) + " is reached twice");
         cfg_.blocks[b].ctrl.push_back(next);
-        cfg_.ctrlBlock.emplace(next, int(b));
+        cfg_.ctrlBlock[next->id] = int(b);
         cur = next;
       }
       cfg_.blocks[b].succs = std::move(succs);
@@ -112,12 +113,11 @@ class CfgBuilder {
       if (head->isRegion()) {
         for (size_t i = 1; i < head->in.size(); i++) {
           Node* p = head->in[i];
-          auto it = p ? cfg_.ctrlBlock.find(p) : cfg_.ctrlBlock.end();
-          if (it == cfg_.ctrlBlock.end()) {
+          int pb = p ? cfg_.blockOfCtrl(p) : -1;
+          if (pb < 0) {
             blocks[b].preds.push_back(-1);  // a dead edge: never taken
             continue;
           }
-          int pb = it->second;
           if (blocks[size_t(pb)].ctrl.back() != p)
             fail(nodeLabel(head) + ": predecessor " + nodeLabel(p) + " does not end its block");
           if (std::count(blocks[b].preds.begin(), blocks[b].preds.end(), pb))
@@ -128,7 +128,7 @@ class CfgBuilder {
           blocks[b].preds.push_back(pb);
         }
       } else if (head->op == Op::CProj) {
-        blocks[b].preds.push_back(cfg_.ctrlBlock.at(head->in[0]));
+        blocks[b].preds.push_back(cfg_.blockOfCtrl(head->in[0]));
       }
     }
   }
@@ -169,41 +169,43 @@ class CfgBuilder {
       for (int& s : nb.succs) s = num[size_t(s)];
     }
     blocks = std::move(out);
-    for (auto& [node, b] : cfg_.ctrlBlock) b = num[size_t(b)];
+    for (int& b : cfg_.ctrlBlock)
+      if (b >= 0) b = num[size_t(b)];
   }
 
   // Post-order walk over inputs from the Return and the reachable control
   // nodes, skipping dead Region inputs and the Phi inputs along them.
   void collectNodes() {
-    // `index` doubles as the visited set: -1 until the node is posted.
-    std::unordered_map<const Node*, int>& seen = cfg_.index;
+    // `index` doubles as the visited set: kSeen until the node is posted.
+    constexpr int kSeen = -2;
+    std::vector<int>& seen = cfg_.index;
     auto follow = [&](const Node* n, size_t i) -> Node* {
       Node* d = n->in[i];
       if (!d || d == g_.start()) return nullptr;
-      if (n->isRegion()) return i == 0 || !cfg_.ctrlBlock.count(d) ? nullptr : d;
+      if (n->isRegion()) return i == 0 || cfg_.blockOfCtrl(d) < 0 ? nullptr : d;
       if (n->op == Op::Phi && i > 0) {
         const Node* r = n->in[0];
-        if (!r || !r->isRegion() || i >= r->in.size() || !r->in[i] || !cfg_.ctrlBlock.count(r->in[i]))
+        if (!r || !r->isRegion() || i >= r->in.size() || !r->in[i] || cfg_.blockOfCtrl(r->in[i]) < 0)
           return nullptr;
       }
       return d;
     };
     auto visit = [&](Node* root) {
-      if (seen.count(root)) return;
-      seen.emplace(root, -1);
+      if (seen[root->id] != -1) return;
+      seen[root->id] = kSeen;
       std::vector<std::pair<Node*, size_t>> stack{{root, 0}};
       while (!stack.empty()) {
         auto& [n, i] = stack.back();
         if (i < n->in.size()) {
           Node* d = follow(n, i++);
-          if (!d || seen.count(d)) continue;
+          if (!d || seen[d->id] != -1) continue;
           if (d->dead) fail(nodeLabel(n) + " uses the dead " + nodeLabel(d));
-          if (d->isCFG() && !cfg_.ctrlBlock.count(d))
+          if (d->isCFG() && cfg_.blockOfCtrl(d) < 0)
             fail(nodeLabel(n) + " depends on " + nodeLabel(d) + ", which is unreachable from the entry");
-          seen.emplace(d, -1);
+          seen[d->id] = kSeen;
           stack.push_back({d, 0});
         } else {
-          seen[n] = int(cfg_.nodes.size());
+          seen[n->id] = int(cfg_.nodes.size());
           cfg_.nodes.push_back(n);
           stack.pop_back();
         }

@@ -5,7 +5,6 @@
 // list is a chain (each node's in[0] is the one before it) from a block head
 // to the block's last control node.
 #pragma once
-#include <unordered_map>
 #include <vector>
 
 #include "son/graph.h"
@@ -21,12 +20,14 @@ struct CfgBlock {
 
 struct FunctionCfg {
   const FunInfo* fun = nullptr;
-  std::vector<CfgBlock> blocks;                     // reverse post-order, 0 = entry
-  std::unordered_map<const Node*, int> ctrlBlock;   // control node -> its block
+  std::vector<CfgBlock> blocks;  // reverse post-order, 0 = entry
+  std::vector<int> ctrlBlock;    // by node id: a control node's block, -1 for other nodes
   // Every node of the function (control and data, Cons included, never
   // Start) in post-order of a walk over inputs: deterministic.
   std::vector<Node*> nodes;
-  std::unordered_map<const Node*, int> index;       // node -> its position in `nodes`
+  std::vector<int> index;        // by node id: the position in `nodes`, -1 when not there
+  int blockOfCtrl(const Node* n) const { return n->id < ctrlBlock.size() ? ctrlBlock[n->id] : -1; }
+  int indexOf(const Node* n) const { return n->id < index.size() ? index[n->id] : -1; }
 };
 
 // A node that starts a block: Fun, Region, Loop, or a CProj of an If or Never.

@@ -22,8 +22,8 @@ namespace {
 
 class Placer {
  public:
-  Placer(const Graph& g, const FunctionCfg& cfg, const DomTree& dom, const LoopNest& nest)
-      : g_(g), cfg_(cfg), dom_(dom), nest_(nest) {}
+  Placer(const Graph& g, const FunctionCfg& cfg, const DomTree& dom, const LoopNest& nest, const MemoryIndex& mem)
+      : g_(g), cfg_(cfg), dom_(dom), nest_(nest), mem_(mem) {}
 
   // The block (RPO number) of every node of cfg.nodes, by index.
   std::vector<int> place() {
@@ -39,7 +39,11 @@ class Placer {
   }
 
  private:
-  int blockOfCtrl(const Node* c) const { return cfg_.ctrlBlock.at(c); }
+  int blockOfCtrl(const Node* c) const {
+    int b = cfg_.blockOfCtrl(c);
+    if (b < 0) internalError("gcm", nodeLabel(c) + " is not a reachable control node");
+    return b;
+  }
 
   // Control nodes, Phis, Parms and CallEnd projections have a fixed block;
   // every other node floats (a control input only bounds it from above).
@@ -69,10 +73,9 @@ class Placer {
   }
 
   int indexOf(const Node* user, const Node* d) const {
-    auto it = index_.find(d);
-    if (it == index_.end())
-      internalError("gcm", nodeLabel(user) + " uses " + nodeLabel(d) + ", which is not in the function");
-    return it->second;
+    int i = cfg_.indexOf(d);
+    if (i < 0) internalError("gcm", nodeLabel(user) + " uses " + nodeLabel(d) + ", which is not in the function");
+    return i;
   }
 
   // up_[b]: the nearest strict dominator of b with a smaller loop depth, or -1.
@@ -123,7 +126,7 @@ class Placer {
         int e = 0;
         for (Node* d : n->in) {
           if (!d || d == g_.start()) continue;
-          int j = index_.at(d);
+          int j = cfg_.indexOf(d);
           e = deeper(n, e, floating_[size_t(j)] ? early_[size_t(j)] : block_[size_t(j)]);
         }
         early_[size_t(i)] = e;
@@ -137,8 +140,7 @@ class Placer {
   // Uses before definitions: the LCA of the uses is the latest legal block;
   // then the shallowest loop depth on the way up to the earliest block.
   // Uses are pushed from the user to its inputs once the user's block is
-  // known, so only the function's own edges are walked: a Con shared by
-  // every function of the unit has a huge use list, nearly all elsewhere.
+  // known (each edge once).
   void scheduleLate() {
     const std::vector<Node*>& nodes = cfg_.nodes;
     lca_.assign(nodes.size(), -1);
@@ -150,7 +152,7 @@ class Placer {
       int early = early_[size_t(i)];
       int lca = lca_[size_t(i)];
       if (lca < 0) lca = early;  // no use: cannot happen for a node of the function
-      if (n->op == Op::Load && n->in[1]) lca = antiDependences(n, early, lca, i + 1);
+      if (n->op == Op::Load && n->in[1]) lca = antiDependences(n, early, lca);
       if (!dom_.dominates(early, lca))
         internalError("gcm", nodeLabel(n) + ": its inputs (block " + std::to_string(early) +
                                  ") do not dominate its uses (block " + std::to_string(lca) + ")");
@@ -167,35 +169,40 @@ class Placer {
   // take it, and the ends of the blocks whose edges carry it into a Phi (the
   // next loop iteration). Of those, only the ones on the load's path from
   // its earliest to its latest block matter (Click's anti-dependences): the
-  // latest block is raised to the highest such block.
-  int antiDependences(const Node* load, int early, int lca, int stamp) {
-    if (mark_.size() != size_t(dom_.size())) mark_.assign(size_t(dom_.size()), 0);
-    for (int b = lca;; b = dom_.idom(b)) {
-      mark_[size_t(b)] = stamp;
-      if (b == early || b < 0) break;
-    }
+  // latest block is raised to the deepest block of that path that dominates
+  // the overwriter, their common ancestor in the dominator tree. Memory made
+  // in a block the latest one dominates raises nothing: the walk stops there.
+  int antiDependences(const Node* load, int early, int lca) {
     int earlyDepth = dom_.depth(early);
     auto raise = [&](int x) {
-      for (int y = x; y >= 0 && dom_.depth(y) >= earlyDepth; y = dom_.idom(y))
-        if (mark_[size_t(y)] == stamp) {
-          lca = dom_.lca(lca, y);
-          return;
-        }
+      int y = dom_.lca(lca, x);
+      if (dom_.depth(y) >= earlyDepth) lca = y;
     };
-    forEachOverwriter(
+    auto blockOfMemory = [&](const Node* m) {
+      // Pinned memory (stores, projections of calls and allocations, Phis,
+      // Parms): placed already. A MergeMem floats: not known yet.
+      int i = cfg_.indexOf(m);
+      return i < 0 || floating_[size_t(i)] ? -1 : block_[size_t(i)];
+    };
+    mem_.forEachOverwriter(
         load,
         [&](const Node* w) {
-          if (index_.count(w)) raise(block_[size_t(index_.at(w))]);
+          int b = blockOfMemory(w);
+          if (b >= 0) raise(b);
         },
         // The memory flows on into a loop or a join: the load must come
         // before the ends of the blocks whose edges carry it.
         [&](const Node* phi, const Node* value) {
           const Node* r = phi->in[0];
           for (size_t k = 1; k < phi->in.size(); k++) {
-            if (phi->in[k] != value || k >= r->in.size()) continue;
-            auto pb = cfg_.ctrlBlock.find(r->in[k]);
-            if (pb != cfg_.ctrlBlock.end()) raise(pb->second);
+            if (phi->in[k] != value || k >= r->in.size() || !r->in[k]) continue;
+            int pb = cfg_.blockOfCtrl(r->in[k]);
+            if (pb >= 0) raise(pb);
           }
+        },
+        [&](const Node* m) {
+          int b = blockOfMemory(m);
+          return b >= 0 && dom_.dominates(lca, b);
         });
     return lca;
   }
@@ -208,15 +215,14 @@ class Placer {
     for (size_t k = 0; k < u->in.size(); k++) {
       Node* d = u->in[k];
       if (!d || d == g_.start()) continue;
-      auto di = index_.find(d);
-      if (di == index_.end() || !floating_[size_t(di->second)]) continue;
+      int di = cfg_.indexOf(d);
+      if (di < 0 || !floating_[size_t(di)]) continue;
       int at = block_[i];
       if (u->op == Op::Phi && k > 0) {
-        auto pb = cfg_.ctrlBlock.find(u->in[0]->in[k]);
-        if (pb == cfg_.ctrlBlock.end()) continue;  // dead edge: never read
-        at = pb->second;
+        at = u->in[0]->in[k] ? cfg_.blockOfCtrl(u->in[0]->in[k]) : -1;
+        if (at < 0) continue;  // dead edge: never read
       }
-      int& l = lca_[size_t(di->second)];
+      int& l = lca_[size_t(di)];
       l = dom_.lca(l, at);
     }
   }
@@ -225,8 +231,8 @@ class Placer {
   const FunctionCfg& cfg_;
   const DomTree& dom_;
   const LoopNest& nest_;
-  const std::unordered_map<const Node*, int>& index_ = cfg_.index;
-  std::vector<int> block_, early_, lca_, up_, topo_, mark_;
+  const MemoryIndex& mem_;
+  std::vector<int> block_, early_, lca_, up_, topo_;
   std::vector<char> floating_;
 };
 
@@ -243,7 +249,8 @@ Schedule runGcm(const Graph& g) {
       backEdges.push_back({int(b), preds[b][1]});
   LoopNest nest = findLoops(preds, dom, backEdges);
 
-  std::vector<int> placed = Placer(g, cfg, dom, nest).place();
+  MemoryIndex mem(g, cfg.nodes);
+  std::vector<int> placed = Placer(g, cfg, dom, nest, mem).place();
 
   // Renumber to the layout order.
   std::vector<int> order = loopLayout(nest);
@@ -267,25 +274,26 @@ Schedule runGcm(const Graph& g) {
     const Node* u = cfg.nodes[i];
     if (u->isRegion()) continue;
     for (size_t k = 0; k < u->in.size(); k++) {
-      auto d = u->in[k] ? cfg.index.find(u->in[k]) : cfg.index.end();
-      if (d == cfg.index.end()) continue;
-      if ((u->op == Op::Phi && k > 0) || placed[size_t(d->second)] != placed[i]) liveOut[size_t(d->second)] = 1;
+      int d = u->in[k] ? cfg.indexOf(u->in[k]) : -1;
+      if (d < 0) continue;
+      if ((u->op == Op::Phi && k > 0) || placed[size_t(d)] != placed[i]) liveOut[size_t(d)] = 1;
     }
   }
-  s.blockOf.reserve(cfg.nodes.size());
+  s.blockOf.assign(g.size(), -1);
   std::vector<std::vector<Node*>> members(nb);
   std::vector<std::vector<char>> memberLive(nb);
   for (size_t i = 0; i < cfg.nodes.size(); i++) {
     Node* n = cfg.nodes[i];
     int b = pos[size_t(placed[i])];
-    s.blockOf.emplace(n, b);
+    s.blockOf[n->id] = b;
     if (n->isCFG()) continue;
     members[size_t(b)].push_back(n);
     memberLive[size_t(b)].push_back(liveOut[i]);
   }
+  LocalScheduler local(g, mem);
   for (size_t b = 0; b < nb; b++) {
     size_t k = size_t(pos[b]);
-    s.blocks[k].nodes = scheduleBlock(cfg.blocks[b].ctrl, members[k], memberLive[k], int(k));
+    s.blocks[k].nodes = local.schedule(cfg.blocks[b].ctrl, members[k], memberLive[k], int(k));
   }
   return s;
 }

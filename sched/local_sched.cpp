@@ -1,8 +1,7 @@
 // The in-block list scheduler: a depth-first, demand-driven order over the
 // block's dependence DAG, with an explicit stack (a block may hold a chain
-// of a hundred thousand nodes). Per-block state is one flat vector sorted by
-// address and searched by bisection: cheap to build for the many tiny blocks,
-// and only ever looked up, so the order never depends on addresses.
+// of a hundred thousand nodes). Per-node state lives in the LocalScheduler,
+// indexed by node id; a block marks its own nodes with a fresh epoch.
 #include "sched/local_sched.h"
 
 #include <algorithm>
@@ -21,9 +20,16 @@ enum : char { kPending = 0, kOnStack = 1, kDone = 2 };
 bool byId(const Node* a, const Node* b) { return a->id < b->id; }
 bool byAuxThenId(const Node* a, const Node* b) { return a->aux != b->aux ? a->aux < b->aux : a->id < b->id; }
 
+}  // namespace
+
 class BlockScheduler {
  public:
-  BlockScheduler(const std::vector<Node*>& ctrl, int block) : ctrl_(ctrl), block_(block) {}
+  BlockScheduler(LocalScheduler& ls, const std::vector<Node*>& ctrl, int block) : ls_(ls), ctrl_(ctrl), block_(block) {
+    if (++ls_.epoch_ == 0) {
+      std::fill(ls_.stamp_.begin(), ls_.stamp_.end(), 0);
+      ls_.epoch_ = 1;
+    }
+  }
 
   std::vector<Node*> run(const std::vector<Node*>& members, const std::vector<char>& liveOut) {
     Node* head = ctrl_[0];
@@ -48,10 +54,8 @@ class BlockScheduler {
 
     // The nodes to order: inner control nodes and the free data nodes.
     std::vector<Node*> inner(ctrl_.begin() + 1, term_ ? ctrl_.end() - 1 : ctrl_.end());
-    state_.reserve(inner.size() + free.size());
-    for (Node* n : inner) state_.push_back({n, kPending});
-    for (Node* n : free) state_.push_back({n, kPending});
-    std::sort(state_.begin(), state_.end());
+    for (Node* n : inner) mark(n);
+    for (Node* n : free) mark(n);
 
     order_.reserve(members.size() + ctrl_.size());
     order_.push_back(head);
@@ -76,11 +80,14 @@ class BlockScheduler {
   }
 
  private:
+  void mark(const Node* n) {
+    SIMPLEC_CHECK(n->id < ls_.stamp_.size(), "gcm", nodeLabel(n) + " is not of this function");
+    ls_.stamp_[n->id] = ls_.epoch_;
+    ls_.state_[n->id] = kPending;
+  }
   // The state of a node to order, or null for any other node.
   char* find(const Node* n) {
-    auto it = std::lower_bound(state_.begin(), state_.end(), std::pair<const Node*, char>{n, 0},
-                               [](const auto& a, const auto& b) { return std::less<const Node*>()(a.first, b.first); });
-    return it != state_.end() && it->first == n ? &it->second : nullptr;
+    return n->id < ls_.stamp_.size() && ls_.stamp_[n->id] == ls_.epoch_ ? &ls_.state_[n->id] : nullptr;
   }
 
   // A load of this block comes before the stores and calls of this block
@@ -88,12 +95,12 @@ class BlockScheduler {
   void findAntiDependences(const std::vector<Node*>& free) {
     for (Node* l : free) {
       if (l->op != Op::Load || !l->in[1]) continue;
-      forEachOverwriter(
+      ls_.mem_.forEachOverwriter(
           l,
           [&](const Node* w) {
             if (find(w)) anti_.push_back({const_cast<Node*>(w), l});
           },
-          [](const Node*, const Node*) {});
+          [](const Node*, const Node*) {}, [](const Node*) { return false; });
     }
     std::sort(anti_.begin(), anti_.end(), [](const auto& a, const auto& b) {
       return a.first->id != b.first->id ? a.first->id < b.first->id : a.second->id < b.second->id;
@@ -163,20 +170,21 @@ class BlockScheduler {
     }
   }
 
+  LocalScheduler& ls_;
   const std::vector<Node*>& ctrl_;
   std::vector<std::pair<Node*, Node*>> anti_;  // (store or call, load before it), by ids
   int block_;
   Node* term_ = nullptr;
-  std::vector<std::pair<const Node*, char>> state_;  // sorted by address
   std::vector<Node*> order_;
 };
 
-}  // namespace
+LocalScheduler::LocalScheduler(const Graph& g, const MemoryIndex& mem)
+    : mem_(mem), stamp_(g.size(), 0), state_(g.size(), kPending) {}
 
-std::vector<Node*> scheduleBlock(const std::vector<Node*>& ctrl, const std::vector<Node*>& members,
-                                 const std::vector<char>& liveOut, int block) {
+std::vector<Node*> LocalScheduler::schedule(const std::vector<Node*>& ctrl, const std::vector<Node*>& members,
+                                            const std::vector<char>& liveOut, int block) {
   if (ctrl.empty()) internalError("gcm", "block " + std::to_string(block) + " has no control node");
-  return BlockScheduler(ctrl, block).run(members, liveOut);
+  return BlockScheduler(*this, ctrl, block).run(members, liveOut);
 }
 
 }  // namespace simplec

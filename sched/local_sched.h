@@ -6,8 +6,10 @@
 // (Phi inputs excepted, they are read at the end of a predecessor); inner
 // control nodes keep their control order.
 #pragma once
+#include <cstdint>
 #include <vector>
 
+#include "sched/overwriters.h"
 #include "son/graph.h"
 
 namespace simplec {
@@ -23,8 +25,23 @@ namespace simplec {
 // computed right before its first use, arguments right before their Call,
 // and a compare used only by the final If lands right before it (the
 // selector fuses the two). A CallEnd's Projs follow it immediately.
+// A load comes before the stores and calls of its block that may overwrite
+// what it reads (`mem`, the function's MemoryIndex).
 // Throws internalError("gcm", ...) on a dependence cycle inside the block.
-std::vector<Node*> scheduleBlock(const std::vector<Node*>& ctrl, const std::vector<Node*>& members,
-                                 const std::vector<char>& liveOut, int block);
+// One LocalScheduler serves all blocks of a function: its per-node state is
+// indexed by id and reused, so a block costs what it holds.
+class LocalScheduler {
+ public:
+  LocalScheduler(const Graph& g, const MemoryIndex& mem);
+  std::vector<Node*> schedule(const std::vector<Node*>& ctrl, const std::vector<Node*>& members,
+                              const std::vector<char>& liveOut, int block);
+
+ private:
+  friend class BlockScheduler;
+  const MemoryIndex& mem_;
+  std::vector<uint32_t> stamp_;  // by node id: == epoch_ while the node is one of the block's to order
+  std::vector<char> state_;      // by node id: pending, on the stack, done
+  uint32_t epoch_ = 0;
+};
 
 }  // namespace simplec

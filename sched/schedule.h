@@ -21,7 +21,6 @@
 // Every edge into a Region/Loop comes from a block with one successor.
 #pragma once
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "son/graph.h"
@@ -41,12 +40,9 @@ struct BasicBlock {
 
 struct Schedule {
   int funIndex = -1;
-  std::vector<BasicBlock> blocks;          // blocks[0] is the entry (Fun)
-  std::unordered_map<const Node*, int> blockOf;  // every scheduled node -> block
-  int blockIndexOf(const Node* n) const {
-    auto it = blockOf.find(n);
-    return it == blockOf.end() ? -1 : it->second;
-  }
+  std::vector<BasicBlock> blocks;  // blocks[0] is the entry (Fun)
+  std::vector<int> blockOf;        // by node id: every scheduled node's block, -1 for others
+  int blockIndexOf(const Node* n) const { return n && n->id < blockOf.size() ? blockOf[n->id] : -1; }
 };
 
 // Text form for --emit=sched and tests: one block per paragraph.

@@ -69,7 +69,9 @@ class Checker {
         if (s_.blockIndexOf(n) != b) err(ref(n) + " is in " + blk(b) + " but blockOf says " + blk(s_.blockIndexOf(n)));
       }
     }
-    if (s_.blockOf.size() != pos_.size()) err("blockOf maps nodes that are in no block");
+    size_t mapped = 0;
+    for (int b : s_.blockOf) mapped += b >= 0;
+    if (mapped != pos_.size()) err("blockOf maps nodes that are in no block");
     return errs_.empty();
   }
 

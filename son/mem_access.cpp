@@ -47,6 +47,11 @@ bool isString(const Node* p) { return p->op == Op::Con && p->type->isPtr() && p-
 bool isIntCon(const Node* n) { return n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
 }  // namespace
 
+const Node* objectOf(const Node* ptr) {
+  if (const Node* n = newOf(ptr)) return n;
+  return ptr && isString(ptr) ? ptr : nullptr;
+}
+
 bool sameValue(const Node* a, const Node* b) {
   return a == b || (isIntCon(a) && isIntCon(b) && a->type == b->type);
 }

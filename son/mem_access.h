@@ -50,6 +50,10 @@ namespace simplec {
 
 // The pointer of a fresh allocation (Proj 2 of a New), or null.
 const Node* newOf(const Node* ptr);
+// The object a pointer surely points to: its allocation (New) or its
+// constant string; null when unknown. Accesses through pointers to two
+// different objects never touch a common byte.
+const Node* objectOf(const Node* ptr);
 // The same value: one node, or two equal integer constants.
 bool sameValue(const Node* a, const Node* b);
 // Two accesses of one alias class (Loads or Stores) that can never touch a

@@ -35,8 +35,9 @@ Placed schedule(const std::string& src) {
   Schedule s = gcm(*g.graph(main));
   Placed p;
   p.text = printSchedules(g);
-  for (const auto& [n, b] : s.blockOf) {
-    if (n->op != Op::Mul) continue;
+  for (Node* n : liveNodes(*g.graph(main))) {
+    int b = s.blockIndexOf(n);
+    if (n->op != Op::Mul || b < 0) continue;
     int depth = s.blocks[size_t(b)].loopDepth;
     if (n->in[1] == n->in[2]) p.invariantDepth = depth;  // a * a
     else if (!n->in[1]->isConst() && !n->in[2]->isConst()) p.variantDepth = depth;

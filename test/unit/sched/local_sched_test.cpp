@@ -137,5 +137,7 @@ TEST_CASE("scheduleBlock rejects a dependence cycle inside a block", "[sched][lo
   Node* x = g.make(Op::Add, {nullptr, nullptr, nullptr}, Type::intBot());
   Node* y = g.make(Op::Add, {nullptr, x, x}, Type::intBot());
   g.setDef(x, 1, y);
-  CHECK_THROWS_AS(scheduleBlock({fun}, {x, y}, {0, 1}, 0), InternalError);
+  MemoryIndex mem(g, {fun, x, y});
+  LocalScheduler local(g, mem);
+  CHECK_THROWS_AS(local.schedule({fun}, {x, y}, {0, 1}, 0), InternalError);
 }

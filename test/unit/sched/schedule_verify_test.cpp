@@ -69,19 +69,19 @@ TEST_CASE("the checker accepts gcm's schedule and rejects broken ones", "[sched]
     ns.erase(std::find(ns.begin(), ns.end(), L.i1));
     auto& es = s.blocks[size_t(exitB)].nodes;
     es.insert(es.end() - 1, L.i1);
-    s.blockOf[L.i1] = exitB;
+    s.blockOf[L.i1->id] = exitB;
     CHECK(mentions(verifySchedule((*L.gp), s), "does not dominate"));
   }
   SECTION("blockOf out of sync") {
     Schedule s = good;
-    s.blockOf[L.x] = 0;
+    s.blockOf[L.x->id] = 0;
     CHECK(mentions(verifySchedule((*L.gp), s), "blockOf says"));
   }
   SECTION("a missing node") {
     Schedule s = good;
     auto& ns = s.blocks[size_t(body)].nodes;
     ns.erase(std::find(ns.begin(), ns.end(), L.x));
-    s.blockOf.erase(L.x);
+    s.blockOf[L.x->id] = -1;
     CHECK(mentions(verifySchedule((*L.gp), s), "is not scheduled"));
   }
   SECTION("a wrong idom") {
