@@ -73,6 +73,7 @@ void MemoryIndex::forEachOverwriter(const Node* load, const std::function<void(c
                                     const std::function<void(const Node*, const Node*)>& onPhi,
                                     const std::function<bool(const Node*)>& prune) const {
   const Node* object = objectOf(load->in[2]);
+  int alias = MemAccess::decode(load->aux).alias;
   // seen_[id] == epoch_: visited by this walk.
   if (++epoch_ == 0) {
     std::fill(seen_.begin(), seen_.end(), 0);
@@ -95,7 +96,7 @@ void MemoryIndex::forEachOverwriter(const Node* load, const std::function<void(c
     for (; it != r.byObject.end() && it->first == object->id; ++it) {
       const Node* s = r.members[it->second];
       visits++;
-      if (!provablyDisjoint(load, s)) {
+      if (MemAccess::decode(s->aux).alias == alias && !provablyDisjoint(load, s)) {
         onWriter(s);
         return;
       }
@@ -112,7 +113,7 @@ void MemoryIndex::forEachOverwriter(const Node* load, const std::function<void(c
         case Op::Store:
           if (u->in[1] != mem) break;  // the stored value, not the memory
           if (object && runOf_[u->id] >= 0) throughRun(u);
-          else if (provablyDisjoint(load, u)) follow(u);
+          else if (MemAccess::decode(u->aux).alias != alias || provablyDisjoint(load, u)) follow(u);
           else onWriter(u);
           break;
         case Op::Call: onWriter(u); break;

@@ -21,7 +21,9 @@ class MemoryIndex {
   //   onWriter(n)      a Store that may write the load's bytes, or a Call;
   //   onPhi(phi, mem)  a memory Phi taking `mem` (the state, or one derived
   //                    from it) on some edges: a loop or join it flows into.
-  // The walk goes on through stores that provably write other bytes (a later
+  // The walk goes on through stores that provably write other bytes (another
+  // alias class: after a call all classes share one memory state; or the
+  // same class at other offsets or in another object) (a later
   // store chained after one may overwrite the load's bytes: the load's memory
   // edge skips the disjoint one only because a peephole let it), through
   // MergeMems, and through the memory of allocations (New); not past a node
