@@ -45,11 +45,13 @@ class Worklist {
 void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
   Peephole peep(g);
   Worklist work(seed);
+  std::vector<Node*> lost;  // nodes that lost a use during one step
+  g.lostUses = &lost;
   size_t steps = 0, limit = 50 * g.size() + 1000;
   // Rounds: every live node is visited at least once per round, and changes
-  // queue their neighbours. A rewrite can enable one farther away than its
-  // neighbourhood (a Region dropping an input changes its Phis' users), so
-  // rounds repeat until one makes no progress at all.
+  // queue what they may enable. A rewrite can enable one farther away than
+  // its neighbourhood (a Region dropping an input changes its Phis' users),
+  // so rounds repeat until one makes no progress at all.
   for (bool progress = true; progress;) {
     progress = false;
     // Loops whose exit just folded away are tied back to their Return
@@ -61,29 +63,35 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
       Node* n = work.pop();
       if (n->dead || n->op == Op::Start || n->op == Op::Stop) continue;
       const Type* oldType = n->type;
-      std::vector<Node*> oldIns = n->in;
-      std::vector<Node*> users = n->out;
       Node* x = peep.run(n);
       if (x != n) {
-        if (!n->dead) g.subsume(n, x);
         // The users of n, not of x: only their inputs changed (value
         // numbering finds x's own users equal to them from their side). A
         // shared constant's other users have nothing new to see.
+        std::vector<Node*> users;
+        if (!n->dead) {
+          users = n->out;
+          g.subsume(n, x);
+        }
         work.push(x);
         for (Node* u : users) work.push(u);
-        for (Node* d : oldIns) work.push(d);
         progress = true;
-      } else if (n->type != oldType || n->in != oldIns) {
+      } else if (n->type != oldType || peep.changedInPlace()) {
         for (Node* u : n->out) {
           work.push(u);
           // A changed If or CallEnd changes what its projections see.
-          for (Node* uu : u->out) work.push(uu);
+          if (u->isMulti())
+            for (Node* uu : u->out) work.push(uu);
         }
-        for (Node* d : oldIns) work.push(d);
         progress = true;
       }
+      // A store left with one user may now be overwritten by it.
+      for (Node* d : lost)
+        if (!d->dead && d->op == Op::Store && d->out.size() == 1) work.push(d->out[0]);
+      lost.clear();
     }
   }
+  g.lostUses = nullptr;
   // Rewrites leave garbage (e.g. constants made and then not used).
   sweepUnreachable(g);
   if (!checkFixedPoint) return;

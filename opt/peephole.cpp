@@ -27,6 +27,7 @@ Node* Peephole::run(Node* n) {
   // Iterate rewrites on n until none applies, then value-number. Each round
   // either changes the node or returns, and every rule shrinks the graph or
   // moves constants right, so this terminates.
+  changedInPlace_ = false;
   for (int round = 0; round < 64; round++) {
     const Type* t = compute(n);
     // A Cast keeps the range sccp found (unless it becomes a constant or
@@ -49,6 +50,7 @@ Node* Peephole::run(Node* n) {
     }
     Node* x = idealize(n);
     if (!x) break;
+    if (x == n) changedInPlace_ = true;
     if (x != n) {
       // The replacement is new or already canonical; keep peepholing it.
       if (n->unused()) {

@@ -17,6 +17,8 @@ class Peephole {
   explicit Peephole(Graph& g) : g_(g) {}
   // The node to use instead of n (n itself when nothing better was found).
   Node* run(Node* n);
+  // Did the last run() rewrite its node in place (inputs changed)?
+  bool changedInPlace() const { return changedInPlace_; }
   // One rewrite step on n: nullptr when no rule applies, n when n was changed
   // in place, otherwise a replacement node.
   Node* idealize(Node* n);
@@ -43,6 +45,7 @@ class Peephole {
   Gvn gvn_;
   // How often each loop Phi's range was narrowed (see run()).
   std::unordered_map<const Node*, int> loopPhiNarrowings_;
+  bool changedInPlace_ = false;
 };
 
 // A loop Phi's range may narrow this many times in the peepholes; then it

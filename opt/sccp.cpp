@@ -56,21 +56,6 @@ struct KnownCallers {
         if (!parms[size_t(callee)].empty()) callsTo[size_t(callee)].push_back(call);
       }
   }
-  // The meet of the argument over the call sites reached so far; `decl` is
-  // the type the parser gave (not FunInfo::paramTypes: a narrow parameter
-  // arrives as any int and is truncated inside the function).
-  const Type* parmType(int f, const Node* parm, const Type* decl) const {
-    const Type* t = Type::top();
-    if (callsTo[size_t(f)].empty()) return decl;
-    for (const Node* call : callsTo[size_t(f)]) {
-      if (!call->type || call->type->kind() != TKind::Ctrl) continue;
-      size_t slot = size_t(3 + parm->aux);
-      if (slot >= call->in.size() || !call->in[slot]) return decl;
-      t = t->meet(call->in[slot]->type);
-    }
-    if (t->kind() == TKind::Top) return Type::intTop();
-    return t->isa(decl) ? t : decl;
-  }
   CallGraph cg;
   std::vector<std::vector<Node*>> parms;    // by callee
   std::vector<std::vector<Node*>> callsTo;  // by callee, for callees with parms
@@ -80,7 +65,12 @@ struct KnownCallers {
 struct FunState {
   std::vector<char> queued, known;  // known: a parameter typed by its callers
   std::vector<int> changes;
-  std::vector<const Type*> declared;
+  // Parameters typed by their callers: the type the parser gave (not
+  // FunInfo::paramTypes: a narrow parameter arrives as any int and is
+  // truncated inside the function), and the meet of the arguments at the
+  // call sites reached so far, kept up to date as calls are reached or
+  // their arguments fall (types only fall: the meet never has to be redone).
+  std::vector<const Type*> declared, args;
 };
 
 }  // namespace
@@ -112,6 +102,7 @@ void sccp(Unit& u) {
     s.known.assign(g.size(), 0);
     s.changes.assign(g.size(), 0);
     s.declared.assign(g.size(), nullptr);
+    s.args.assign(g.size(), Type::top());
     total += g.size();
     std::vector<Node*> live = liveNodes(g);
     for (Node* n : live)
@@ -123,43 +114,65 @@ void sccp(Unit& u) {
     }
     for (auto it = live.rbegin(); it != live.rend(); ++it) push(int(f), *it);
   }
+  // A call reached, or one of its arguments fell: its callee's parameters see it.
+  auto contribute = [&](const Node* call) {
+    int callee = CallGraph::calleeOf(call);
+    if (callee < 0 || callers.parms[size_t(callee)].empty()) return;
+    if (!call->type || call->type->kind() != TKind::Ctrl) return;
+    FunState& cs = st[size_t(callee)];
+    for (Node* p : callers.parms[size_t(callee)]) {
+      size_t slot = size_t(3 + p->aux);
+      bool passed = slot < call->in.size() && call->in[slot];
+      const Type* acc = cs.args[p->id]->meet(passed ? call->in[slot]->type : cs.declared[p->id]);
+      if (acc == cs.args[p->id]) continue;
+      cs.args[p->id] = acc;
+      push(callee, p);
+    }
+  };
+  auto parmType = [&](const FunState& s, int f, const Node* p) {
+    const Type* decl = s.declared[p->id];
+    const Type* t = s.args[p->id];
+    if (callers.callsTo[size_t(f)].empty()) return decl;
+    if (t->kind() == TKind::Top) return Type::intTop();
+    return t->isa(decl) ? t : decl;
+  };
+  // Lowers n's type to what its inputs (or, for a parameter, its callers)
+  // allow, and queues its users when it changed.
+  auto update = [&](int f, Node* n) {
+    FunState& s = st[size_t(f)];
+    bool knownParm = n->op == Op::Parm && s.known[n->id];
+    if (keepsItsType(n) && !knownParm) return;
+    const Type* t = knownParm ? parmType(s, f, n) : compute(n);
+    // Types only fall; meeting keeps that true whatever compute says.
+    t = t->meet(n->type);
+    if (t == n->type) return;
+    bool widens = (n->op == Op::Phi && n->in[0]->op == Op::Loop) || knownParm;
+    // A parameter may legitimately change once per call site reached.
+    int allowed = kWidenAfter + (knownParm ? int(callers.callsTo[size_t(f)].size()) : 0);
+    if (widens && t->isInt() && n->type->isInt() && !n->type->isIntTop() && ++s.changes[n->id] > allowed) {
+      // Widen only the ends that moved: a counter that only grows keeps its
+      // lower bound, for the branch Casts in the loop to cut from above.
+      int64_t lo = t->lo() < n->type->lo() ? INT64_MIN : t->lo();
+      int64_t hi = t->hi() > n->type->hi() ? INT64_MAX : t->hi();
+      t = Type::intRange(lo, hi);
+    }
+    n->type = t;
+    for (Node* use : n->out) {
+      push(f, use);
+      // A region becoming reachable wakes its Phis; an If or CallEnd its projections.
+      if (n->isCFG())
+        for (Node* uu : use->out) push(f, uu);
+    }
+  };
   size_t steps = 0, limit = 64 * total + 1000;
   auto solve = [&] {
     while (!work.empty()) {
       SIMPLEC_CHECK(++steps < limit, "sccp", "the analysis did not converge");
       auto [f, n] = work.back();
       work.pop_back();
-      FunState& s = st[size_t(f)];
-      s.queued[n->id] = 0;
-      if (n->op == Op::Call) {
-        // A call reached, or an argument changed: the callee's parameters see it.
-        int callee = CallGraph::calleeOf(n);
-        if (callee >= 0)
-          for (Node* p : callers.parms[size_t(callee)]) push(callee, p);
-      }
-      bool knownParm = n->op == Op::Parm && s.known[n->id];
-      if (keepsItsType(n) && !knownParm) continue;
-      const Type* t = knownParm ? callers.parmType(f, n, s.declared[n->id]) : compute(n);
-      // Types only fall; meeting keeps that true whatever compute says.
-      t = t->meet(n->type);
-      if (t == n->type) continue;
-      bool widens = (n->op == Op::Phi && n->in[0]->op == Op::Loop) || knownParm;
-      // A parameter may legitimately change once per call site reached.
-      int allowed = kWidenAfter + (knownParm ? int(callers.callsTo[size_t(f)].size()) : 0);
-      if (widens && t->isInt() && n->type->isInt() && !n->type->isIntTop() && ++s.changes[n->id] > allowed) {
-        // Widen only the ends that moved: a counter that only grows keeps its
-        // lower bound, for the branch Casts in the loop to cut from above.
-        int64_t lo = t->lo() < n->type->lo() ? INT64_MIN : t->lo();
-        int64_t hi = t->hi() > n->type->hi() ? INT64_MAX : t->hi();
-        t = Type::intRange(lo, hi);
-      }
-      n->type = t;
-      for (Node* use : n->out) {
-        push(f, use);
-        // A region becoming reachable wakes its Phis; an If or CallEnd its projections.
-        if (n->isCFG())
-          for (Node* uu : use->out) push(f, uu);
-      }
+      st[size_t(f)].queued[n->id] = 0;
+      update(f, n);
+      if (n->op == Op::Call) contribute(n);
     }
   };
   solve();

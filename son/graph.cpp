@@ -47,6 +47,7 @@ void Graph::removeUse(Node* d, Node* user) {
   // Order of uses is irrelevant: swap-remove.
   *it = d->out.back();
   d->out.pop_back();
+  if (lostUses) lostUses->push_back(d);
 }
 
 void Graph::markDead(Node* n) {

@@ -69,6 +69,10 @@ class Graph {
   // (kill() only unhooks the node itself) and a sweep collects them later.
   bool deferKills = false;
 
+  // When set, every node that loses a use is appended here (a worklist
+  // learns whose use count dropped without copying use lists).
+  std::vector<Node*>* lostUses = nullptr;
+
  private:
   friend void sweepUnreachable(Graph& g);
   friend std::shared_ptr<const ControlFlow> controlFlow(const Graph& g);
