@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "lexer/diag.h"
+#include "lexer/work_counters.h"
 #include "opt/call_graph.h"
 #include "son/verify.h"
 
@@ -67,6 +68,7 @@ size_t inlineOne(Graph& g, Node* call, const FunInfo& f) {
     copy[x->id] = c;
     cloned.push_back(x);
   }
+  workCounters().inlinedNodes += cloned.size();
   for (Node* x : cloned)
     for (Node* d : x->in) g.addDef(copy[x->id], d ? copy[d->id] : nullptr);
   Node* ret = copy[f.ret->id];

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "lexer/diag.h"
+#include "lexer/work_counters.h"
 #include "opt/endless_loops.h"
 #include "opt/peephole.h"
 #include "son/verify.h"
@@ -60,6 +61,7 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
     for (Node* n : liveNodes(g)) work.push(n);
     while (!work.empty()) {
       SIMPLEC_CHECK(++steps < limit, "peephole", "peepholes did not reach a fixed point");
+      workCounters().peepholeSteps++;
       Node* n = work.pop();
       if (n->dead || n->op == Op::Start || n->op == Op::Stop) continue;
       const Type* oldType = n->type;

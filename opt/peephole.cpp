@@ -104,8 +104,7 @@ Node* Peephole::idealizeArith(Node* n) {
   Node* b = n->in.size() > 2 ? n->in[2] : nullptr;
   // Canonical form: a constant operand of a commutative node goes right.
   if (n->isCommutative() && (isCon(a) || isFltCon(a)) && !(isCon(b) || isFltCon(b))) {
-    n->in[1] = b;
-    n->in[2] = a;
+    g_.swapInputs(n, 1, 2);
     return n;
   }
   switch (n->op) {

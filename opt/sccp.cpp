@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "lexer/diag.h"
+#include "lexer/work_counters.h"
 #include "opt/call_graph.h"
 #include "son/compute.h"
 #include "son/unit.h"
@@ -168,6 +169,7 @@ void sccp(Unit& u) {
   auto solve = [&] {
     while (!work.empty()) {
       SIMPLEC_CHECK(++steps < limit, "sccp", "the analysis did not converge");
+      workCounters().sccpSteps++;
       auto [f, n] = work.back();
       work.pop_back();
       st[size_t(f)].queued[n->id] = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "lexer/diag.h"
+#include "lexer/work_counters.h"
 #include "son/compute.h"
 #include "son/unit.h"
 
@@ -82,6 +83,7 @@ Scope* Scope::enclosingLoopBody() {
 
 Node* Scope::read(int s) {
   for (Scope* x = this; x; x = x->parent_) {
+    workCounters().scopeReads++;
     Node* v;
     if (x->own(s, &v)) return s < 0 && !v ? read(kMemSlot) : v;  // a class without value shares the base
     if (s < 0 && x->resetsMem_) return read(kMemSlot);

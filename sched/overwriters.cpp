@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "lexer/work_counters.h"
 #include "son/mem_access.h"
 
 namespace simplec {
@@ -95,7 +96,7 @@ void MemoryIndex::forEachOverwriter(const Node* load, const std::function<void(c
     auto it = std::lower_bound(r.byObject.begin(), r.byObject.end(), std::make_pair(object->id, from));
     for (; it != r.byObject.end() && it->first == object->id; ++it) {
       const Node* s = r.members[it->second];
-      visits++;
+      workCounters().antiDepVisits++;
       if (MemAccess::decode(s->aux).alias == alias && !provablyDisjoint(load, s)) {
         onWriter(s);
         return;
@@ -108,7 +109,7 @@ void MemoryIndex::forEachOverwriter(const Node* load, const std::function<void(c
     work.pop_back();
     for (const Node* u : usersOf(mem)) {
       if (u->dead) continue;
-      visits++;
+      workCounters().antiDepVisits++;
       switch (u->op) {
         case Op::Store:
           if (u->in[1] != mem) break;  // the stored value, not the memory

@@ -34,9 +34,6 @@ class MemoryIndex {
                          const std::function<void(const Node*, const Node*)>& onPhi,
                          const std::function<bool(const Node*)>& prune) const;
 
-  // Node visits of all walks so far (a work counter for tests).
-  mutable size_t visits = 0;
-
  private:
   // A maximal chain of stores to known objects and allocations, each the
   // only memory user (loads aside) of the memory the one before made.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "lexer/diag.h"
+#include "lexer/work_counters.h"
 #include "son/unit.h"
 
 namespace simplec {
@@ -26,27 +27,43 @@ Node* Graph::make(Op op, const std::vector<Node*>& ins, const Type* t, int64_t a
   Node* p = n.get();
   nodes_.push_back(std::move(n));
   unit_->nodesMade++;
+  workCounters().nodesMade++;
   if (opInfo(op).flags & CFG) cfgVersion_++;
   p->type = t;
   p->aux = aux;
   p->in.reserve(ins.size());
+  p->inPos.resize(ins.size(), 0);
   for (Node* d : ins) {
     checkOwned(d, "make");
     p->in.push_back(d);
-    if (d) d->out.push_back(p);
+    if (d) addUse(d, p, uint32_t(p->in.size() - 1));
   }
   return p;
 }
 
 Node* Graph::con(const Type* t) { return make(Op::Con, {start_}, t); }
 
-void Graph::removeUse(Node* d, Node* user) {
-  // Search from the back: the newest uses are the likeliest to go first.
-  auto it = std::find(d->out.rbegin(), d->out.rend(), user);
-  SIMPLEC_CHECK(it != d->out.rend(), "graph", "use list out of sync");
-  // Order of uses is irrelevant: swap-remove.
-  *it = d->out.back();
+void Graph::addUse(Node* d, Node* user, uint32_t slot) {
+  user->inPos[slot] = uint32_t(d->out.size());
+  d->out.push_back(user);
+  d->outSlot.push_back(slot);
+}
+
+void Graph::removeUse(Node* d, Node* user, uint32_t slot) {
+  uint32_t k = user->inPos[slot];
+  SIMPLEC_CHECK(k < d->out.size() && d->out[k] == user && d->outSlot[k] == slot, "graph", "use list out of sync");
+  workCounters().useScans++;
+  // Order of uses is irrelevant: the last entry moves into the hole.
+  uint32_t last = uint32_t(d->out.size()) - 1;
+  if (k != last) {
+    Node* u = d->out[last];
+    uint32_t s = d->outSlot[last];
+    d->out[k] = u;
+    d->outSlot[k] = s;
+    u->inPos[s] = k;
+  }
   d->out.pop_back();
+  d->outSlot.pop_back();
   if (lostUses) lostUses->push_back(d);
 }
 
@@ -61,48 +78,54 @@ void Graph::setDef(Node* n, size_t i, Node* d) {
   if (old == d) return;
   checkOwned(d, "setDef");
   if (n->isCFG() && (i == 0 || n->isRegion())) cfgVersion_++;
-  if (d) d->out.push_back(n);
+  if (old) removeUse(old, n, uint32_t(i));
   n->in[i] = d;
-  if (old) {
-    removeUse(old, n);
-    killIfUnused(old);
-  }
+  if (d) addUse(d, n, uint32_t(i));
+  if (old) killIfUnused(old);
 }
 
 void Graph::addDef(Node* n, Node* d) {
   checkOwned(d, "addDef");
   if (n->isRegion() || (n->isCFG() && n->in.empty())) cfgVersion_++;
   n->in.push_back(d);
-  if (d) d->out.push_back(n);
+  n->inPos.push_back(0);
+  if (d) addUse(d, n, uint32_t(n->in.size() - 1));
+}
+
+void Graph::swapInputs(Node* n, size_t i, size_t j) {
+  if (i == j) return;
+  if (n->isCFG() && (i == 0 || j == 0 || n->isRegion())) cfgVersion_++;
+  std::swap(n->in[i], n->in[j]);
+  std::swap(n->inPos[i], n->inPos[j]);
+  if (n->in[i]) n->in[i]->outSlot[n->inPos[i]] = uint32_t(i);
+  if (n->in[j]) n->in[j]->outSlot[n->inPos[j]] = uint32_t(j);
 }
 
 void Graph::delDef(Node* n, size_t i) {
   Node* old = n->in[i];
   if (n->isCFG() && (i == 0 || n->isRegion())) cfgVersion_++;
+  if (old) removeUse(old, n, uint32_t(i));
+  // The later inputs move down one slot: their use entries say so.
+  for (size_t j = i + 1; j < n->in.size(); j++)
+    if (Node* d = n->in[j]) d->outSlot[n->inPos[j]] = uint32_t(j - 1);
   n->in.erase(n->in.begin() + long(i));
-  if (old) {
-    removeUse(old, n);
-    killIfUnused(old);
-  }
+  n->inPos.erase(n->inPos.begin() + long(i));
+  if (old) killIfUnused(old);
 }
 
 void Graph::subsume(Node* old, Node* nw) {
   SIMPLEC_CHECK(old != nw, "graph", "subsume of a node by itself");
   checkOwned(nw, "subsume");
   if (old->isCFG()) cfgVersion_++;
-  while (!old->out.empty()) {
-    Node* use = old->out.back();
-    old->out.pop_back();
-    for (auto& x : use->in)
-      if (x == old) {
-        x = nw;
-        nw->out.push_back(use);
-      }
-    // `use` may have had `old` in several slots: the loop above moved them all,
-    // and removed one entry from old->out; drop the remaining duplicates.
-    auto it = std::remove(old->out.begin(), old->out.end(), use);
-    old->out.erase(it, old->out.end());
+  // Each use entry is one (user, slot): it now refers to nw.
+  for (size_t k = 0; k < old->out.size(); k++) {
+    Node* use = old->out[k];
+    uint32_t slot = old->outSlot[k];
+    use->in[slot] = nw;
+    addUse(nw, use, slot);
   }
+  old->out.clear();
+  old->outSlot.clear();
   old->keep = 0;
   nw->keep++;  // old's inputs may include nw
   kill(old);
@@ -117,9 +140,10 @@ void Graph::killIfUnused(Node* n) {
 void Graph::kill(Node* n) {
   if (deferKills) {
     if (n->dead || !n->unused() || n == start_ || n == stop_) return;
-    for (Node* d : n->in)
-      if (d) removeUse(d, n);
+    for (size_t i = 0; i < n->in.size(); i++)
+      if (Node* d = n->in[i]) removeUse(d, n, uint32_t(i));
     n->in.clear();
+    n->inPos.clear();
     markDead(n);
     return;
   }
@@ -129,12 +153,42 @@ void Graph::kill(Node* n) {
     work.pop_back();
     if (x->dead || !x->unused() || x == start_ || x == stop_) continue;
     markDead(x);
-    for (Node* d : x->in) {
+    for (size_t i = 0; i < x->in.size(); i++) {
+      Node* d = x->in[i];
       if (!d) continue;
-      removeUse(d, x);
+      removeUse(d, x, uint32_t(i));
       if (d->unused()) work.push_back(d);
     }
     x->in.clear();
+    x->inPos.clear();
+  }
+}
+
+void Graph::dropUses(const std::vector<char>& keep) {
+  for (const auto& up : nodes_) {
+    Node* n = up.get();
+    if (n->dead || !keep[n->id]) continue;
+    size_t w = 0;
+    for (size_t k = 0; k < n->out.size(); k++) {
+      Node* u = n->out[k];
+      if (!keep[u->id]) continue;
+      n->out[w] = u;
+      n->outSlot[w] = n->outSlot[k];
+      u->inPos[n->outSlot[k]] = uint32_t(w);
+      w++;
+    }
+    n->out.resize(w);
+    n->outSlot.resize(w);
+  }
+  for (const auto& up : nodes_) {
+    Node* n = up.get();
+    if (n->dead || keep[n->id]) continue;
+    n->in.clear();
+    n->inPos.clear();
+    n->out.clear();
+    n->outSlot.clear();
+    n->keep = 0;
+    markDead(n);
   }
 }
 
@@ -156,6 +210,7 @@ std::vector<Node*> liveNodes(const Graph& g) {
   std::vector<Node*> order;
   std::vector<char> seen(g.size(), 0);
   std::vector<std::pair<Node*, size_t>> stack;
+  workCounters().liveNodeVisits += g.size();
   stack.push_back({g.stop(), 0});
   seen[g.stop()->id] = 1;
   while (!stack.empty()) {

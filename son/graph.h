@@ -42,12 +42,16 @@ class Graph {
   void setDef(Node* n, size_t i, Node* d);
   void addDef(Node* n, Node* d);
   void delDef(Node* n, size_t i);   // removes slot i, shifting later inputs down
+  void swapInputs(Node* n, size_t i, size_t j);
   // Every use of `old` now uses `nw`; `old` is then killed.
   void subsume(Node* old, Node* nw);
   // Remove an unused node: drop its inputs, and kill inputs left unused.
   void kill(Node* n);
   // Kill n if it has no uses and is not kept.
   void killIfUnused(Node* n);
+  // Kills every node that keep[id] does not mark, dropping it from the use
+  // lists of the ones it marks, in one pass over the graph (sweeps).
+  void dropUses(const std::vector<char>& keep);
 
   // Node ids are [0, size()); dead nodes keep theirs until compact().
   size_t size() const { return nodes_.size(); }
@@ -74,9 +78,9 @@ class Graph {
   std::vector<Node*>* lostUses = nullptr;
 
  private:
-  friend void sweepUnreachable(Graph& g);
   friend std::shared_ptr<const ControlFlow> controlFlow(const Graph& g);
-  void removeUse(Node* d, Node* user);
+  void addUse(Node* d, Node* user, uint32_t slot);
+  void removeUse(Node* d, Node* user, uint32_t slot);
   void markDead(Node* n);
   void checkOwned(const Node* d, const char* what) const;
   Unit* unit_;

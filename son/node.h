@@ -1,7 +1,8 @@
 // A node of the Sea of Nodes. Ordered inputs (slot 0 = control when the kind
 // has one), exact def-use lists (`out`), and a cached lattice type.
 // Invariant: for every i, in[i] == d  <=>  `this` appears in d->out once per such i.
-// Only Graph's edge functions (setDef, addDef, delDef, subsume, kill) edit edges.
+// Only Graph's edge functions (setDef, addDef, delDef, swapInputs, subsume,
+// kill) edit edges.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -44,6 +45,10 @@ class Node {
   Op op;
   std::vector<Node*> in;
   std::vector<Node*> out;
+  // Edge bookkeeping, kept by Graph so that removing a use costs O(1):
+  // in[i]->out[inPos[i]] == this, and out[k]->in[outSlot[k]] == this.
+  std::vector<uint32_t> inPos;
+  std::vector<uint32_t> outSlot;
   const Type* type = nullptr;
   int64_t aux = 0;     // Proj/CProj index, Parm index, Fun: function index
   SrcPos pos;          // source position, for runtime errors and diagnostics

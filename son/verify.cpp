@@ -72,6 +72,20 @@ std::vector<std::string> verify(const Graph& g) {
           edges[key(d, n)] = 0;
         }
   }
+  // The positions that make removing a use O(1) agree with the lists.
+  if (errs.empty())
+    for (Node* n : live) {
+      bool ok = n->inPos.size() == n->in.size() && n->outSlot.size() == n->out.size();
+      for (size_t i = 0; ok && i < n->in.size(); i++) {
+        const Node* d = n->in[i];
+        ok = !d || (n->inPos[i] < d->out.size() && d->out[n->inPos[i]] == n && d->outSlot[n->inPos[i]] == i);
+      }
+      for (size_t k = 0; ok && k < n->out.size(); k++) {
+        const Node* u = n->out[k];
+        ok = n->outSlot[k] < u->in.size() && u->in[n->outSlot[k]] == n && u->inPos[n->outSlot[k]] == k;
+      }
+      if (!ok) errs.push_back(nodeRef(n) + ": edge positions out of sync with its inputs or uses");
+    }
   for (Node* n : live) {
     if (n->dead) errs.push_back(nodeRef(n) + " is reachable but marked dead");
     if (n->op == Op::Scope) errs.push_back(nodeRef(n) + ": a parser scope survived");
@@ -148,20 +162,7 @@ void sweepUnreachable(Graph& g) {
   // Drop garbage users from every live use list in one pass per list (the
   // Start node alone may list a great many dead constants), then unhook the
   // garbage itself.
-  for (const auto& up : g.nodes()) {
-    Node* n = up.get();
-    if (n->dead || !reach[n->id]) continue;
-    auto& out = n->out;
-    out.erase(std::remove_if(out.begin(), out.end(), [&](Node* u) { return !reach[u->id]; }), out.end());
-  }
-  for (const auto& up : g.nodes()) {
-    Node* n = up.get();
-    if (n->dead || reach[n->id]) continue;
-    n->in.clear();
-    n->out.clear();
-    n->keep = 0;
-    g.markDead(n);
-  }
+  g.dropUses(reach);
 }
 
 }  // namespace simplec

@@ -1,0 +1,30 @@
+// WorkCounters: how much work the compiler did, counted where the work is
+// done (a node visited, a worklist entry, a use-list entry scanned). Tests
+// compile programs of growing size and check that these grow linearly: a
+// quadratic pass shows up in the counts, whatever the machine's speed.
+// Counting costs an increment; the counters are per thread.
+#pragma once
+#include <cstdint>
+
+namespace simplec {
+
+struct WorkCounters {
+  uint64_t nodesMade = 0;         // Graph::make
+  uint64_t useScans = 0;          // use-list entries looked at to remove a use
+  uint64_t scopeReads = 0;        // parser scopes visited to read a slot
+  uint64_t peepholeSteps = 0;     // iterative peephole worklist entries run
+  uint64_t sccpSteps = 0;         // combined analysis worklist entries run
+  uint64_t liveNodeVisits = 0;    // nodes visited by liveNodes()
+  uint64_t antiDepVisits = 0;     // memory users looked at for anti-dependences
+  uint64_t inlinedNodes = 0;      // nodes copied by inlining
+
+  uint64_t total() const {
+    return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
+           inlinedNodes;
+  }
+};
+
+// This thread's counters (zero at start; tests reset them).
+WorkCounters& workCounters();
+
+}  // namespace simplec

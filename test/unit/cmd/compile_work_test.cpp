@@ -1,0 +1,116 @@
+// Compile cost is linear in program size: the whole compiler (parse,
+// -O0/-O2 pipeline, gcm, isel, register allocation, encoding) on generated
+// programs of the shapes that once made it quadratic, at two sizes four
+// times apart. The work counters (lexer/work_counters.h) must grow about
+// four times, never sixteen. Counts, not timings: the test means the same
+// on any machine.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "cmd/compile_to_object.h"
+#include "lexer/work_counters.h"
+
+using namespace simplec;
+
+namespace {
+
+// n small functions with a loop, an array, a struct and calls to earlier
+// ones, and a main calling each.
+std::string manyFunctions(int n) {
+  std::string s = "struct P { int x; flt y; };\n";
+  for (int i = 0; i < n; i++) {
+    std::string f = "fn" + std::to_string(i);
+    s += "val " + f + " = { int a, int b ->\n";
+    s += "  int[] v = new int[8];\n  int t = 0;\n";
+    s += "  for (int k = 0; k < 8; k++) { v[k] = a * k + b; t = t + v[k] % 7; }\n";
+    s += "  P p = new P { x = t; y = flt(a) * 0.5; };\n";
+    if (i > 0) s += "  if (t > 5) t = t + fn" + std::to_string(i / 2) + "(a & 7, b);\n";
+    s += "  return t + p.x + int(p.y);\n};\n";
+  }
+  s += "int sum = 0;\n";
+  for (int i = 0; i < n; i++) s += "sum = sum + fn" + std::to_string(i) + "(arg, " + std::to_string(i % 9) + ");\n";
+  return s + "return sum & 127;\n";
+}
+
+// One script body: n variables, each tested by an if, some loops between.
+std::string ifsAndLoops(int n) {
+  std::string s = "int s = arg;\n";
+  for (int i = 0; i < n; i++) {
+    std::string v = "v" + std::to_string(i);
+    std::string prev = i ? "v" + std::to_string(i - 1) : "arg";
+    s += "int " + v + " = (" + prev + " * 7 + " + std::to_string(i) + ") % 1009;\n";
+    s += "if (" + v + " > 500) { s = s + " + v + "; } else { s = s - (" + v + " & 15); }\n";
+    if (i % 10 == 0) s += "for (int k = 0; k < 3; k++) s = s + k * " + v + ";\n";
+  }
+  return s + "return s & 127;\n";
+}
+
+// One function with n allocations whose fields and elements are used.
+std::string manyAllocations(int n) {
+  std::string s = "struct N { int v; N? next; };\nval build = { int seed ->\n  int s = seed;\n  N? last = null;\n";
+  for (int i = 0; i < n; i++) {
+    std::string k = std::to_string(i);
+    s += "  N n" + k + " = new N { v = s + " + k + "; next = last; };\n";
+    s += "  int[] a" + k + " = new int[4];\n";
+    s += "  a" + k + "[s & 3] = n" + k + ".v;\n";
+    s += "  s = (s + a" + k + "[(s + 1) & 3] + n" + k + ".v) % 100003;\n";
+    s += "  last = n" + k + ";\n";
+  }
+  return s + "  return s;\n};\nreturn build(arg) & 127;\n";
+}
+
+// n call sites of one small function.
+std::string manyCalls(int n) {
+  std::string s = "val mix = { int a, int b -> int r = (a * 31 + b) % 1000003; if (r < 0) r = -r; return r; };\n";
+  s += "int x = arg;\nint y = 1;\n";
+  for (int i = 0; i < n; i++)
+    s += i % 3 ? "x = mix(x, " + std::to_string(i) + ");\n" : "y = mix(y, x) + mix(x, y);\n";
+  return s + "return (x + y) & 127;\n";
+}
+
+WorkCounters workFor(const std::string& src, int level) {
+  FILE* sink = std::tmpfile();
+  DiagEngine diag(sink);
+  PassOptions po;
+  po.optLevel = level;
+  workCounters() = WorkCounters{};
+  CompileResult r = compileSourceToObject("gen.smp", src, po, diag);
+  std::string errors(4096, '\0');
+  std::rewind(sink);
+  errors.resize(std::fread(errors.data(), 1, errors.size(), sink));
+  std::fclose(sink);
+  INFO(errors << r.message);
+  REQUIRE(r.status == 0);
+  return workCounters();
+}
+
+std::string describe(const WorkCounters& w) {
+  return "made " + std::to_string(w.nodesMade) + ", use scans " + std::to_string(w.useScans) + ", scope reads " +
+         std::to_string(w.scopeReads) + ", peephole " + std::to_string(w.peepholeSteps) + ", sccp " +
+         std::to_string(w.sccpSteps) + ", live visits " + std::to_string(w.liveNodeVisits) + ", anti-deps " +
+         std::to_string(w.antiDepVisits) + ", inlined " + std::to_string(w.inlinedNodes);
+}
+
+void checkLinear(const std::function<std::string(int)>& shape, int n) {
+  for (int level : {0, 2}) {
+    WorkCounters a = workFor(shape(n), level), b = workFor(shape(4 * n), level);
+    uint64_t small = a.total(), large = b.total();
+    INFO("-O" << level << ": work " << small << " at n = " << n << ", " << large << " at 4n\n  n: " << describe(a)
+              << "\n  4n: " << describe(b));
+    // Linear growth gives 4 (a little more: larger numbers, more names);
+    // quadratic growth would give 16.
+    CHECK(double(large) / double(small) < 6.0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("compile work grows linearly: many functions", "[cmd][work]") { checkLinear(manyFunctions, 60); }
+TEST_CASE("compile work grows linearly: variables each tested by an if", "[cmd][work]") { checkLinear(ifsAndLoops, 300); }
+TEST_CASE("compile work grows linearly: one function with many allocations", "[cmd][work]") {
+  checkLinear(manyAllocations, 100);
+}
+TEST_CASE("compile work grows linearly: many call sites of one function", "[cmd][work]") { checkLinear(manyCalls, 300); }
