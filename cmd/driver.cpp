@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -127,9 +128,10 @@ class Driver {
       for (const auto& s : sources) status = std::max(status, compileOne(s, nullptr));
       return status;
     }
-    // Compile everything, then link.
+    // Compile everything (diagnostics in command-line order), then link.
     TempFiles temps;
     int status = 0;
+    std::vector<std::pair<std::string, std::string>> compiled;  // (source, object)
     for (const auto& s : sources) {
       std::string obj = makeTemp(".o");
       if (obj.empty()) {
@@ -139,9 +141,13 @@ class Driver {
       temps.paths.push_back(obj);
       int st = compileOne(s, &obj);
       status = std::max(status, st);
-      objects.push_back(obj);
+      compiled.push_back({s, obj});
     }
     if (status) return status;
+    // The sources' objects link in the order of their names, so the
+    // executable is the same whatever order the sources were given in.
+    std::stable_sort(compiled.begin(), compiled.end());
+    for (const auto& [src, obj] : compiled) objects.push_back(obj);
     // Only sources were given and none has an entry: say so, rather than
     // letting the linker complain about an undefined `main`.
     if (!sawEntry_ && objects.size() == sources.size()) {

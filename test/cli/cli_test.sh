@@ -64,6 +64,11 @@ readelf -S nodbg.o | grep -q '\.debug_'; check "no -g, no debug sections" 1 $?
 # Deterministic output.
 "$SIMPLEC" -c "$HERE/lib_seq.smp" -o again.o
 cmp -s lib_seq.o again.o; check "byte-identical objects" 0 $?
+# The same executable whatever the order of the sources on the command line.
+"$SIMPLEC" "$HERE/multi_main.smp" "$HERE/lib_math.smp" "$HERE/lib_seq.smp" -o multi1; check "three sources" 0 $?
+check "three sources run" "541" "$(./multi1)"
+"$SIMPLEC" "$HERE/lib_seq.smp" "$HERE/multi_main.smp" "$HERE/lib_math.smp" -o multi2
+cmp -s multi1 multi2; check "sources in another order: same executable" 0 $?
 
 # Make with dependency files, in parallel.
 cp "$HERE/prog.smp" . && cp "$HERE/Makefile.test" Makefile
