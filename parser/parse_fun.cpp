@@ -13,7 +13,7 @@ std::string Parser::uniqueSymbol(const std::string& name) {
   return s;
 }
 
-int Parser::newFunction(const std::string& name, SrcPos pos) {
+int Parser::newFunction(std::string name, SrcPos pos) {
   int idx = int(u_.funs.size());
   FunInfo f;
   f.name = name;

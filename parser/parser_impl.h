@@ -330,7 +330,7 @@ class Parser {
   Val callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args);
   // A new function with its own graph (Fun and memory Parm made); `ctx`
   // then parses into that graph.
-  int newFunction(const std::string& name, SrcPos pos);
+  int newFunction(std::string name, SrcPos pos);  // by value: it may name another FunInfo
   void enterGraph(FunCtx& ctx, int funIdx);
   void finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript);
   void addReturn(Val v, SrcPos pos);
