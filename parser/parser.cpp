@@ -205,12 +205,12 @@ void Parser::enterNesting() {
 
 // ---------------------------------------------------------------- nodes
 
-Node* Parser::mk(Op op, std::vector<Node*> ins, const Type* t, int64_t aux) {
+Node* Parser::mk(Op op, Node* const* ins, size_t count, const Type* t, int64_t aux) {
   if (u_.nodesMade > u_.nodeLimit) {
     error(tok().pos, "program too large");
     throw ParseAbort{};
   }
-  Node* n = G().make(op, ins, t, aux);
+  Node* n = G().make(op, ins, count, t, aux);
   // Where the node comes from, for -g line tables (checks get their
   // operator's position instead, set by the caller).
   n->pos = pos_ > 0 ? toks_[pos_ - 1].pos : tok().pos;

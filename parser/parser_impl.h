@@ -107,7 +107,13 @@ class Parser {
   // ---- nodes (always in the graph of the function being parsed)
   Graph& G() { return *fn_->graph; }
   Node* peep(Node* n) { return fn_->peep->run(n); }
-  Node* mk(Op op, std::vector<Node*> ins, const Type* t = nullptr, int64_t aux = 0);
+  Node* mk(Op op, std::initializer_list<Node*> ins, const Type* t = nullptr, int64_t aux = 0) {
+    return mk(op, ins.begin(), ins.size(), t, aux);
+  }
+  Node* mk(Op op, const std::vector<Node*>& ins, const Type* t = nullptr, int64_t aux = 0) {
+    return mk(op, ins.data(), ins.size(), t, aux);
+  }
+  Node* mk(Op op, Node* const* ins, size_t n, const Type* t, int64_t aux);
   // The constant of type t in the current graph (value-numbered).
   Node* conOf(const Type* t);
   Node* con(int64_t v);

@@ -22,21 +22,38 @@ void Graph::checkOwned(const Node* d, const char* what) const {
                                ") of another function's graph");
 }
 
-Node* Graph::make(Op op, const std::vector<Node*>& ins, const Type* t, int64_t aux) {
-  auto n = std::make_unique<Node>(uint32_t(nodes_.size()), op);
-  Node* p = n.get();
-  nodes_.push_back(std::move(n));
+Graph::~Graph() {
+  for (Node* n : nodes_) n->~Node();
+}
+
+Graph::Slot* Graph::takeSlot() {
+  if (!freeSlots_.empty()) {
+    Slot* s = freeSlots_.back();
+    freeSlots_.pop_back();
+    return s;
+  }
+  if (chunkUsed_ == chunkSize_) {
+    chunkSize_ = chunkSize_ ? std::min<size_t>(chunkSize_ * 2, 4096) : 16;
+    chunks_.push_back(std::make_unique<Slot[]>(chunkSize_));
+    chunkUsed_ = 0;
+  }
+  return &chunks_.back()[chunkUsed_++];
+}
+
+Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t aux) {
+  Node* p = new (takeSlot()) Node(uint32_t(nodes_.size()), op);
+  nodes_.push_back(p);
   unit_->nodesMade++;
   workCounters().nodesMade++;
   if (opInfo(op).flags & CFG) cfgVersion_++;
   p->type = t;
   p->aux = aux;
-  p->in.reserve(ins.size());
-  p->inPos.resize(ins.size(), 0);
-  for (Node* d : ins) {
+  p->in.assign(ins, ins + count);
+  p->inPos.resize(count, 0);
+  for (size_t i = 0; i < count; i++) {
+    Node* d = ins[i];
     checkOwned(d, "make");
-    p->in.push_back(d);
-    if (d) addUse(d, p, uint32_t(p->in.size() - 1));
+    if (d) addUse(d, p, uint32_t(i));
   }
   return p;
 }
@@ -165,8 +182,7 @@ void Graph::kill(Node* n) {
 }
 
 void Graph::dropUses(const std::vector<char>& keep) {
-  for (const auto& up : nodes_) {
-    Node* n = up.get();
+  for (Node* n : nodes_) {
     if (n->dead || !keep[n->id]) continue;
     size_t w = 0;
     for (size_t k = 0; k < n->out.size(); k++) {
@@ -180,8 +196,7 @@ void Graph::dropUses(const std::vector<char>& keep) {
     n->out.resize(w);
     n->outSlot.resize(w);
   }
-  for (const auto& up : nodes_) {
-    Node* n = up.get();
+  for (Node* n : nodes_) {
     if (n->dead || keep[n->id]) continue;
     n->in.clear();
     n->inPos.clear();
@@ -195,12 +210,16 @@ void Graph::dropUses(const std::vector<char>& keep) {
 void Graph::compact() {
   if (dead_ == 0) return;
   size_t live = 0;
-  for (auto& up : nodes_) {
-    if (up->dead) continue;
-    up->id = uint32_t(live);
-    nodes_[live++] = std::move(up);
+  for (Node* n : nodes_) {
+    if (n->dead) {
+      n->~Node();
+      freeSlots_.push_back(reinterpret_cast<Slot*>(n));
+      continue;
+    }
+    n->id = uint32_t(live);
+    nodes_[live++] = n;
   }
-  nodes_.resize(live);  // frees the dead nodes
+  nodes_.resize(live);
   dead_ = 0;
   cfgVersion_++;  // ids changed
 }

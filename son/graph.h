@@ -7,6 +7,7 @@
 // Invariant: every edge joins two nodes of the same graph (checked by the
 // edge functions: a stray edge between functions is an internal error).
 #pragma once
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ class Graph {
   Graph(Unit& unit, int funIndex);
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
+  ~Graph();
 
   Unit& unit() const { return *unit_; }
   int funIndex() const { return funIndex_; }
@@ -34,7 +36,13 @@ class Graph {
   Node* stop() const { return stop_; }
 
   // A new node with these inputs; its type is `t` (null: filled in later).
-  Node* make(Op op, const std::vector<Node*>& ins, const Type* t = nullptr, int64_t aux = 0);
+  Node* make(Op op, std::initializer_list<Node*> ins, const Type* t = nullptr, int64_t aux = 0) {
+    return make(op, ins.begin(), ins.size(), t, aux);
+  }
+  Node* make(Op op, const std::vector<Node*>& ins, const Type* t = nullptr, int64_t aux = 0) {
+    return make(op, ins.data(), ins.size(), t, aux);
+  }
+  Node* make(Op op, Node* const* ins, size_t n, const Type* t, int64_t aux);
   // A constant of type t (not yet GVN'd: run it through peephole).
   Node* con(const Type* t);
 
@@ -55,10 +63,10 @@ class Graph {
 
   // Node ids are [0, size()); dead nodes keep theirs until compact().
   size_t size() const { return nodes_.size(); }
-  Node* node(size_t id) const { return nodes_[id].get(); }
-  const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
+  Node* node(size_t id) const { return nodes_[id]; }
+  const std::vector<Node*>& nodes() const { return nodes_; }
   // Is n a node of this graph (alive or dead)? O(1).
-  bool owns(const Node* n) const { return n && n->id < nodes_.size() && nodes_[n->id].get() == n; }
+  bool owns(const Node* n) const { return n && n->id < nodes_.size() && nodes_[n->id] == n; }
   // Frees dead nodes and renumbers the others densely, keeping their order.
   // Node pointers stay valid; ids change. Cheap when nothing is dead.
   void compact();
@@ -85,7 +93,16 @@ class Graph {
   void checkOwned(const Node* d, const char* what) const;
   Unit* unit_;
   int funIndex_;
-  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<Node*> nodes_;
+  // Node storage: chunks of slots (growing in size, so that a small
+  // function takes little), and the slots compact() freed, reused first.
+  struct Slot {
+    alignas(Node) unsigned char bytes[sizeof(Node)];
+  };
+  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  size_t chunkSize_ = 0, chunkUsed_ = 0;
+  std::vector<Slot*> freeSlots_;
+  Slot* takeSlot();
   size_t dead_ = 0;
   uint64_t cfgVersion_ = 0;
   mutable std::shared_ptr<const ControlFlow> cfCache_;

@@ -26,7 +26,7 @@ std::vector<std::string> verify(const Graph& g) {
   // Edges stay inside the function: a node of another graph has an id that
   // means something else here, so nothing below may look at it.
   for (const auto& up : g.nodes()) {
-    const Node* n = up.get();
+    const Node* n = up;
     if (n->dead) continue;
     for (const Node* d : n->in)
       if (d && !g.owns(d)) errs.push_back(nodeRef(n) + " has an input of another function's graph");
@@ -134,7 +134,7 @@ std::vector<std::string> verify(const Graph& g) {
     }
   }
   for (const auto& up : g.nodes()) {
-    Node* n = up.get();
+    Node* n = up;
     if (!n->dead && !reach[n->id] && n != g.start())
       errs.push_back(nodeRef(n) + " is live but unreachable from Stop");
   }

@@ -145,7 +145,7 @@ inline int callsTo(const Unit& u, const std::string& symbol) {
   for (const FunInfo& f : u.funs) {
     if (!f.hasBody()) continue;
     for (const auto& up : f.graph->nodes())
-      if (Node* x = up.get(); x && !x->dead && x->op == Op::Call && x->in[2]->type->kind() == TKind::FunPtr &&
+      if (Node* x = up; x && !x->dead && x->op == Op::Call && x->in[2]->type->kind() == TKind::FunPtr &&
                               u.funs[size_t(x->in[2]->type->fun())].symbol == symbol)
         n++;
   }

@@ -185,7 +185,7 @@ inline std::vector<Node*> allNodes(const Unit& u) {
   std::vector<Node*> r;
   for (const FunInfo& f : u.funs)
     if (f.graph)
-      for (const auto& up : f.graph->nodes()) r.push_back(up.get());
+      for (Node* n : f.graph->nodes()) r.push_back(n);
   return r;
 }
 
@@ -215,7 +215,7 @@ inline int functionNamed(const Unit& u, const std::string& name) {
 // over every node that is not dead (an independent check of verify's first rule).
 inline bool useListsExact(const Graph& g) {
   for (const auto& up : g.nodes()) {
-    const Node* n = up.get();
+    const Node* n = up;
     if (n->dead) {
       if (!n->in.empty() || !n->out.empty()) return false;
       continue;
