@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lexer/source.h"
+#include "son/small_vec.h"
 #include "son/type.h"
 
 namespace simplec {
@@ -43,12 +44,12 @@ class Node {
  public:
   uint32_t id;
   Op op;
-  std::vector<Node*> in;
-  std::vector<Node*> out;
+  SmallVec<Node*, 3> in;
+  SmallVec<Node*, 2> out;
   // Edge bookkeeping, kept by Graph so that removing a use costs O(1):
   // in[i]->out[inPos[i]] == this, and out[k]->in[outSlot[k]] == this.
-  std::vector<uint32_t> inPos;
-  std::vector<uint32_t> outSlot;
+  SmallVec<uint32_t, 3> inPos;
+  SmallVec<uint32_t, 2> outSlot;
   const Type* type = nullptr;
   int64_t aux = 0;     // Proj/CProj index, Parm index, Fun: function index
   SrcPos pos;          // source position, for runtime errors and diagnostics

@@ -5,65 +5,107 @@
 #include <charconv>
 #include <climits>
 #include <cstring>
-#include <map>
+#include <unordered_map>
 #include <memory>
 #include <tuple>
 
 namespace simplec {
 
 namespace {
-using Key = std::tuple<TKind, int64_t, int64_t, int, std::vector<const Type*>>;
-using Table = std::map<Key, std::unique_ptr<Type>>;
+
+// The table: hashed by the type's fields. Each Type knows its fields, so the
+// key is rebuilt from it when a type is released.
+struct Key {
+  TKind k;
+  int64_t lo, hi;
+  int fun;
+  std::vector<const Type*> elems;
+  bool operator==(const Key& o) const {
+    return k == o.k && lo == o.lo && hi == o.hi && fun == o.fun && elems == o.elems;
+  }
+};
+struct KeyHash {
+  size_t operator()(const Key& key) const {
+    uint64_t h = uint64_t(key.k) * 0x9E3779B97F4A7C15ull;
+    auto mix = [&](uint64_t v) { h = (h ^ v) * 0x100000001B3ull + (h >> 29); };
+    mix(uint64_t(key.lo));
+    mix(uint64_t(key.hi));
+    mix(uint64_t(uint32_t(key.fun)));
+    for (const Type* e : key.elems) mix(reinterpret_cast<uintptr_t>(e));
+    return size_t(h);
+  }
+};
+using Table = std::unordered_map<Key, std::unique_ptr<Type>, KeyHash>;
 Table& table() {
   static Table t;
   return t;
 }
-// The table's entries in the order they were made (map iterators stay valid).
-std::vector<Table::iterator>& creationOrder() {
-  static std::vector<Table::iterator> order;
+// The table's types in the order they were made.
+std::vector<const Type*>& creationOrder() {
+  static std::vector<const Type*> order;
   return order;
 }
+
 }  // namespace
 
+struct Type::Common {
+  const Type *top, *bottom, *ctrl, *xctrl, *mem, *intTop, *intBot, *fltTop, *fltBot;
+};
+
 const Type* Type::intern(TKind k, int64_t lo, int64_t hi, int fun, std::vector<const Type*> e) {
-  Key key{k, lo, hi, fun, e};
+  Key key{k, lo, hi, fun, std::move(e)};
   auto& t = table();
   auto it = t.find(key);
   if (it != t.end()) return it->second.get();
-  auto* ty = new Type(k, lo, hi, fun, std::move(e));
-  creationOrder().push_back(t.emplace(std::move(key), std::unique_ptr<Type>(ty)).first);
+  auto* ty = new Type(k, lo, hi, fun, key.elems);
+  t.emplace(std::move(key), std::unique_ptr<Type>(ty));
+  creationOrder().push_back(ty);
   return ty;
 }
 
-size_t Type::internedCount() { return creationOrder().size(); }
+const Type::Common& Type::common() {
+  static const Common c = {
+      Type::intern(TKind::Top, 0, 0, 0, {}),   Type::intern(TKind::Bottom, 0, 0, 0, {}),
+      Type::intern(TKind::Ctrl, 0, 0, 0, {}),  Type::intern(TKind::XCtrl, 0, 0, 0, {}),
+      Type::intern(TKind::Mem, 0, 0, 0, {}),   Type::intern(TKind::Int, 1, 0, 0, {}),
+      Type::intern(TKind::Int, INT64_MIN, INT64_MAX, 0, {}),
+      Type::intern(TKind::Flt, 0, 0, Type::kFunTop, {}), Type::intern(TKind::Flt, 0, 0, Type::kFunAny, {})};
+  return c;
+}
+
+size_t Type::internedCount() {
+  common();  // made before any mark
+  return creationOrder().size();
+}
 
 void Type::releaseInternedSince(size_t count) {
   auto& order = creationOrder();
   while (order.size() > count) {
-    table().erase(order.back());
+    const Type* ty = order.back();
+    table().erase(Key{ty->kind_, ty->lo_, ty->hi_, ty->fun_, ty->elems_});
     order.pop_back();
   }
 }
 
-const Type* Type::top() { return intern(TKind::Top, 0, 0, 0, {}); }
-const Type* Type::bottom() { return intern(TKind::Bottom, 0, 0, 0, {}); }
-const Type* Type::ctrl() { return intern(TKind::Ctrl, 0, 0, 0, {}); }
-const Type* Type::xctrl() { return intern(TKind::XCtrl, 0, 0, 0, {}); }
-const Type* Type::mem() { return intern(TKind::Mem, 0, 0, 0, {}); }
+const Type* Type::top() { return common().top; }
+const Type* Type::bottom() { return common().bottom; }
+const Type* Type::ctrl() { return common().ctrl; }
+const Type* Type::xctrl() { return common().xctrl; }
+const Type* Type::mem() { return common().mem; }
 const Type* Type::intRange(int64_t lo, int64_t hi) {
   if (lo > hi) return intTop();
   return intern(TKind::Int, lo, hi, 0, {});
 }
-const Type* Type::intTop() { return intern(TKind::Int, 1, 0, 0, {}); }
-const Type* Type::intBot() { return intern(TKind::Int, INT64_MIN, INT64_MAX, 0, {}); }
+const Type* Type::intTop() { return common().intTop; }
+const Type* Type::intBot() { return common().intBot; }
 // Flt: lo_ holds the constant's bits; fun_ is 0 (constant), kFunTop, kFunAny.
 const Type* Type::fltConst(double v) {
   int64_t bits;
   std::memcpy(&bits, &v, sizeof bits);
   return intern(TKind::Flt, bits, 0, 0, {});
 }
-const Type* Type::fltTop() { return intern(TKind::Flt, 0, 0, kFunTop, {}); }
-const Type* Type::fltBot() { return intern(TKind::Flt, 0, 0, kFunAny, {}); }
+const Type* Type::fltTop() { return common().fltTop; }
+const Type* Type::fltBot() { return common().fltBot; }
 double Type::fltValue() const {
   double v;
   std::memcpy(&v, &lo_, sizeof v);

@@ -90,6 +90,10 @@ class Type {
  private:
   Type(TKind k, int64_t lo, int64_t hi, int fun, std::vector<const Type*> e)
       : kind_(k), lo_(lo), hi_(hi), fun_(fun), elems_(std::move(e)) {}
+  // The types made most often, made once at start-up (before any
+  // internedCount() mark, so never released).
+  struct Common;
+  static const Common& common();
   static const Type* intern(TKind k, int64_t lo, int64_t hi, int fun,
                             std::vector<const Type*> e);
   TKind kind_;
