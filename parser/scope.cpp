@@ -120,6 +120,7 @@ Node* Scope::headPhi(int s) {
   Node* phi = g_->make(Op::Phi, {loop, entry, nullptr}, table_->slotType(this, s));
   phi->name = s >= 2 ? var(s - 2).name : s == kMemSlot ? "$mem" : "$mem" + std::to_string(-s);
   setOwn(s, phi);
+  loopPhis_.push_back({s, phi});
   return phi;
 }
 
@@ -379,17 +380,20 @@ void ScopeTable::endLoop(Scope* head, Scope* back) {
   Node* loop = head->ctrl();
   SIMPLEC_CHECK(loop->op == Op::Loop && loop->in[2] == nullptr, "parser", "loop closed twice");
   g.setDef(loop, 2, back->ctrl());
-  // The head's Phis of this loop, each closed with the value at the back
-  // edge (itself when the loop never changed it).
+  // The head's Phis of this loop (as headPhi made them: a head with
+  // thousands of variables pays for the few the loop touched), each closed
+  // with the value at the back edge (itself when the loop never changed it).
   std::vector<Node*> phis;
   std::vector<int> slots;
-  for (size_t k = 0; k < head->slots_.size(); k++) {
-    Node* v = head->node->in[1 + k];
-    if (head->slots_[k] != 0 && v && v->op == Op::Phi && v->in[0] == loop && !v->in[2]) {
+  for (auto [slot, v] : head->loopPhis_) {
+    Node* now;
+    // Still the slot's value at the head (a nested loop may have folded it).
+    if (head->own(slot, &now) && now == v && v->op == Op::Phi && v->in[0] == loop && !v->in[2]) {
       phis.push_back(v);
-      slots.push_back(head->slots_[k]);
+      slots.push_back(slot);
     }
   }
+  head->loopPhis_.clear();
   for (size_t i = 0; i < phis.size(); i++) g.setDef(phis[i], 2, back->read(slots[i]));
   // Closed: reads through the body no longer make Phis at the head.
   SIMPLEC_CHECK(back->parent_ && back->parent_->loopBody_ && back->parent_->parent_ == head, "parser",

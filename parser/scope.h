@@ -134,6 +134,7 @@ class Scope {
   bool loopBody_ = false;   // a loop body: its parent is the loop head
   bool resetsMem_ = false;  // a call here reset every class to the base
   bool classesCarried_ = false;  // loop head: carryClasses() done
+  std::vector<std::pair<int, Node*>> loopPhis_;  // loop head: (slot, Phi) made by headPhi, for endLoop
   int children_ = 0;        // live child scopes (a parent is frozen while it has any)
   size_t numVars_ = 0;
   std::vector<int> slots_;                   // slot of node->in[1 + k] (0: a dropped entry)
