@@ -11,7 +11,7 @@ namespace simplec {
 struct WorkCounters {
   uint64_t nodesMade = 0;         // Graph::make
   uint64_t useScans = 0;          // use-list entries looked at to remove a use
-  uint64_t scopeReads = 0;        // parser scopes visited to read a slot
+  uint64_t scopeReads = 0;        // parser scopes visited to read a slot, scope entries visited to merge or close
   uint64_t peepholeSteps = 0;     // iterative peephole worklist entries run
   uint64_t sccpSteps = 0;         // combined analysis worklist entries run
   uint64_t liveNodeVisits = 0;    // nodes visited by liveNodes()
@@ -21,6 +21,18 @@ struct WorkCounters {
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
            inlinedNodes;
+  }
+  // Each counter by name, for reports.
+  template <class F>
+  void forEach(F f) const {
+    f("nodes made", nodesMade);
+    f("use-list scans", useScans);
+    f("scope reads", scopeReads);
+    f("peephole steps", peepholeSteps);
+    f("sccp steps", sccpSteps);
+    f("liveNodes visits", liveNodeVisits);
+    f("anti-dependence visits", antiDepVisits);
+    f("inlined nodes", inlinedNodes);
   }
 };
 

@@ -251,6 +251,7 @@ Scope* ScopeTable::snapshot(Scope* from, Scope* base) {
   bool classesDone = false;
   for (Scope* x = from; x != base; x = x->parent_) {
     SIMPLEC_CHECK(x, "parser", "a jump's scope is not inside its target's");
+    workCounters().scopeReads += x->slots_.size();
     for (size_t k = 0; k < x->slots_.size(); k++) {
       int slot = x->slots_[k];
       if (slot == 0 || s->where_.count(slot)) continue;
@@ -292,6 +293,7 @@ Scope* ScopeTable::collapse(Scope* s) {
       if (slot < 0) p->dropOwn(slot);
     p->resetsMem_ = true;
   }
+  workCounters().scopeReads += s->slots_.size();
   for (size_t k = 0; k < s->slots_.size(); k++)
     if (s->slots_[k] != 0) p->setOwn(s->slots_[k], s->node->in[1 + k]);
   for (const auto& [v, b] : s->facts_) p->facts_[v] = b;
@@ -320,6 +322,7 @@ Node* ScopeTable::merge(Scope* s, Scope* that) {
   // The slots either side changed. After a call on one side every class
   // may differ: those with a value in the common parent count too.
   std::vector<int> slots;
+  workCounters().scopeReads += s->slots_.size() + that->slots_.size();
   for (int slot : s->slots_)
     if (slot != 0) slots.push_back(slot);
   for (int slot : that->slots_)
@@ -386,6 +389,7 @@ void ScopeTable::endLoop(Scope* head, Scope* back) {
   std::vector<Node*> phis;
   std::vector<int> slots;
   for (auto [slot, v] : head->loopPhis_) {
+    workCounters().scopeReads++;
     Node* now;
     // Still the slot's value at the head (a nested loop may have folded it).
     if (head->own(slot, &now) && now == v && v->op == Op::Phi && v->in[0] == loop && !v->in[2]) {
