@@ -234,6 +234,7 @@ class Driver {
     PassOptions po;
     po.optLevel = o_.optLevel;
     po.verifyEach = o_.verifyEach;
+    po.checkFixedPoint = o_.verifyEach;  // the peepholes leave nothing to do
     po.dumpAfter = o_.dumpAfter;
     po.seed = o_.seed;
     po.checkPasses = o_.checkPasses;
