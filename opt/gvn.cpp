@@ -19,10 +19,25 @@ bool Gvn::eligible(const Node* n) {
 }
 
 size_t Gvn::hashOf(const Node* n) {
+  if (n->op == Op::Con && n->aux == 0 && n->in.size() == 1 && n->in[0]) return constHash(n->type, n->in[0]);
   size_t h = size_t(n->op) * 0x9E3779B97F4A7C15ull ^ size_t(n->aux);
   for (const Node* d : n->in) h = h * 31 + (d ? d->id : 0x7777);
   if (n->isConst()) h ^= std::hash<const void*>()(n->type);
   return h;
+}
+
+size_t Gvn::constHash(const Type* t, const Node* start) {
+  return (size_t(Op::Con) * 0x9E3779B97F4A7C15ull * 31 + start->id) ^ std::hash<const void*>()(t);
+}
+
+Node* Gvn::findConst(const Type* t, const Node* start) const {
+  auto [lo, hi] = table_.equal_range(constHash(t, start));
+  for (auto it = lo; it != hi; ++it) {
+    Node* c = it->second;
+    if (c->op == Op::Con && !c->dead && c->aux == 0 && c->type == t && c->in.size() == 1 && c->in[0] == start)
+      return c;
+  }
+  return nullptr;
 }
 
 bool Gvn::same(const Node* a, const Node* b) {

@@ -17,7 +17,12 @@ bool loopInProgress(const Node* r) {
 }
 }  // namespace
 
-Node* Peephole::con(int64_t v) { return run(g_.con(Type::intConst(v))); }
+Node* Peephole::con(int64_t v) { return constant(Type::intConst(v)); }
+
+Node* Peephole::constant(const Type* t) {
+  if (Node* c = gvn_.findConst(t, g_.start())) return c;
+  return run(g_.con(t));
+}
 
 Node* Peephole::make(Op op, std::vector<Node*> ins) {
   return run(g_.make(op, ins));
@@ -43,10 +48,8 @@ Node* Peephole::run(Node* n) {
     n->type = t;
     if (!enabled) return n;
     if (!n->isCFG() && !n->isConst() && n->type->isConst() && n->op != Op::Parm) {
-      Node* c = g_.con(n->type);
-      Node* canon = gvn_.findOrInsert(c);
-      if (canon != c) g_.kill(c);  // an equal constant already exists
-      return canon;
+      if (Node* c = gvn_.findConst(n->type, g_.start())) return c;
+      return gvn_.findOrInsert(g_.con(n->type));
     }
     Node* x = idealize(n);
     if (!x) break;

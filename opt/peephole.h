@@ -23,6 +23,8 @@ class Peephole {
   // in place, otherwise a replacement node.
   Node* idealize(Node* n);
   Gvn& gvn() { return gvn_; }
+  // The graph's constant of type t, made only when none exists yet.
+  Node* constant(const Type* t);
   Graph& graph() { return g_; }
   // Disable constant folding, idealization and GVN (for -O0 debugging of the
   // parser's raw graph); types are still computed.

@@ -217,7 +217,12 @@ Node* Parser::mk(Op op, Node* const* ins, size_t count, const Type* t, int64_t a
   return n;
 }
 
-Node* Parser::conOf(const Type* t) { return peep(mk(Op::Con, {G().start()}, t)); }
+Node* Parser::conOf(const Type* t) {
+  Peephole& p = *fn_->peep;
+  if (p.enabled)
+    if (Node* c = p.gvn().findConst(t, G().start())) return c;
+  return peep(mk(Op::Con, {G().start()}, t));
+}
 
 Node* Parser::con(int64_t v) { return conOf(Type::intConst(v)); }
 
