@@ -135,7 +135,7 @@ class Selector {
     col_ = uint32_t(n->pos.col);
   }
   uint32_t line_ = 0, col_ = 0;
-  void emit(MOp op, std::vector<Opnd> ops) { emit(MInst(op, std::move(ops))); }
+  void emit(MOp op, std::initializer_list<Opnd> ops) { emit(MInst(op, ops)); }
   void succ(int from, int to) { f_.blocks[size_t(from)].succs.push_back(to); }
 
   bool inFunction(const Node* n) const { return s_.blockIndexOf(n) >= 0; }

@@ -109,16 +109,16 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
       openEnd[size_t(r)] = blockEnd;
       openList.push_back(r);
     }
+    // Spill costs weigh each access by 8^loop depth (a guess at how often it runs).
+    double freq = 1;
+    for (int d = 0; d < blk.loopDepth && d < 6; ++d) freq *= 8;
     for (int k = int(blk.insts.size()) - 1; k >= 0; --k) {
       const MInst& mi = blk.insts[size_t(k)];
       int i = first + k;
       int rd = 2 * i, wr = 2 * i + 1;
-      DefUse du = defUses(mi);
-      double freq = 1;
-      for (int d = 0; d < blk.loopDepth && d < 6; ++d) freq *= 8;
-      for (const auto* list : {&du.uses, &du.defs})
-        for (const Opnd& o : *list)
-          if (o.kind == Opnd::VReg && o.reg >= 0 && o.reg < nv) li.spillCost[size_t(o.reg)] += freq;
+      auto countAccess = [&](const Opnd& o) {
+        if (o.kind == Opnd::VReg && o.reg >= 0 && o.reg < nv) li.spillCost[size_t(o.reg)] += freq;
+      };
       auto def = [&](int r) {
         if (r < 0) return;
         if (openEnd[size_t(r)] >= 0) {
@@ -128,17 +128,28 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
           addRange(r, wr, wr);
         }
       };
-      for (const Opnd& d : du.defs) def(idx(d));
-      for (int r : du.clobbers) def(idx(Opnd::preg(r)));
+      // Writes first (they close the ranges that later reads opened), then
+      // reads: a register both read and written gets a new range ending here.
+      forEachDefUse(
+          mi, [](const Opnd&) {},
+          [&](const Opnd& d) {
+            countAccess(d);
+            def(idx(d));
+          },
+          [&](int r) { def(idx(Opnd::preg(r))); });
       if (mi.op == MOp::Call) li.callPositions.push_back(wr);
       if (mi.op == MOp::SDivRem) addRange(nv + RDX, rd, wr);
-      for (const Opnd& u : du.uses) {
-        int r = idx(u);
-        if (r >= 0 && openEnd[size_t(r)] < 0) {
-          openEnd[size_t(r)] = rd;
-          openList.push_back(r);
-        }
-      }
+      forEachDefUse(
+          mi,
+          [&](const Opnd& u) {
+            countAccess(u);
+            int r = idx(u);
+            if (r >= 0 && openEnd[size_t(r)] < 0) {
+              openEnd[size_t(r)] = rd;
+              openList.push_back(r);
+            }
+          },
+          [](const Opnd&) {}, [](int) {});
       // Copies: try to give both sides the same register.
       if (mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2) {
         addHint(li, f, mi.ops[0], mi.ops[1]);

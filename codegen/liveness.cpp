@@ -1,5 +1,5 @@
 // Iterative liveness over MIR blocks (see liveness.h). Each block's
-// upward-exposed uses and definitions come from defUses(); call clobbers count
+// upward-exposed uses and definitions come from forEachDefUse(); call clobbers count
 // as definitions of the physical registers they destroy.
 #include "codegen/liveness.h"
 
@@ -119,19 +119,24 @@ Liveness computeLiveness(const MFunction& f) {
     RegSet& g = gen[size_t(b)];
     RegSet& k = kill[size_t(b)];
     for (const MInst& mi : f.blocks[size_t(b)].insts) {
-      DefUse du = defUses(mi);
-      for (const Opnd& u : du.uses) {
-        int i = livenessIndex(f, u);
-        if (i >= 0 && !k.test(i)) g.set(i);
-      }
-      for (const Opnd& d : du.defs) {
-        int i = livenessIndex(f, d);
-        if (i >= 0) k.set(i);
-      }
-      for (int r : du.clobbers) {
-        int i = livenessIndex(f, Opnd::preg(r));
-        if (i >= 0) k.set(i);
-      }
+      // All reads happen before any write: `parmove a <- b, b <- a` reads b.
+      forEachDefUse(
+          mi,
+          [&](const Opnd& u) {
+            int i = livenessIndex(f, u);
+            if (i >= 0 && !k.test(i)) g.set(i);
+          },
+          [](const Opnd&) {}, [](int) {});
+      forEachDefUse(
+          mi, [](const Opnd&) {},
+          [&](const Opnd& d) {
+            int i = livenessIndex(f, d);
+            if (i >= 0) k.set(i);
+          },
+          [&](int r) {
+            int i = livenessIndex(f, Opnd::preg(r));
+            if (i >= 0) k.set(i);
+          });
     }
   }
 

@@ -239,8 +239,12 @@ void allocateRegisters(MFunction& f) {
     if (r >= 0) used[size_t(r)] = true;
   for (const MBlock& b : f.blocks)
     for (const MInst& mi : b.insts)
-      for (const Opnd& d : defUses(mi).defs)
-        if (d.kind == Opnd::PReg) used[size_t(d.reg)] = true;
+      forEachDefUse(
+          mi, [](const Opnd&) {},
+          [&](const Opnd& d) {
+            if (d.kind == Opnd::PReg) used[size_t(d.reg)] = true;
+          },
+          [](int) {});
   f.usedCalleeSaved.clear();
   for (int r : kCalleeSaved)
     if (used[size_t(r)] && isCalleeSaved(r)) f.usedCalleeSaved.push_back(r);

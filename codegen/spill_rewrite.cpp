@@ -284,10 +284,12 @@ void dropRedundantSpillMoves(MBlock& b, const std::vector<bool>& isSpillSlot) {
       out.push_back(std::move(mi));
       continue;
     }
-    DefUse du = defUses(mi);
-    for (const Opnd& d : du.defs)
-      if (d.kind == Opnd::PReg) holds[d.reg] = -1;
-    for (int r : du.clobbers) holds[r] = -1;
+    forEachDefUse(
+        mi, [](const Opnd&) {},
+        [&](const Opnd& d) {
+          if (d.kind == Opnd::PReg) holds[d.reg] = -1;
+        },
+        [&](int r) { holds[r] = -1; });
     for (size_t i = 0; i < mi.ops.size(); ++i)
       if (spillSlot(mi.ops[i]) && operandRole(mi, i) != OpndRole::Use)
         for (int& h : holds)
