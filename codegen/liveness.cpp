@@ -21,21 +21,46 @@ void RegSet::reset(int i) {
 }
 
 bool RegSet::unionWith(const RegSet& o) {
-  if (o.v_.empty()) return false;
-  std::vector<int> merged;
-  merged.reserve(v_.size() + o.v_.size());
-  std::set_union(v_.begin(), v_.end(), o.v_.begin(), o.v_.end(), std::back_inserter(merged));
-  if (merged.size() == v_.size()) return false;
-  v_ = std::move(merged);
+  // Most unions in the dataflow add nothing (the successor's live-in was
+  // merged before): check that without touching memory, then merge in place
+  // from the back, so no temporary set is built.
+  size_t extra = 0;
+  for (size_t i = 0, j = 0; j < o.v_.size();) {
+    if (i == v_.size() || o.v_[j] < v_[i]) {
+      ++extra;
+      ++j;
+    } else {
+      if (o.v_[j] == v_[i]) ++j;
+      ++i;
+    }
+  }
+  if (extra == 0) return false;
+  size_t n = v_.size();
+  v_.resize(n + extra);
+  // Merge v_[0, n) and o.v_ into v_[0, n + extra), largest first.
+  auto out = v_.end();
+  auto a = v_.begin() + long(n);
+  auto b = o.v_.end();
+  while (b != o.v_.begin()) {
+    if (a != v_.begin() && *(a - 1) >= *(b - 1)) {
+      if (*(a - 1) == *(b - 1)) --b;
+      *--out = *--a;
+    } else {
+      *--out = *--b;
+    }
+  }
   return true;
 }
 
 void RegSet::subtract(const RegSet& o) {
   if (o.v_.empty() || v_.empty()) return;
-  std::vector<int> left;
-  left.reserve(v_.size());
-  std::set_difference(v_.begin(), v_.end(), o.v_.begin(), o.v_.end(), std::back_inserter(left));
-  v_ = std::move(left);
+  auto b = o.v_.begin();
+  auto keep = v_.begin();
+  for (int x : v_) {
+    while (b != o.v_.end() && *b < x) ++b;
+    if (b == o.v_.end() || *b != x) *keep++ = x;
+  }
+  v_.erase(keep, v_.end());
 }
 
 std::vector<std::vector<int>> blockSuccessors(const MFunction& f) {
