@@ -22,8 +22,8 @@ bool LiveInterval::intersects(const LiveInterval& o) const {
   if (empty() || o.empty() || end() < o.start() || o.end() < start()) return false;
   // Walk the shorter list and binary-search the longer one: a vreg's
   // interval has few ranges, a fixed interval (rax, say) may have thousands.
-  const std::vector<LiveRange>& few = ranges.size() <= o.ranges.size() ? ranges : o.ranges;
-  const std::vector<LiveRange>& many = ranges.size() <= o.ranges.size() ? o.ranges : ranges;
+  const auto& few = ranges.size() <= o.ranges.size() ? ranges : o.ranges;
+  const auto& many = ranges.size() <= o.ranges.size() ? o.ranges : ranges;
   auto it = many.begin();
   for (const LiveRange& r : few) {
     // First range of `many` that ends at or after r begins.
@@ -55,7 +55,7 @@ void LiveInterval::normalize() {
       ranges[kept++] = r;
     }
   }
-  ranges.resize(kept);
+  ranges.resize(uint32_t(kept));
 }
 
 HintTable::HintTable(int numVRegs, const std::vector<int>& vregs, const std::vector<RegHint>& hints)
@@ -112,7 +112,7 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
   // Ranges are found from the end of the function backwards, so a new range
   // usually ends right where the last one added begins: extend that one.
   auto addRange = [&](int r, int from, int to) {
-    std::vector<LiveRange>& rs = all[size_t(r)].ranges;
+    auto& rs = all[size_t(r)].ranges;
     if (!rs.empty() && rs.back().from <= to + 1 && rs.back().from >= from) {
       rs.back().from = from;
       rs.back().to = std::max(rs.back().to, to);

@@ -8,6 +8,7 @@
 
 #include "codegen/liveness.h"
 #include "codegen/mir.h"
+#include "codegen/small_vec.h"
 
 namespace simplec {
 
@@ -16,8 +17,9 @@ struct LiveRange {
 };
 
 // Sorted disjoint position ranges, with holes where the register is dead.
+// Most vregs live in one or two ranges, kept inline (no allocation per vreg).
 struct LiveInterval {
-  std::vector<LiveRange> ranges;  // sorted by `from`, disjoint, not adjacent
+  SmallVec<LiveRange, 2> ranges;  // sorted by `from`, disjoint, not adjacent
 
   bool empty() const { return ranges.empty(); }
   int start() const { return ranges.front().from; }

@@ -63,6 +63,8 @@ class SmallVec {
   const T* data() const { return data_; }
   T& operator[](size_t i) { return data_[i]; }
   const T& operator[](size_t i) const { return data_[i]; }
+  T& front() { return data_[0]; }
+  const T& front() const { return data_[0]; }
   T& back() { return data_[size_ - 1]; }
   const T& back() const { return data_[size_ - 1]; }
   iterator begin() { return data_; }
@@ -75,6 +77,12 @@ class SmallVec {
     data_[size_++] = v;
   }
   void pop_back() { --size_; }
+  // Shrinks to n elements, or grows with value-initialized ones.
+  void resize(uint32_t n) {
+    reserve(n);
+    for (uint32_t i = size_; i < n; ++i) data_[i] = T();
+    size_ = n;
+  }
   void clear() { size_ = 0; }
   void reserve(uint32_t n) {
     if (n > cap_) grow(n);

@@ -14,7 +14,7 @@ namespace {
 
 LiveInterval interval(std::vector<LiveRange> ranges) {
   LiveInterval iv;
-  iv.ranges = std::move(ranges);
+  iv.ranges.assign(ranges.begin(), ranges.end());
   iv.normalize();
   return iv;
 }
