@@ -137,7 +137,11 @@ class Selector {
     col_ = uint32_t(n->pos.col);
   }
   uint32_t line_ = 0, col_ = 0;
-  void emit(MOp op, std::initializer_list<Opnd> ops) { emit(MInst(op, ops)); }
+  void emit(MOp op, std::initializer_list<Opnd> ops) {
+    MInst& mi = f_.blocks[size_t(cur_)].insts.emplace_back(op, ops);
+    mi.line = line_;
+    mi.col = col_;
+  }
   void succ(int from, int to) { f_.blocks[size_t(from)].succs.push_back(to); }
 
   bool inFunction(const Node* n) const { return s_.blockIndexOf(n) >= 0; }

@@ -137,32 +137,41 @@ Liveness computeLiveness(const MFunction& f) {
   for (int b = 0; b < n; ++b)
     for (int s : lv.succs[size_t(b)]) lv.preds[size_t(s)].push_back(b);
 
-  // gen = upward-exposed uses, kill = registers written in the block.
-  std::vector<RegSet> gen(static_cast<size_t>(n), RegSet(sz));
-  std::vector<RegSet> kill(static_cast<size_t>(n), RegSet(sz));
+  // gen = upward-exposed uses, kill = registers written in the block. The
+  // stamps say in which block a register was last read or written, so each
+  // is collected once per block, then sorted.
+  std::vector<RegSet> gen, kill;
+  gen.reserve(size_t(n));
+  kill.reserve(size_t(n));
+  std::vector<int> genStamp(size_t(sz), -1), killStamp(size_t(sz), -1);
+  std::vector<int> g, k;
   for (int b = 0; b < n; ++b) {
-    RegSet& g = gen[size_t(b)];
-    RegSet& k = kill[size_t(b)];
+    g.clear();
+    k.clear();
+    auto write = [&](int i) {
+      if (i < 0 || killStamp[size_t(i)] == b) return;
+      killStamp[size_t(i)] = b;
+      k.push_back(i);
+    };
     for (const MInst& mi : f.blocks[size_t(b)].insts) {
       // All reads happen before any write: `parmove a <- b, b <- a` reads b.
       forEachDefUse(
           mi,
           [&](const Opnd& u) {
             int i = livenessIndex(f, u);
-            if (i >= 0 && !k.test(i)) g.set(i);
+            if (i < 0 || killStamp[size_t(i)] == b || genStamp[size_t(i)] == b) return;
+            genStamp[size_t(i)] = b;
+            g.push_back(i);
           },
           [](const Opnd&) {}, [](int) {});
       forEachDefUse(
-          mi, [](const Opnd&) {},
-          [&](const Opnd& d) {
-            int i = livenessIndex(f, d);
-            if (i >= 0) k.set(i);
-          },
-          [&](int r) {
-            int i = livenessIndex(f, Opnd::preg(r));
-            if (i >= 0) k.set(i);
-          });
+          mi, [](const Opnd&) {}, [&](const Opnd& d) { write(livenessIndex(f, d)); },
+          [&](int r) { write(livenessIndex(f, Opnd::preg(r))); });
     }
+    std::sort(g.begin(), g.end());
+    std::sort(k.begin(), k.end());
+    gen.emplace_back(sz, g);
+    kill.emplace_back(sz, k);
   }
 
   lv.liveIn.assign(size_t(n), RegSet(sz));
