@@ -45,13 +45,18 @@ void lowerFrame(MFunction& f) {
   f.frameSize = int(size);
 
   for (MBlock& b : f.blocks) {
-    std::vector<MInst> out;
-    out.reserve(b.insts.size());
+    bool hasRet = false;
     for (MInst& mi : b.insts) {
       for (Opnd& o : mi.ops) {
         if (o.kind == Opnd::Slot) o = rbpMem(slotOffset(numSaved, o.reg));
         else if (o.kind == Opnd::InArg) o = rbpMem(16 + 8 * int64_t(o.reg));
       }
+      hasRet |= mi.op == MOp::Ret;
+    }
+    if (!hasRet) continue;  // most blocks: rewritten in place
+    std::vector<MInst> out;
+    out.reserve(b.insts.size() + 8);
+    for (MInst& mi : b.insts) {
       if (mi.op == MOp::Ret) {
         if (size != 0) {
           if (numSaved == 0)

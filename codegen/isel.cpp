@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "codegen/div_magic.h"
 #include "lexer/diag.h"
@@ -91,7 +89,11 @@ std::vector<ArgPlace> placeArgs(const std::vector<bool>& isFloat) {
 
 class Selector {
  public:
-  Selector(const Graph& g, const Schedule& s, const IselContext& cx) : g_(g), s_(s), cx_(cx) {}
+  Selector(const Graph& g, const Schedule& s, const IselContext& cx)
+      : g_(g), s_(s), cx_(cx), vreg_(g.size(), -1), fused_(g.size(), 0), indexInBlock_(g.size(), -1) {
+    for (const BasicBlock& bb : s_.blocks)
+      for (size_t i = 0; i < bb.nodes.size(); i++) indexInBlock_[bb.nodes[i]->id] = int(i);
+  }
 
   MFunction run() {
     const FunInfo& info = g_.info();
@@ -135,7 +137,11 @@ class Selector {
     col_ = uint32_t(n->pos.col);
   }
   uint32_t line_ = 0, col_ = 0;
-  void emit(MOp op, std::vector<Opnd> ops) { emit(MInst(op, std::move(ops))); }
+  void emit(MOp op, std::initializer_list<Opnd> ops) {
+    MInst& mi = f_.blocks[size_t(cur_)].insts.emplace_back(op, ops);
+    mi.line = line_;
+    mi.col = col_;
+  }
   void succ(int from, int to) { f_.blocks[size_t(from)].succs.push_back(to); }
 
   bool inFunction(const Node* n) const { return s_.blockIndexOf(n) >= 0; }
@@ -172,10 +178,8 @@ class Selector {
   }
 
   int vregOf(const Node* n) {
-    auto it = vreg_.find(n);
-    if (it != vreg_.end()) return it->second;
-    int v = f_.newVReg(isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
-    vreg_[n] = v;
+    int& v = vreg_[n->id];
+    if (v < 0) v = f_.newVReg(isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
     return v;
   }
   // The operand for `n` used by `user` at input `slot`.
@@ -187,12 +191,13 @@ class Selector {
   }
   Opnd reg(const Node* n) { return Opnd::vreg(vregOf(n)); }
   // A load its one user reads as a memory operand (findFusedLoads).
-  bool foldedLoad(const Node* n) const { return n->op == Op::Load && fused_.count(n); }
+  bool foldedLoad(const Node* n) const { return n->op == Op::Load && isFused(n); }
+  bool isFused(const Node* n) const { return fused_[n->id] != 0; }
 
   void selectBlock(int b) {
     const BasicBlock& bb = s_.blocks[size_t(b)];
     for (Node* n : bb.nodes) {
-      if (fused_.count(n)) continue;
+      if (isFused(n)) continue;
       selectNode(b, n);
     }
     Node* last = bb.last();
@@ -615,11 +620,11 @@ class Selector {
       return m;
     }
     const Node* x = off;
-    if (fused_.count(off) && off->op == Op::Add) {
+    if (isFused(off) && off->op == Op::Add) {
       m.imm = off->in[2]->type->value();
       x = off->in[1];
     }
-    if (fused_.count(x) && x->op == Op::Shl) {
+    if (isFused(x) && x->op == Op::Shl) {
       m.scale = uint8_t(1) << x->in[2]->type->value();
       x = x->in[1];
     }
@@ -743,9 +748,9 @@ class Selector {
     int tb = firstMBlock_[size_t(bb.succs[0])], fb = firstMBlock_[size_t(bb.succs[1])];
     Node* p = n->in[1];
     Cond cc = Cond::NE;
-    if (isCompare(p) && fused_.count(p)) {
+    if (isCompare(p) && isFused(p)) {
       cc = emitCompare(p);
-    } else if (p->op == Op::And && fused_.count(p)) {
+    } else if (p->op == Op::And && isFused(p)) {
       emit(MOp::Test, {reg(p->in[1]), use(p, 2)});  // if (x & 1): test x, 1
     } else {
       Opnd v = reg(p);
@@ -828,7 +833,7 @@ class Selector {
         bool allExtend = true;
         for (Node* u : n->out)
           if (inFunction(u)) allExtend = allExtend && u->in[1] == n && signExtendWidth(u);
-        if (allExtend) fused_.insert(n);
+        if (allExtend) fused_[n->id] = 1;
       }
   }
 
@@ -845,13 +850,13 @@ class Selector {
                                  (u->op != Op::Store || u->in[4] != n)))
             onlyOffsets = false;
         if (!onlyOffsets) continue;
-        fused_.insert(n);
+        fused_[n->id] = 1;
         Node* x = n->in[1];
         if (x->op == Op::Shl && isIntCon(x->in[2]) && x->in[2]->type->value() >= 1 && x->in[2]->type->value() <= 3) {
           int uses = 0;
           for (Node* u : x->out)
             if (inFunction(u)) uses++;
-          if (uses == 1) fused_.insert(x);
+          if (uses == 1) fused_[x->id] = 1;
         }
       }
   }
@@ -862,9 +867,17 @@ class Selector {
   // happens later, at its user, so nothing that may write memory (a store,
   // a call, an allocation) may come between the two.
   void findFusedLoads() {
-    std::unordered_set<const Node*> readsMemory;  // users given a load already
-    for (const BasicBlock& bb : s_.blocks)
-      for (size_t i = 0; i < bb.nodes.size(); i++) {
+    std::vector<char> readsMemory(g_.size(), 0);  // by node id: users given a load already
+    std::vector<int> nextWriter;  // by index in the block: the first store/call/new at or after it
+    for (size_t b = 0; b < s_.blocks.size(); b++) {
+      const BasicBlock& bb = s_.blocks[b];
+      size_t n = bb.nodes.size();
+      nextWriter.assign(n + 1, int(n));
+      for (size_t k = n; k-- > 0;) {
+        Op op = bb.nodes[k]->op;
+        nextWriter[k] = op == Op::Store || op == Op::Call || op == Op::New ? int(k) : nextWriter[k + 1];
+      }
+      for (size_t i = 0; i < n; i++) {
         Node* l = bb.nodes[i];
         if (l->op != Op::Load) continue;
         Node* user = nullptr;
@@ -875,24 +888,27 @@ class Selector {
             edges++;
           }
         // One memory operand per instruction: the first load folds, the other stays.
-        if (edges != 1 || (fused_.count(user) && !isCompare(user)) || readsMemory.count(user)) continue;
+        if (edges != 1 || (isFused(user) && !isCompare(user)) || readsMemory[user->id]) continue;
         size_t slot = 0;
         for (size_t k = 0; k < user->in.size(); k++)
           if (user->in[k] == l) slot = k;
         if (!takesMemoryOperand(user, slot, MemAccess::decode(l->aux))) continue;
-        // A compare fused into its branch is emitted at the block's end.
-        bool atEnd = fused_.count(user) > 0;
-        size_t j = i + 1;
-        bool clear = true;
-        for (; j < bb.nodes.size() && (atEnd || bb.nodes[j] != user); j++) {
-          Op op = bb.nodes[j]->op;
-          if (op == Op::Store || op == Op::Call || op == Op::New) clear = false;
+        // A compare fused into its branch is emitted at the block's end;
+        // any other user must come later in this block.
+        size_t until;  // the load moves down to just before this index
+        if (isFused(user)) {
+          until = n;
+        } else if (s_.blockIndexOf(user) == int(b) && size_t(indexInBlock_[user->id]) > i) {
+          until = size_t(indexInBlock_[user->id]);
+        } else {
+          continue;
         }
-        if (clear && (atEnd || j < bb.nodes.size())) {
-          fused_.insert(l);
-          readsMemory.insert(user);
+        if (size_t(nextWriter[i + 1]) >= until) {
+          fused_[l->id] = 1;
+          readsMemory[user->id] = 1;
         }
       }
+    }
   }
 
   void findFusedCompares() {
@@ -908,7 +924,7 @@ class Selector {
         if (inFunction(u)) uses++;
       // Emitted with the branch, after whatever the schedule put between
       // them (so nothing clobbers the flags): a compare has no effects.
-      if (uses == 1) fused_.insert(p);
+      if (uses == 1) fused_[p->id] = 1;
     }
   }
 
@@ -920,8 +936,11 @@ class Selector {
   int cur_ = 0;
   std::vector<int> firstMBlock_, lastMBlock_;
   std::vector<int> layout_;  // non-cold blocks in layout order
-  std::unordered_map<const Node*, int> vreg_;
-  std::unordered_set<const Node*> fused_;
+  // By node id (ids are dense per graph): the node's vreg or -1, and
+  // whether the node is fused into its user (emitted as part of it).
+  std::vector<int> vreg_;
+  std::vector<char> fused_;
+  std::vector<int> indexInBlock_;  // by node id: position in its block's node list
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "codegen/live_intervals.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace simplec {
 
@@ -21,8 +22,8 @@ bool LiveInterval::intersects(const LiveInterval& o) const {
   if (empty() || o.empty() || end() < o.start() || o.end() < start()) return false;
   // Walk the shorter list and binary-search the longer one: a vreg's
   // interval has few ranges, a fixed interval (rax, say) may have thousands.
-  const std::vector<LiveRange>& few = ranges.size() <= o.ranges.size() ? ranges : o.ranges;
-  const std::vector<LiveRange>& many = ranges.size() <= o.ranges.size() ? o.ranges : ranges;
+  const auto& few = ranges.size() <= o.ranges.size() ? ranges : o.ranges;
+  const auto& many = ranges.size() <= o.ranges.size() ? o.ranges : ranges;
   auto it = many.begin();
   for (const LiveRange& r : few) {
     // First range of `many` that ends at or after r begins.
@@ -36,24 +37,44 @@ bool LiveInterval::intersects(const LiveInterval& o) const {
 
 void LiveInterval::normalize() {
   if (ranges.empty()) return;
-  std::sort(ranges.begin(), ranges.end(), [](const LiveRange& a, const LiveRange& b) {
+  auto before = [](const LiveRange& a, const LiveRange& b) {
     return a.from != b.from ? a.from < b.from : a.to < b.to;
-  });
-  std::vector<LiveRange> merged;
+  };
+  // Built backwards, the ranges usually arrive in exactly reverse order.
+  if (std::is_sorted(ranges.begin(), ranges.end(), [&](const LiveRange& a, const LiveRange& b) { return before(b, a); }))
+    std::reverse(ranges.begin(), ranges.end());
+  else if (!std::is_sorted(ranges.begin(), ranges.end(), before))
+    std::sort(ranges.begin(), ranges.end(), before);
+  // Merge in place: ranges[0, kept) are final.
+  size_t kept = 0;
   for (const LiveRange& r : ranges) {
     // Positions are integers, so [a, b] and [b + 1, c] leave no hole.
-    if (!merged.empty() && r.from <= merged.back().to + 1) {
-      merged.back().to = std::max(merged.back().to, r.to);
+    if (kept > 0 && r.from <= ranges[kept - 1].to + 1) {
+      ranges[kept - 1].to = std::max(ranges[kept - 1].to, r.to);
     } else {
-      merged.push_back(r);
+      ranges[kept++] = r;
     }
   }
-  ranges = std::move(merged);
+  ranges.resize(uint32_t(kept));
+}
+
+HintTable::HintTable(int numVRegs, const std::vector<int>& vregs, const std::vector<RegHint>& hints)
+    : start_(size_t(numVRegs) + 1, 0), all_(hints.size()) {
+  for (int v : vregs) start_[size_t(v) + 1]++;
+  for (size_t v = 0; v < size_t(numVRegs); ++v) start_[v + 1] += start_[v];
+  std::vector<int> next(start_.begin(), start_.end() - 1);
+  for (size_t k = 0; k < hints.size(); ++k) all_[size_t(next[size_t(vregs[k])]++)] = hints[k];
 }
 
 namespace {
 
-void addHint(LiveIntervals& li, const MFunction& f, const Opnd& a, const Opnd& b) {
+// Hints found so far: hintVRegs[k] would like hintRegs[k].
+struct HintList {
+  std::vector<int> vregs;
+  std::vector<RegHint> regs;
+};
+
+void addHint(HintList& hl, const MFunction& f, const Opnd& a, const Opnd& b) {
   if (a.kind != Opnd::VReg || !b.isReg()) return;
   if (a.reg < 0 || a.reg >= int(f.vregs.size())) return;
   bool aXmm = f.vregs[size_t(a.reg)] == RegClass::Xmm;
@@ -63,7 +84,8 @@ void addHint(LiveIntervals& li, const MFunction& f, const Opnd& a, const Opnd& b
   if (aXmm != bXmm) return;
   if (b.kind == Opnd::VReg && (b.reg == a.reg || b.reg < 0 || b.reg >= int(f.vregs.size())))
     return;
-  li.hints[size_t(a.reg)].push_back(RegHint{b.kind == Opnd::VReg, b.reg});
+  hl.vregs.push_back(a.reg);
+  hl.regs.push_back(RegHint{b.kind == Opnd::VReg, b.reg});
 }
 
 }  // namespace
@@ -81,7 +103,7 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
   }
   li.numInsts = count;
   std::vector<LiveInterval> all(static_cast<size_t>(sz));
-  li.hints.assign(size_t(nv), {});
+  HintList hl;
   li.spillCost.assign(size_t(nv), 0.0);
 
   std::vector<int> openEnd(size_t(sz), -1);  // end of the range being built, or -1
@@ -90,7 +112,7 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
   // Ranges are found from the end of the function backwards, so a new range
   // usually ends right where the last one added begins: extend that one.
   auto addRange = [&](int r, int from, int to) {
-    std::vector<LiveRange>& rs = all[size_t(r)].ranges;
+    auto& rs = all[size_t(r)].ranges;
     if (!rs.empty() && rs.back().from <= to + 1 && rs.back().from >= from) {
       rs.back().from = from;
       rs.back().to = std::max(rs.back().to, to);
@@ -109,16 +131,16 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
       openEnd[size_t(r)] = blockEnd;
       openList.push_back(r);
     }
+    // Spill costs weigh each access by 8^loop depth (a guess at how often it runs).
+    double freq = 1;
+    for (int d = 0; d < blk.loopDepth && d < 6; ++d) freq *= 8;
     for (int k = int(blk.insts.size()) - 1; k >= 0; --k) {
       const MInst& mi = blk.insts[size_t(k)];
       int i = first + k;
       int rd = 2 * i, wr = 2 * i + 1;
-      DefUse du = defUses(mi);
-      double freq = 1;
-      for (int d = 0; d < blk.loopDepth && d < 6; ++d) freq *= 8;
-      for (const auto* list : {&du.uses, &du.defs})
-        for (const Opnd& o : *list)
-          if (o.kind == Opnd::VReg && o.reg >= 0 && o.reg < nv) li.spillCost[size_t(o.reg)] += freq;
+      auto countAccess = [&](const Opnd& o) {
+        if (o.kind == Opnd::VReg && o.reg >= 0 && o.reg < nv) li.spillCost[size_t(o.reg)] += freq;
+      };
       auto def = [&](int r) {
         if (r < 0) return;
         if (openEnd[size_t(r)] >= 0) {
@@ -128,25 +150,36 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
           addRange(r, wr, wr);
         }
       };
-      for (const Opnd& d : du.defs) def(idx(d));
-      for (int r : du.clobbers) def(idx(Opnd::preg(r)));
+      // Writes first (they close the ranges that later reads opened), then
+      // reads: a register both read and written gets a new range ending here.
+      forEachDefUse(
+          mi, [](const Opnd&) {},
+          [&](const Opnd& d) {
+            countAccess(d);
+            def(idx(d));
+          },
+          [&](int r) { def(idx(Opnd::preg(r))); });
       if (mi.op == MOp::Call) li.callPositions.push_back(wr);
       if (mi.op == MOp::SDivRem) addRange(nv + RDX, rd, wr);
-      for (const Opnd& u : du.uses) {
-        int r = idx(u);
-        if (r >= 0 && openEnd[size_t(r)] < 0) {
-          openEnd[size_t(r)] = rd;
-          openList.push_back(r);
-        }
-      }
+      forEachDefUse(
+          mi,
+          [&](const Opnd& u) {
+            countAccess(u);
+            int r = idx(u);
+            if (r >= 0 && openEnd[size_t(r)] < 0) {
+              openEnd[size_t(r)] = rd;
+              openList.push_back(r);
+            }
+          },
+          [](const Opnd&) {}, [](int) {});
       // Copies: try to give both sides the same register.
       if (mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2) {
-        addHint(li, f, mi.ops[0], mi.ops[1]);
-        addHint(li, f, mi.ops[1], mi.ops[0]);
+        addHint(hl, f, mi.ops[0], mi.ops[1]);
+        addHint(hl, f, mi.ops[1], mi.ops[0]);
       } else if (mi.op == MOp::ParMove) {
         for (size_t p = 0; p + 1 < mi.ops.size(); p += 2) {
-          addHint(li, f, mi.ops[p], mi.ops[p + 1]);
-          addHint(li, f, mi.ops[p + 1], mi.ops[p]);
+          addHint(hl, f, mi.ops[p], mi.ops[p + 1]);
+          addHint(hl, f, mi.ops[p + 1], mi.ops[p]);
         }
       }
     }
@@ -161,9 +194,11 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
   std::sort(li.callPositions.begin(), li.callPositions.end());
   // Hints were collected walking backwards; the first copy in program order
   // is the most useful one (it usually defines the value).
-  for (auto& h : li.hints) std::reverse(h.begin(), h.end());
-  li.vregs.assign(all.begin(), all.begin() + nv);
-  li.fixed.assign(all.begin() + nv, all.end());
+  std::reverse(hl.vregs.begin(), hl.vregs.end());
+  std::reverse(hl.regs.begin(), hl.regs.end());
+  li.hints = HintTable(nv, hl.vregs, hl.regs);
+  li.vregs.assign(std::make_move_iterator(all.begin()), std::make_move_iterator(all.begin() + nv));
+  li.fixed.assign(std::make_move_iterator(all.begin() + nv), std::make_move_iterator(all.end()));
   return li;
 }
 

@@ -8,6 +8,7 @@
 
 #include "codegen/liveness.h"
 #include "codegen/mir.h"
+#include "codegen/small_vec.h"
 
 namespace simplec {
 
@@ -16,8 +17,9 @@ struct LiveRange {
 };
 
 // Sorted disjoint position ranges, with holes where the register is dead.
+// Most vregs live in one or two ranges, kept inline (no allocation per vreg).
 struct LiveInterval {
-  std::vector<LiveRange> ranges;  // sorted by `from`, disjoint, not adjacent
+  SmallVec<LiveRange, 2> ranges;  // sorted by `from`, disjoint, not adjacent
 
   bool empty() const { return ranges.empty(); }
   int start() const { return ranges.front().from; }
@@ -35,12 +37,34 @@ struct RegHint {
   int reg;
 };
 
+// The hints of every vreg in one array (grouped by vreg): one allocation
+// per function instead of one per vreg that is copied.
+class HintTable {
+ public:
+  struct List {
+    const RegHint* first;
+    const RegHint* last;
+    const RegHint* begin() const { return first; }
+    const RegHint* end() const { return last; }
+    size_t size() const { return size_t(last - first); }
+    const RegHint& operator[](size_t i) const { return first[i]; }
+  };
+  // hints[k] belongs to vregs[k]; a vreg's hints keep their order.
+  HintTable(int numVRegs, const std::vector<int>& vregs, const std::vector<RegHint>& hints);
+  HintTable() = default;
+  List operator[](size_t v) const { return {all_.data() + start_[v], all_.data() + start_[v + 1]}; }
+
+ private:
+  std::vector<int> start_{0};  // by vreg: index of its first hint; one more entry at the end
+  std::vector<RegHint> all_;
+};
+
 struct LiveIntervals {
   std::vector<int> blockFirstInst;      // global index of each block's first instruction
   int numInsts = 0;
   std::vector<LiveInterval> vregs;      // by vreg number
   std::vector<LiveInterval> fixed;      // by physical register (32)
-  std::vector<std::vector<RegHint>> hints;  // by vreg, most important first
+  HintTable hints;                      // by vreg, most important first
   std::vector<int> callPositions;       // write positions (2i+1) of calls
   // By vreg: the cost of spilling it, the number of its reads and writes
   // weighted by 8^loop depth (a guess at how often they execute).

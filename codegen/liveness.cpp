@@ -1,5 +1,5 @@
 // Iterative liveness over MIR blocks (see liveness.h). Each block's
-// upward-exposed uses and definitions come from defUses(); call clobbers count
+// upward-exposed uses and definitions come from forEachDefUse(); call clobbers count
 // as definitions of the physical registers they destroy.
 #include "codegen/liveness.h"
 
@@ -21,21 +21,46 @@ void RegSet::reset(int i) {
 }
 
 bool RegSet::unionWith(const RegSet& o) {
-  if (o.v_.empty()) return false;
-  std::vector<int> merged;
-  merged.reserve(v_.size() + o.v_.size());
-  std::set_union(v_.begin(), v_.end(), o.v_.begin(), o.v_.end(), std::back_inserter(merged));
-  if (merged.size() == v_.size()) return false;
-  v_ = std::move(merged);
+  // Most unions in the dataflow add nothing (the successor's live-in was
+  // merged before): check that without touching memory, then merge in place
+  // from the back, so no temporary set is built.
+  size_t extra = 0;
+  for (size_t i = 0, j = 0; j < o.v_.size();) {
+    if (i == v_.size() || o.v_[j] < v_[i]) {
+      ++extra;
+      ++j;
+    } else {
+      if (o.v_[j] == v_[i]) ++j;
+      ++i;
+    }
+  }
+  if (extra == 0) return false;
+  size_t n = v_.size();
+  v_.resize(n + extra);
+  // Merge v_[0, n) and o.v_ into v_[0, n + extra), largest first.
+  auto out = v_.end();
+  auto a = v_.begin() + long(n);
+  auto b = o.v_.end();
+  while (b != o.v_.begin()) {
+    if (a != v_.begin() && *(a - 1) >= *(b - 1)) {
+      if (*(a - 1) == *(b - 1)) --b;
+      *--out = *--a;
+    } else {
+      *--out = *--b;
+    }
+  }
   return true;
 }
 
 void RegSet::subtract(const RegSet& o) {
   if (o.v_.empty() || v_.empty()) return;
-  std::vector<int> left;
-  left.reserve(v_.size());
-  std::set_difference(v_.begin(), v_.end(), o.v_.begin(), o.v_.end(), std::back_inserter(left));
-  v_ = std::move(left);
+  auto b = o.v_.begin();
+  auto keep = v_.begin();
+  for (int x : v_) {
+    while (b != o.v_.end() && *b < x) ++b;
+    if (b == o.v_.end() || *b != x) *keep++ = x;
+  }
+  v_.erase(keep, v_.end());
 }
 
 std::vector<std::vector<int>> blockSuccessors(const MFunction& f) {
@@ -112,27 +137,41 @@ Liveness computeLiveness(const MFunction& f) {
   for (int b = 0; b < n; ++b)
     for (int s : lv.succs[size_t(b)]) lv.preds[size_t(s)].push_back(b);
 
-  // gen = upward-exposed uses, kill = registers written in the block.
-  std::vector<RegSet> gen(static_cast<size_t>(n), RegSet(sz));
-  std::vector<RegSet> kill(static_cast<size_t>(n), RegSet(sz));
+  // gen = upward-exposed uses, kill = registers written in the block. The
+  // stamps say in which block a register was last read or written, so each
+  // is collected once per block, then sorted.
+  std::vector<RegSet> gen, kill;
+  gen.reserve(size_t(n));
+  kill.reserve(size_t(n));
+  std::vector<int> genStamp(size_t(sz), -1), killStamp(size_t(sz), -1);
+  std::vector<int> g, k;
   for (int b = 0; b < n; ++b) {
-    RegSet& g = gen[size_t(b)];
-    RegSet& k = kill[size_t(b)];
+    g.clear();
+    k.clear();
+    auto write = [&](int i) {
+      if (i < 0 || killStamp[size_t(i)] == b) return;
+      killStamp[size_t(i)] = b;
+      k.push_back(i);
+    };
     for (const MInst& mi : f.blocks[size_t(b)].insts) {
-      DefUse du = defUses(mi);
-      for (const Opnd& u : du.uses) {
-        int i = livenessIndex(f, u);
-        if (i >= 0 && !k.test(i)) g.set(i);
-      }
-      for (const Opnd& d : du.defs) {
-        int i = livenessIndex(f, d);
-        if (i >= 0) k.set(i);
-      }
-      for (int r : du.clobbers) {
-        int i = livenessIndex(f, Opnd::preg(r));
-        if (i >= 0) k.set(i);
-      }
+      // All reads happen before any write: `parmove a <- b, b <- a` reads b.
+      forEachDefUse(
+          mi,
+          [&](const Opnd& u) {
+            int i = livenessIndex(f, u);
+            if (i < 0 || killStamp[size_t(i)] == b || genStamp[size_t(i)] == b) return;
+            genStamp[size_t(i)] = b;
+            g.push_back(i);
+          },
+          [](const Opnd&) {}, [](int) {});
+      forEachDefUse(
+          mi, [](const Opnd&) {}, [&](const Opnd& d) { write(livenessIndex(f, d)); },
+          [&](int r) { write(livenessIndex(f, Opnd::preg(r))); });
     }
+    std::sort(g.begin(), g.end());
+    std::sort(k.begin(), k.end());
+    gen.emplace_back(sz, g);
+    kill.emplace_back(sz, k);
   }
 
   lv.liveIn.assign(size_t(n), RegSet(sz));

@@ -19,6 +19,8 @@ class RegSet {
  public:
   RegSet() = default;
   explicit RegSet(int bound) : n_(bound) {}
+  // The elements must be sorted and distinct.
+  RegSet(int bound, std::vector<int> sorted) : n_(bound), v_(std::move(sorted)) {}
   int size() const { return n_; }  // the bound, not the number of elements
   bool test(int i) const { return std::binary_search(v_.begin(), v_.end(), i); }
   void set(int i);

@@ -1,8 +1,8 @@
 // MIR basics: register names, the System V register tables, condition codes,
-// the operand-role table that defUses() derives every register read/write
-// from, and the deterministic text printer used by --emit=mir and tests.
-// Invariant: defUses() is the only place that knows implicit operands
-// (SDivRem's rax/rdx, Call's argument registers and clobbers, Ret's results).
+// and the deterministic text printer used by --emit=mir and tests. The
+// operand roles and implicit operands (SDivRem's rax/rdx, Call's argument
+// registers and clobbers, Ret's results) are in mir.h: forEachDefUse() is
+// inlined into the passes that walk every instruction.
 #include "codegen/mir.h"
 
 #include <cstdio>
@@ -147,86 +147,11 @@ bool Opnd::operator==(const Opnd& o) const {
   return false;
 }
 
-OpndRole operandRole(const MInst& mi, size_t i) {
-  switch (mi.op) {
-    case MOp::Mov:
-    case MOp::MovZX:
-    case MOp::MovSX:
-    case MOp::Lea:
-    case MOp::Setcc:
-    case MOp::Pop:
-    case MOp::FSqrt:
-    case MOp::CvtSI2SD:
-    case MOp::CvtTSD2SI:
-      return i == 0 ? OpndRole::Def : OpndRole::Use;
-    case MOp::Add:
-    case MOp::Sub:
-    case MOp::And:
-    case MOp::Or:
-    case MOp::Xor:
-    case MOp::Imul:
-    case MOp::Neg:
-    case MOp::Not:
-    case MOp::Shl:
-    case MOp::Sar:
-    case MOp::Shr:
-    case MOp::Cmov:
-    case MOp::FAdd:
-    case MOp::FSub:
-    case MOp::FMul:
-    case MOp::FDiv:
-    case MOp::FMin:
-    case MOp::FMax:
-    case MOp::FAnd:
-    case MOp::FXor:
-    case MOp::RoundF32:
-    case MOp::CvtSD2SS:
-    case MOp::CvtSS2SD:
-      return i == 0 ? OpndRole::UseDef : OpndRole::Use;
-    case MOp::ParMove:
-      return i % 2 == 0 ? OpndRole::Def : OpndRole::Use;
-    default:  // Cmp, Test, SDivRem, SMulHi, Jmp, Jcc, Call, Ret, Push
-      return OpndRole::Use;
-  }
-}
-
-namespace {
-
-Opnd regOpnd(int r, bool virt) { return virt ? Opnd::vreg(r) : Opnd::preg(r); }
-
-}  // namespace
-
 DefUse defUses(const MInst& mi) {
   DefUse du;
-  for (size_t i = 0; i < mi.ops.size(); ++i) {
-    const Opnd& o = mi.ops[i];
-    if (o.kind == Opnd::VReg || o.kind == Opnd::PReg) {
-      OpndRole role = operandRole(mi, i);
-      if (role != OpndRole::Def) du.uses.push_back(o);
-      if (role != OpndRole::Use) du.defs.push_back(o);
-    } else if (o.kind == Opnd::Mem) {
-      if (o.base >= 0) du.uses.push_back(regOpnd(o.base, o.baseVirt));
-      if (o.index >= 0) du.uses.push_back(regOpnd(o.index, o.indexVirt));
-    }
-  }
-  switch (mi.op) {
-    case MOp::SDivRem:
-    case MOp::SMulHi:
-      du.uses.push_back(Opnd::preg(RAX));
-      du.defs.push_back(Opnd::preg(RAX));
-      du.defs.push_back(Opnd::preg(RDX));
-      break;
-    case MOp::Call:
-      for (int r : mi.argRegs) du.uses.push_back(Opnd::preg(r));
-      for (int r : kCallerSaved) du.clobbers.push_back(r);
-      for (int r = XMM0; r <= XMM15; ++r) du.clobbers.push_back(r);
-      break;
-    case MOp::Ret:
-      for (int r : mi.argRegs) du.uses.push_back(Opnd::preg(r));
-      break;
-    default:
-      break;
-  }
+  forEachDefUse(
+      mi, [&](const Opnd& o) { du.uses.push_back(o); }, [&](const Opnd& o) { du.defs.push_back(o); },
+      [&](int r) { du.clobbers.push_back(r); });
   return du;
 }
 
@@ -248,12 +173,12 @@ std::string opndText(const Opnd& o) {
     case Opnd::Slot: return "slot" + std::to_string(o.reg);
     case Opnd::InArg: return "inarg" + std::to_string(o.reg);
     case Opnd::Block: return "b" + std::to_string(o.reg);
-    case Opnd::Sym: return o.sym;
+    case Opnd::Sym: return o.sym.str();
     case Opnd::Mem: {
       std::string s = "[";
       bool any = false;
       if (!o.sym.empty()) {
-        s += "rip + " + o.sym;
+        s += "rip + " + o.sym.str();
         any = true;
       }
       if (o.base >= 0) {

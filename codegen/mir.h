@@ -2,13 +2,17 @@
 // register allocation operands name virtual registers; after it, only
 // physical registers, frame slots resolved to [rbp - k], immediates, blocks
 // and symbols remain. Instructions are two-address, as x86 is: for `Add d, s`
-// d is both read and written. defUses() is the single source of truth for
-// which registers an instruction reads, writes and clobbers.
+// d is both read and written. forEachDefUse() is the single source of truth
+// for which registers an instruction reads, writes and clobbers.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "codegen/small_vec.h"
+#include "codegen/symbol.h"
 #include "lexer/source.h"
 
 namespace simplec::mir {
@@ -43,6 +47,7 @@ Cond negate(Cond c);
 Cond swapOperands(Cond c);  // a < b  <=>  b > a
 const char* condName(Cond c);
 
+// 32 bytes and trivially copyable: instructions hold their operands inline.
 struct Opnd {
   enum Kind : uint8_t {
     None,
@@ -56,13 +61,13 @@ struct Opnd {
     Block,  // reg = block index
     Sym,    // sym: a function or data symbol (call target)
   };
-  Kind kind = None;
-  int32_t reg = -1;
   int64_t imm = 0;          // Imm value; Mem displacement
+  int32_t reg = -1;
   int32_t base = -1, index = -1;
+  Symbol sym;
+  Kind kind = None;
   uint8_t scale = 1;
   bool baseVirt = false, indexVirt = false;
-  std::string sym;
 
   static Opnd vreg(int v) { Opnd o; o.kind = VReg; o.reg = v; return o; }
   static Opnd preg(int r) { Opnd o; o.kind = PReg; o.reg = r; return o; }
@@ -70,16 +75,18 @@ struct Opnd {
   static Opnd slot(int s) { Opnd o; o.kind = Slot; o.reg = s; return o; }
   static Opnd inArg(int k) { Opnd o; o.kind = InArg; o.reg = k; return o; }
   static Opnd block(int b) { Opnd o; o.kind = Block; o.reg = b; return o; }
-  static Opnd symbol(std::string s) { Opnd o; o.kind = Sym; o.sym = std::move(s); return o; }
+  static Opnd symbol(Symbol s) { Opnd o; o.kind = Sym; o.sym = s; return o; }
+  static Opnd symbol(std::string_view s) { return symbol(Symbol(s)); }
   static Opnd memP(int base, int64_t disp) {  // [preg + disp]
     Opnd o; o.kind = Mem; o.base = base; o.imm = disp; return o;
   }
   static Opnd memV(int vbase, int64_t disp) {  // [vreg + disp]
     Opnd o; o.kind = Mem; o.base = vbase; o.baseVirt = true; o.imm = disp; return o;
   }
-  static Opnd memSym(std::string s, int64_t disp = 0) {  // [rip + s + disp]
-    Opnd o; o.kind = Mem; o.sym = std::move(s); o.imm = disp; return o;
+  static Opnd memSym(Symbol s, int64_t disp = 0) {  // [rip + s + disp]
+    Opnd o; o.kind = Mem; o.sym = s; o.imm = disp; return o;
   }
+  static Opnd memSym(std::string_view s, int64_t disp = 0) { return memSym(Symbol(s), disp); }
   bool isReg() const { return kind == VReg || kind == PReg; }
   bool operator==(const Opnd& o) const;
 };
@@ -124,23 +131,41 @@ enum class MOp : uint8_t {
 };
 const char* mopName(MOp op);
 
+// Operands of one instruction: inline up to two (every instruction but a
+// ParMove), on the heap beyond.
+using Opnds = SmallVec<Opnd, 2>;
+// Physical registers carrying a call's arguments (at most 6 + 8) or a
+// return's result.
+using RegList = SmallVec<int8_t, 14>;
+
 struct MInst {
   MOp op;
   Cond cc = Cond::E;
   uint8_t size = 8;          // access width in bytes for memory operands / MovZX/MovSX source
-  std::vector<Opnd> ops;
-  std::vector<int> argRegs;  // Call: physical registers carrying arguments; Ret: result regs
   bool noReturn = false;     // Call: the callee never returns (runtime errors)
   // Source line and column the instruction comes from, for -g line tables;
   // 0 when it has none of its own (moves, spills: they belong to the line before).
   uint32_t line = 0, col = 0;
+  RegList argRegs;           // Call: physical registers carrying arguments; Ret: result regs
+  Opnds ops;
 
-  MInst(MOp op, std::vector<Opnd> ops = {}) : op(op), ops(std::move(ops)) {}
+  explicit MInst(MOp op) : op(op) {}
+  MInst(MOp op, std::initializer_list<Opnd> ops) : op(op), ops(ops) {}
+  MInst(MOp op, const std::vector<Opnd>& ops) : op(op), ops(ops.begin(), ops.end()) {}
 };
 
-// Registers an instruction reads, writes, and clobbers (physical, besides its
-// written operands). Each entry is a register operand: VReg or PReg. Memory
-// operands contribute their base/index registers as reads.
+// Calls use(const Opnd&) for each register an instruction reads, def(const
+// Opnd&) for each it writes (VReg or PReg operands), and clobber(int) for
+// each physical register it destroys besides those (calls): operand by
+// operand, then the implicit ones. Memory operands contribute their
+// base/index registers as reads. The instruction reads everything before it
+// writes anything, so a pass that cares about that order walks twice (reads,
+// then writes). This is the single place that knows implicit operands; it
+// allocates nothing, so passes call it per instruction as often as they like.
+template <typename Use, typename Def, typename Clobber>
+void forEachDefUse(const MInst& mi, Use&& use, Def&& def, Clobber&& clobber);
+
+// The same as lists, for tests and for code that is not hot.
 struct DefUse {
   std::vector<Opnd> uses;
   std::vector<Opnd> defs;
@@ -150,9 +175,85 @@ DefUse defUses(const MInst& mi);
 
 // The role of operand `i` of `mi`, from the table above. A Mem operand's
 // base/index registers are read whatever its role; Slot/InArg/Imm/Block/Sym
-// operands name no register. defUses() is built from this.
+// operands name no register. forEachDefUse() is built from this.
 enum class OpndRole : uint8_t { Use, Def, UseDef };
-OpndRole operandRole(const MInst& mi, size_t i);
+inline OpndRole operandRole(MOp op, size_t i) {
+  switch (op) {
+    case MOp::Mov:
+    case MOp::MovZX:
+    case MOp::MovSX:
+    case MOp::Lea:
+    case MOp::Setcc:
+    case MOp::Pop:
+    case MOp::FSqrt:
+    case MOp::CvtSI2SD:
+    case MOp::CvtTSD2SI:
+      return i == 0 ? OpndRole::Def : OpndRole::Use;
+    case MOp::Add:
+    case MOp::Sub:
+    case MOp::And:
+    case MOp::Or:
+    case MOp::Xor:
+    case MOp::Imul:
+    case MOp::Neg:
+    case MOp::Not:
+    case MOp::Shl:
+    case MOp::Sar:
+    case MOp::Shr:
+    case MOp::Cmov:
+    case MOp::FAdd:
+    case MOp::FSub:
+    case MOp::FMul:
+    case MOp::FDiv:
+    case MOp::FMin:
+    case MOp::FMax:
+    case MOp::FAnd:
+    case MOp::FXor:
+    case MOp::RoundF32:
+    case MOp::CvtSD2SS:
+    case MOp::CvtSS2SD:
+      return i == 0 ? OpndRole::UseDef : OpndRole::Use;
+    case MOp::ParMove:
+      return i % 2 == 0 ? OpndRole::Def : OpndRole::Use;
+    default:  // Cmp, Test, SDivRem, SMulHi, Jmp, Jcc, Call, Ret, Push
+      return OpndRole::Use;
+  }
+}
+
+inline OpndRole operandRole(const MInst& mi, size_t i) { return operandRole(mi.op, i); }
+
+template <typename Use, typename Def, typename Clobber>
+void forEachDefUse(const MInst& mi, Use&& use, Def&& def, Clobber&& clobber) {
+  for (size_t i = 0; i < mi.ops.size(); ++i) {
+    const Opnd& o = mi.ops[i];
+    if (o.kind == Opnd::VReg || o.kind == Opnd::PReg) {
+      OpndRole role = operandRole(mi.op, i);
+      if (role != OpndRole::Def) use(o);
+      if (role != OpndRole::Use) def(o);
+    } else if (o.kind == Opnd::Mem) {
+      if (o.base >= 0) use(o.baseVirt ? Opnd::vreg(o.base) : Opnd::preg(o.base));
+      if (o.index >= 0) use(o.indexVirt ? Opnd::vreg(o.index) : Opnd::preg(o.index));
+    }
+  }
+  switch (mi.op) {
+    case MOp::SDivRem:
+    case MOp::SMulHi:
+      use(Opnd::preg(RAX));
+      def(Opnd::preg(RAX));
+      def(Opnd::preg(RDX));
+      break;
+    case MOp::Call:
+      for (int r : mi.argRegs) use(Opnd::preg(r));
+      for (int r : kCallerSaved) clobber(r);
+      for (int r = XMM0; r <= XMM15; ++r) clobber(r);
+      break;
+    case MOp::Ret:
+      for (int r : mi.argRegs) use(Opnd::preg(r));
+      break;
+    default:
+      break;
+  }
+}
 
 struct MBlock {
   std::vector<MInst> insts;

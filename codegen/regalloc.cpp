@@ -1,16 +1,21 @@
 // Linear-scan register allocation (see regalloc.h). Intervals are visited in
 // order of their start; a register is free for an interval when neither its
-// fixed interval nor any interval already given to it intersects it. When no
+// fixed interval nor any interval already given to it intersects it (a
+// lookup in the register's occupancy, reg_occupancy.h: values with long
+// lifetime holes, such as those the cold error stubs at the function's end
+// read, would make a list of the register's values grow without bound). When no
 // register is free, the cheapest choice (loop-weighted use counts; ties as
 // Poletto & Sarkar) is spilled whole, reloaded at each use (spill_rewrite).
 #include "codegen/regalloc.h"
 
 #include <algorithm>
+#include <memory_resource>
 #include <queue>
 #include <set>
 
 #include "codegen/live_intervals.h"
 #include "codegen/liveness.h"
+#include "codegen/reg_occupancy.h"
 #include "codegen/spill_rewrite.h"
 #include "lexer/diag.h"
 
@@ -59,7 +64,10 @@ class LinearScan {
  public:
   LinearScan(const MFunction& f, const LiveIntervals& li)
       : f_(f), li_(li), reg_(f.vregs.size(), -1), spilled_(f.vregs.size(), false),
-        assigned_(32) {}
+        seen_(f.vregs.size(), 0) {
+    occupied_.reserve(32);
+    for (int r = 0; r < 32; ++r) occupied_.emplace_back(&pool_);
+  }
 
   void run();
   const std::vector<int>& regs() const { return reg_; }
@@ -67,19 +75,28 @@ class LinearScan {
 
  private:
   const LiveInterval& iv(int v) const { return li_.vregs[size_t(v)]; }
-  bool isFree(int r, int v) const;
+  bool isFree(int r, int v) const {
+    return !li_.fixed[size_t(r)].intersects(iv(v)) && !occupied_[size_t(r)].intersects(iv(v));
+  }
   void assign(int v, int r) {
     reg_[size_t(v)] = r;
-    assigned_[size_t(r)].push_back(v);
+    occupied_[size_t(r)].add(v, iv(v));
   }
   void spill(int v) {
     spilled_[size_t(v)] = true;
     int r = reg_[size_t(v)];
     reg_[size_t(v)] = -1;
-    if (r >= 0) {
-      auto& a = assigned_[size_t(r)];
-      a.erase(std::find(a.begin(), a.end(), v));
-    }
+    if (r >= 0) occupied_[size_t(r)].remove(iv(v));
+  }
+  // Calls fn(w) once for each vreg on register r whose interval intersects v's.
+  template <typename Fn>
+  void forEachConflict(int r, int v, Fn fn) {
+    ++stamp_;
+    occupied_[size_t(r)].forEachConflict(iv(v), [&](int w) {
+      if (seen_[size_t(w)] == stamp_) return;
+      seen_[size_t(w)] = stamp_;
+      fn(w);
+    });
   }
   void allocate(int v);
 
@@ -87,18 +104,14 @@ class LinearScan {
   const LiveIntervals& li_;
   std::vector<int> reg_;
   std::vector<bool> spilled_;
-  // By physical register: the vregs given to it whose intervals have not
-  // ended before the current position.
-  std::vector<std::vector<int>> assigned_;
+  // By physical register: the ranges of the vregs given to it. The pool
+  // holds their tree nodes and is freed with the function's allocation.
+  std::pmr::unsynchronized_pool_resource pool_;
+  std::vector<RegOccupancy> occupied_;
+  // forEachConflict's "already reported" marks: seen_[w] == stamp_.
+  std::vector<unsigned> seen_;
+  unsigned stamp_ = 0;
 };
-
-bool LinearScan::isFree(int r, int v) const {
-  const LiveInterval& cur = iv(v);
-  if (li_.fixed[size_t(r)].intersects(cur)) return false;
-  for (int w : assigned_[size_t(r)])
-    if (iv(w).intersects(cur)) return false;
-  return true;
-}
 
 void LinearScan::allocate(int v) {
   const LiveInterval& cur = iv(v);
@@ -110,10 +123,6 @@ void LinearScan::allocate(int v) {
       if (cands[k] == r) return true;
     return false;
   };
-  // Intervals that ended before this one starts can never conflict again.
-  for (auto& a : assigned_)
-    a.erase(std::remove_if(a.begin(), a.end(), [&](int w) { return iv(w).end() < cur.start(); }),
-            a.end());
 
   // A copy's other side, if its register is free for the whole interval.
   for (const RegHint& h : li_.hints[size_t(v)]) {
@@ -136,7 +145,8 @@ void LinearScan::allocate(int v) {
   // this one. Ties go to Poletto & Sarkar's rule: spill what ends furthest
   // away. (Pure furthest-end spilling often evicts a loop's own variables,
   // which live past the loop; on random programs the weighted choice
-  // executes 13-40% fewer spill loads and stores.)
+  // executes 13-40% fewer spill loads and stores.) Costs are sums of powers
+  // of 8, exact in a double, so the order they are added in cannot matter.
   int best = -1;
   double bestCost = 0;
   int bestEnd = -1;  // earliest end among the intervals to spill
@@ -145,11 +155,10 @@ void LinearScan::allocate(int v) {
     if (li_.fixed[size_t(r)].intersects(cur)) continue;
     double cost = 0;
     int minEnd = -1;
-    for (int w : assigned_[size_t(r)])
-      if (iv(w).intersects(cur)) {
-        cost += li_.spillCost[size_t(w)];
-        minEnd = minEnd < 0 ? iv(w).end() : std::min(minEnd, iv(w).end());
-      }
+    forEachConflict(r, v, [&](int w) {
+      cost += li_.spillCost[size_t(w)];
+      minEnd = minEnd < 0 ? iv(w).end() : std::min(minEnd, iv(w).end());
+    });
     if (best < 0 || cost < bestCost || (cost == bestCost && minEnd > bestEnd)) {
       best = r;
       bestCost = cost;
@@ -159,8 +168,7 @@ void LinearScan::allocate(int v) {
   double curCost = li_.spillCost[size_t(v)];
   if (best >= 0 && (bestCost < curCost || (bestCost == curCost && bestEnd > cur.end()))) {
     std::vector<int> victims;
-    for (int w : assigned_[size_t(best)])
-      if (iv(w).intersects(cur)) victims.push_back(w);
+    forEachConflict(best, v, [&](int w) { victims.push_back(w); });
     for (int w : victims) spill(w);
     assign(v, best);
   } else {
@@ -231,8 +239,12 @@ void allocateRegisters(MFunction& f) {
     if (r >= 0) used[size_t(r)] = true;
   for (const MBlock& b : f.blocks)
     for (const MInst& mi : b.insts)
-      for (const Opnd& d : defUses(mi).defs)
-        if (d.kind == Opnd::PReg) used[size_t(d.reg)] = true;
+      forEachDefUse(
+          mi, [](const Opnd&) {},
+          [&](const Opnd& d) {
+            if (d.kind == Opnd::PReg) used[size_t(d.reg)] = true;
+          },
+          [](int) {});
   f.usedCalleeSaved.clear();
   for (int r : kCalleeSaved)
     if (used[size_t(r)] && isCalleeSaved(r)) f.usedCalleeSaved.push_back(r);

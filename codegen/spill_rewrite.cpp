@@ -27,7 +27,8 @@ bool fitsImm32(int64_t v) {
   return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
 }
 
-// One spilled vreg occurring in the instruction being rewritten.
+// One spilled vreg occurring in the instruction being rewritten. An
+// instruction other than a ParMove names at most three (`mov [a + b*8], c`).
 struct SpillRef {
   int v = -1;
   bool read = false, write = false, inMem = false;
@@ -35,10 +36,13 @@ struct SpillRef {
   Opnd repl;               // scratch PReg or Slot, once decided
 };
 
+using SpillRefs = SmallVec<SpillRef, 4>;
+
 class Rewriter {
  public:
   Rewriter(const MFunction& f, const RegAssignment& a) : f_(f), a_(a) {}
 
+  // Appends the rewritten form of `in` to `out`.
   void rewrite(const MInst& in, std::vector<MInst>* out);
 
  private:
@@ -56,14 +60,21 @@ class Rewriter {
   bool xmmClass(int v) const { return f_.vregs[size_t(v)] == RegClass::Xmm; }
   Opnd slotOf(int v) const { return Opnd::slot(a_.slot[size_t(v)]); }
   // The replacement of vreg v: its register, or the decision in `refs`.
-  Opnd replacement(int v, const std::vector<SpillRef>& refs) const;
+  Opnd replacement(int v, const SpillRefs& refs) const;
   void rewriteParMove(const MInst& in, std::vector<MInst>* out);
+  // Substitutes every vreg of `mi` (its register, or its decision in `refs`).
+  void substitute(MInst& mi, const SpillRefs& refs) const;
+  // Appends `mi` unless it is a register copy to itself.
+  static void append(MInst&& mi, std::vector<MInst>* out);
 
   const MFunction& f_;
   const RegAssignment& a_;
+  // Per-instruction scratch, kept to reuse its storage.
+  std::vector<MInst> pre_, post_;
+  std::vector<MoveOp> moves_;
 };
 
-Opnd Rewriter::replacement(int v, const std::vector<SpillRef>& refs) const {
+Opnd Rewriter::replacement(int v, const SpillRefs& refs) const {
   if (!spilled(v)) return Opnd::preg(a_.reg[size_t(v)]);
   for (const SpillRef& r : refs)
     if (r.v == v) return r.repl;
@@ -72,7 +83,8 @@ Opnd Rewriter::replacement(int v, const std::vector<SpillRef>& refs) const {
 
 void Rewriter::rewriteParMove(const MInst& in, std::vector<MInst>* out) {
   if (in.ops.size() % 2 != 0) fail("parmove with an odd number of operands");
-  std::vector<MoveOp> moves;
+  std::vector<MoveOp>& moves = moves_;
+  moves.clear();
   auto lower = [&](const Opnd& o) {
     if (o.kind == Opnd::VReg) {
       return spilled(o.reg) ? slotOf(o.reg) : Opnd::preg(a_.reg[size_t(o.reg)]);
@@ -100,7 +112,7 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
     return;
   }
   // 1. Find the spilled vregs and how the instruction uses them.
-  std::vector<SpillRef> refs;
+  SpillRefs refs;
   auto refOf = [&](int v) -> SpillRef& {
     for (SpillRef& r : refs)
       if (r.v == v) return r;
@@ -132,7 +144,15 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
   }
 
   MInst mi = in;
-  std::vector<MInst> pre, post;
+  if (refs.empty()) {  // the common case: registers only
+    substitute(mi, refs);
+    append(std::move(mi), out);
+    return;
+  }
+  std::vector<MInst>& pre = pre_;
+  std::vector<MInst>& post = post_;
+  pre.clear();
+  post.clear();
   // 2. A spilled operand used in place as a memory operand.
   int direct = -1;
   if (!refs.empty() && memOperands == 0 && mi.ops.size() == 2) {
@@ -166,7 +186,7 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
 
   // 3. Scratch registers for the others: distinct ones for values read,
   // and r11 (xmm15) for a value that is only written.
-  std::vector<SpillRef*> gprReads, xmmReads;
+  SmallVec<SpillRef*, 4> gprReads, xmmReads;
   for (SpillRef& r : refs) {
     if (r.v == direct || !r.read) continue;
     (xmmClass(r.v) && !r.inMem ? xmmReads : gprReads).push_back(&r);
@@ -200,7 +220,7 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
       if (r.regOccurrences != 0 || r.write) fail("spilled address register also used elsewhere");
       r.read = false;  // no separate load
     }
-    std::vector<SpillRef*> rest;
+    SmallVec<SpillRef*, 4> rest;
     for (SpillRef* r : gprReads)
       if (r->v != folded[0] && r->v != folded[1]) rest.push_back(r);
     gprReads = rest;
@@ -220,6 +240,13 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
   }
 
   // 4. Substitute every vreg.
+  substitute(mi, refs);
+  for (MInst& p : pre) out->push_back(std::move(p));
+  append(std::move(mi), out);
+  for (MInst& p : post) out->push_back(std::move(p));
+}
+
+void Rewriter::substitute(MInst& mi, const SpillRefs& refs) const {
   for (Opnd& o : mi.ops) {
     if (o.kind == Opnd::VReg) {
       o = replacement(o.reg, refs);
@@ -238,11 +265,12 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
       }
     }
   }
-  for (MInst& p : pre) out->push_back(std::move(p));
+}
+
+void Rewriter::append(MInst&& mi, std::vector<MInst>* out) {
   bool identity = mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2 &&
                   mi.ops[0].kind == Opnd::PReg && mi.ops[0] == mi.ops[1];
   if (!identity) out->push_back(std::move(mi));
-  for (MInst& p : post) out->push_back(std::move(p));
 }
 
 // Drops a reload `mov r, [slot]` when r still holds the slot's value (it
@@ -258,9 +286,14 @@ void dropRedundantSpillMoves(MBlock& b, const std::vector<bool>& isSpillSlot) {
   };
   int holds[32];  // slot whose value each register holds, or -1
   for (int& h : holds) h = -1;
-  std::vector<MInst> out;
-  out.reserve(b.insts.size());
-  for (MInst& mi : b.insts) {
+  // Compacts the block in place: insts[0, kept) are the ones to keep.
+  std::vector<MInst>& insts = b.insts;
+  size_t kept = 0;
+  auto keep = [&](MInst& mi) {
+    if (&insts[kept] != &mi) insts[kept] = std::move(mi);
+    ++kept;
+  };
+  for (MInst& mi : insts) {
     bool plainMov = mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2;
     if (plainMov && mi.ops[0].kind == Opnd::PReg && spillSlot(mi.ops[1])) {
       int r = mi.ops[0].reg, s = mi.ops[1].reg;
@@ -272,7 +305,7 @@ void dropRedundantSpillMoves(MBlock& b, const std::vector<bool>& isSpillSlot) {
           break;
         }
       holds[r] = s;
-      out.push_back(std::move(mi));
+      keep(mi);
       continue;
     }
     if (plainMov && spillSlot(mi.ops[0]) && mi.ops[1].kind == Opnd::PReg) {
@@ -281,20 +314,22 @@ void dropRedundantSpillMoves(MBlock& b, const std::vector<bool>& isSpillSlot) {
       for (int& h : holds)
         if (h == s) h = -1;
       holds[r] = s;
-      out.push_back(std::move(mi));
+      keep(mi);
       continue;
     }
-    DefUse du = defUses(mi);
-    for (const Opnd& d : du.defs)
-      if (d.kind == Opnd::PReg) holds[d.reg] = -1;
-    for (int r : du.clobbers) holds[r] = -1;
+    forEachDefUse(
+        mi, [](const Opnd&) {},
+        [&](const Opnd& d) {
+          if (d.kind == Opnd::PReg) holds[d.reg] = -1;
+        },
+        [&](int r) { holds[r] = -1; });
     for (size_t i = 0; i < mi.ops.size(); ++i)
       if (spillSlot(mi.ops[i]) && operandRole(mi, i) != OpndRole::Use)
         for (int& h : holds)
           if (h == mi.ops[i].reg) h = -1;
-    out.push_back(std::move(mi));
+    keep(mi);
   }
-  b.insts = std::move(out);
+  insts.erase(insts.begin() + long(kept), insts.end());
 }
 
 }  // namespace
@@ -307,11 +342,12 @@ void rewriteAllocated(MFunction& f, const RegAssignment& a) {
     if (size_t(s) >= isSpillSlot.size()) isSpillSlot.resize(size_t(s) + 1, false);
     isSpillSlot[size_t(s)] = true;
   }
+  std::vector<MInst> out;  // a block's rewritten form; its storage is reused
   for (MBlock& b : f.blocks) {
-    std::vector<MInst> out;
+    out.clear();
     out.reserve(b.insts.size());
     for (const MInst& mi : b.insts) rw.rewrite(mi, &out);
-    b.insts = std::move(out);
+    std::swap(b.insts, out);
     dropRedundantSpillMoves(b, isSpillSlot);
   }
 }

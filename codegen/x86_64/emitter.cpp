@@ -77,15 +77,18 @@ bool collectSymbols(const mir::MModule& m, llvm::MCContext& ctx, McSymbols* syms
     if (!define(d.label, "data item")) return false;
   for (const std::string& e : m.externs)
     if (!e.empty()) add(e);
-  std::vector<std::string> refs;
+  std::vector<mir::Symbol> refs;
   for (const mir::MFunction& f : m.funcs) collectSymbolRefs(f, &refs);
-  for (const std::string& r : refs) {
+  for (mir::Symbol s : refs) {
+    if (s.id() < syms->byId.size() && syms->byId[s.id()]) continue;  // seen before
+    const std::string& r = s.str();
     add(r);
     // A local label can only be resolved inside this object.
     if (!syms->defined.count(r) && syms->byName[r]->isTemporary()) {
       *err = "reference to undefined local label '" + r + "'";
       return false;
     }
+    syms->noteOperandSymbol(s);
   }
   return true;
 }

@@ -112,7 +112,22 @@ llvm::MCSymbol* McSymbols::get(const std::string& name) const {
   return it->second;
 }
 
-void collectSymbolRefs(const mir::MFunction& f, std::vector<std::string>* out) {
+llvm::MCSymbol* McSymbols::get(mir::Symbol s) const {
+  if (s.id() >= byId.size() || !byId[s.id()])
+    throw InternalError("emit", "symbol '" + s.str() + "' was not collected");
+  return byId[s.id()];
+}
+
+void McSymbols::noteOperandSymbol(mir::Symbol s) {
+  if (s.id() >= byId.size()) {
+    byId.resize(s.id() + 1, nullptr);
+    definedById.resize(s.id() + 1, 0);
+  }
+  byId[s.id()] = get(s.str());
+  definedById[s.id()] = defined.count(s.str()) != 0;
+}
+
+void collectSymbolRefs(const mir::MFunction& f, std::vector<mir::Symbol>* out) {
   for (const mir::MBlock& b : f.blocks)
     for (const mir::MInst& mi : b.insts)
       for (const Opnd& o : mi.ops)
@@ -155,7 +170,7 @@ llvm::MCInst McLowering::make(XOp op) const {
 
 void McLowering::emit(const llvm::MCInst& inst) { out_.emitInstruction(inst, *t_.subtarget); }
 
-const llvm::MCExpr* McLowering::symExpr(const std::string& name, int64_t disp,
+const llvm::MCExpr* McLowering::symExpr(mir::Symbol name, int64_t disp,
                                         llvm::MCSymbolRefExpr::VariantKind kind) const {
   if (name.empty()) fail("empty symbol name");
   const llvm::MCExpr* e = llvm::MCSymbolRefExpr::create(syms_.get(name), kind, ctx_);

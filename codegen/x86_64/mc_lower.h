@@ -21,19 +21,28 @@
 namespace simplec::x86_64 {
 
 // The module's symbols, all created before any temporary label so that a
-// temporary name can never collide with a name the module chose.
+// temporary name can never collide with a name the module chose. Operands
+// find theirs by mir::Symbol id, without hashing the name.
 struct McSymbols {
   std::unordered_map<std::string, llvm::MCSymbol*> byName;
   std::unordered_set<std::string> defined;  // functions and data of this module
+  // By mir::Symbol id, for the names operands use: their symbol (or null),
+  // and whether this module defines them.
+  std::vector<llvm::MCSymbol*> byId;
+  std::vector<char> definedById;
 
   llvm::MCSymbol* get(const std::string& name) const;  // throws if unknown
+  llvm::MCSymbol* get(mir::Symbol s) const;            // throws if unknown
   // Not defined here: reached through the PLT (calls) or the GOT (addresses).
   bool isExternal(const std::string& name) const { return defined.count(name) == 0; }
+  bool isExternal(mir::Symbol s) const { return s.id() >= definedById.size() || !definedById[s.id()]; }
+  // Records the symbol of an operand's name (created in byName before).
+  void noteOperandSymbol(mir::Symbol s);
 };
 
-// Appends every symbol name `f` references (call targets, rip-relative
-// memory operands) to `out`, in instruction order.
-void collectSymbolRefs(const mir::MFunction& f, std::vector<std::string>* out);
+// Appends every symbol `f` references (call targets, rip-relative memory
+// operands) to `out`, in instruction order.
+void collectSymbolRefs(const mir::MFunction& f, std::vector<mir::Symbol>* out);
 
 class McLowering {
  public:
@@ -68,7 +77,7 @@ class McLowering {
   unsigned gpr(const mir::Opnd& o, int width = 8) const;
   unsigned xmmReg(const mir::Opnd& o) const;
   void addMem(llvm::MCInst& inst, const mir::Opnd& m) const;
-  const llvm::MCExpr* symExpr(const std::string& name, int64_t disp,
+  const llvm::MCExpr* symExpr(mir::Symbol name, int64_t disp,
                               llvm::MCSymbolRefExpr::VariantKind kind) const;
   const llvm::MCExpr* blockExpr(const mir::Opnd& o) const;
   void movImm(const mir::Opnd& dst, int64_t imm);

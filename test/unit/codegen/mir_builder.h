@@ -59,7 +59,7 @@ struct FnBuilder {
       int bytes = 8 * int(i - 5);
       if (f.outArgBytes < bytes) f.outArgBytes = bytes;
     }
-    emit(mir::MOp::Call, {mir::Opnd::symbol(name)}).argRegs = regs;
+    emit(mir::MOp::Call, {mir::Opnd::symbol(name)}).argRegs = mir::RegList(regs.begin(), regs.end());
     if (result >= 0) mov(V(result), P(mir::RAX));
   }
   void ret(mir::Opnd value) {

@@ -147,7 +147,7 @@ void Machine::doCall(const MInst& mi, InterpResult& res) {
   check(!mi.ops.empty(), "call without target");
   std::string name;
   if (mi.ops[0].kind == Opnd::Sym) {
-    name = mi.ops[0].sym;
+    name = mi.ops[0].sym.str();
   } else {
     name = "indirect@" + std::to_string(int64_t(read(mi.ops[0])));
   }

@@ -1,0 +1,55 @@
+// Tests for codegen/small_vec.h (inline storage, growth to the heap, copies
+// and moves in both states) and codegen/symbol.h (interning).
+#include <catch2/catch.hpp>
+
+#include <utility>
+#include <vector>
+
+#include "codegen/small_vec.h"
+#include "codegen/symbol.h"
+
+using namespace simplec;
+
+TEST_CASE("small vector: inline, then on the heap", "[mir]") {
+  SmallVec<int, 2> v;
+  CHECK(v.empty());
+  v.push_back(1);
+  v.push_back(2);
+  CHECK(v.capacity() == 2);  // still inline
+  v.push_back(3);
+  CHECK(v.capacity() > 2);
+  CHECK(std::vector<int>(v.begin(), v.end()) == std::vector<int>{1, 2, 3});
+  v.pop_back();
+  CHECK(v.size() == 2);
+  CHECK(v.back() == 2);
+}
+
+TEST_CASE("small vector: copies and moves keep the elements", "[mir]") {
+  for (int n : {0, 1, 2, 3, 17}) {
+    SmallVec<int, 2> a;
+    for (int i = 0; i < n; ++i) a.push_back(i * 10);
+    SmallVec<int, 2> copy(a);
+    CHECK(copy == a);
+    SmallVec<int, 2> assigned = {7, 8, 9};
+    assigned = a;
+    CHECK(assigned == a);
+    SmallVec<int, 2> moved(std::move(copy));
+    CHECK(moved == a);
+    CHECK(copy.empty());
+    SmallVec<int, 2> moveAssigned = {5};
+    moveAssigned = std::move(moved);
+    CHECK(moveAssigned == a);
+    moveAssigned.push_back(99);  // still usable after a move
+    CHECK(moveAssigned.size() == uint32_t(n + 1));
+  }
+}
+
+TEST_CASE("symbols: equal names share one id", "[mir]") {
+  mir::Symbol a("puts"), b(std::string("pu") + "ts"), c("putchar");
+  CHECK(a == b);
+  CHECK(a != c);
+  CHECK(a.str() == "puts");
+  CHECK(mir::Symbol().empty());
+  CHECK(mir::Symbol("").empty());
+  CHECK(mir::Symbol::idBound() > c.id());
+}
