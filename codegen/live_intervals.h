@@ -8,7 +8,7 @@
 
 #include "codegen/liveness.h"
 #include "codegen/mir.h"
-#include "codegen/small_vec.h"
+#include "son/small_vec.h"
 
 namespace simplec {
 

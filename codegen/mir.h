@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "codegen/small_vec.h"
+#include "son/small_vec.h"
 #include "codegen/symbol.h"
 #include "lexer/source.h"
 

@@ -1,13 +1,16 @@
 // SmallVec: a vector that keeps its first N elements inside the object and
-// goes to the heap only beyond them. A node's inputs and uses are few in
-// the great majority of cases, so making a node then needs no allocation
-// for them. Only trivially copyable elements (pointers, indices). The
-// interface is the part of std::vector the graph code uses; a SmallVec
-// converts to a std::vector where a copy is wanted.
+// goes to the heap only beyond them. A node's inputs and uses, and a MIR
+// instruction's operands, are few in the great majority of cases, so making
+// one needs no allocation for them. Only trivially copyable elements
+// (copies are memcpy). The interface is the part of std::vector the graph
+// and codegen use; a SmallVec converts to a std::vector where a copy is
+// wanted. Invariant: data() is the inline buffer exactly when capacity()==N.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
+#include <iterator>
 #include <new>
 #include <type_traits>
 #include <vector>
@@ -24,16 +27,32 @@ class SmallVec {
   using const_iterator = const T*;
 
   SmallVec() = default;
+  SmallVec(std::initializer_list<T> init) { assign(init.begin(), init.end()); }
+  template <class It>
+  SmallVec(It first, It last) {
+    assign(first, last);
+  }
   SmallVec(const SmallVec& o) { assign(o.begin(), o.end()); }
+  SmallVec(SmallVec&& o) noexcept { take(o); }
   SmallVec& operator=(const SmallVec& o) {
     if (this != &o) assign(o.begin(), o.end());
     return *this;
   }
-  ~SmallVec() {
-    if (data_ != inline_) std::free(data_);
+  SmallVec& operator=(SmallVec&& o) noexcept {
+    if (this != &o) {
+      release();
+      take(o);
+    }
+    return *this;
   }
+  SmallVec& operator=(std::initializer_list<T> init) {
+    assign(init.begin(), init.end());
+    return *this;
+  }
+  ~SmallVec() { release(); }
 
   size_t size() const { return size_; }
+  size_t capacity() const { return cap_; }
   bool empty() const { return size_ == 0; }
   T* data() { return data_; }
   const T* data() const { return data_; }
@@ -51,7 +70,7 @@ class SmallVec {
   void reserve(size_t n) {
     if (n > cap_) grow(n);
   }
-  void push_back(T v) {
+  void push_back(const T& v) {
     if (size_ == cap_) grow(size_t(cap_) * 2);
     data_[size_++] = v;
   }
@@ -64,11 +83,9 @@ class SmallVec {
   }
   template <class It>
   void assign(It first, It last) {
-    size_t n = size_t(last - first);
     size_ = 0;
-    reserve(n);
-    for (size_t i = 0; i < n; i++) data_[i] = first[i];
-    size_ = uint32_t(n);
+    reserve(size_t(std::distance(first, last)));
+    for (; first != last; ++first) data_[size_++] = T(*first);
   }
   T* erase(T* pos) {
     std::memmove(pos, pos + 1, size_t(end() - pos - 1) * sizeof(T));
@@ -76,22 +93,44 @@ class SmallVec {
     return pos;
   }
 
-  bool operator==(const SmallVec& o) const {
-    return size_ == o.size_ && (size_ == 0 || std::memcmp(data_, o.data_, size_ * sizeof(T)) == 0);
-  }
+  // Element by element: a struct element's padding bytes are not compared.
+  bool operator==(const SmallVec& o) const { return equal(o.data_, o.size_); }
   bool operator!=(const SmallVec& o) const { return !(*this == o); }
-  bool operator==(const std::vector<T>& o) const {
-    return size_ == o.size() && (size_ == 0 || std::memcmp(data_, o.data(), size_ * sizeof(T)) == 0);
-  }
+  bool operator==(const std::vector<T>& o) const { return equal(o.data(), o.size()); }
   bool operator!=(const std::vector<T>& o) const { return !(*this == o); }
   operator std::vector<T>() const { return std::vector<T>(begin(), end()); }
 
  private:
+  bool equal(const T* p, size_t n) const {
+    if (n != size_) return false;
+    for (size_t i = 0; i < n; i++)
+      if (!(data_[i] == p[i])) return false;
+    return true;
+  }
+  void release() {
+    if (data_ != inline_) std::free(data_);
+    data_ = inline_;
+    cap_ = N;
+    size_ = 0;
+  }
+  // Leaves o empty (inline).
+  void take(SmallVec& o) {
+    if (o.data_ != o.inline_) {
+      data_ = o.data_;
+      cap_ = o.cap_;
+      o.data_ = o.inline_;
+      o.cap_ = N;
+    } else {
+      std::memcpy(static_cast<void*>(inline_), o.inline_, sizeof(T) * o.size_);
+    }
+    size_ = o.size_;
+    o.size_ = 0;
+  }
   void grow(size_t n) {
     if (n < N) n = N;
     T* p = static_cast<T*>(std::malloc(n * sizeof(T)));
     if (!p) throw std::bad_alloc();
-    std::memcpy(p, data_, size_ * sizeof(T));
+    std::memcpy(static_cast<void*>(p), data_, size_ * sizeof(T));
     if (data_ != inline_) std::free(data_);
     data_ = p;
     cap_ = uint32_t(n);

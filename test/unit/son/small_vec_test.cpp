@@ -1,11 +1,11 @@
-// Tests for codegen/small_vec.h (inline storage, growth to the heap, copies
+// Tests for son/small_vec.h (inline storage, growth to the heap, copies
 // and moves in both states) and codegen/symbol.h (interning).
 #include <catch2/catch.hpp>
 
 #include <utility>
 #include <vector>
 
-#include "codegen/small_vec.h"
+#include "son/small_vec.h"
 #include "codegen/symbol.h"
 
 using namespace simplec;
