@@ -268,6 +268,7 @@ class Driver {
     SourceFile file(path, std::move(text));
     Unit g;
     if (!parseFile(file, diag_, g)) return 1;
+    if (!checkExecutableEntry(file, g)) return 1;
     PassOptions po = passOptions(path);
     afterParse(g, po);
     runPipeline(g, po);
@@ -309,6 +310,8 @@ class Driver {
       PassScope t(po.timer, "parse");
       if (!parseFile(file, diag_, g)) return 1;
     }
+    // Linking makes an executable, whose main gives the exit status.
+    if (objPath && !checkExecutableEntry(file, g)) return 1;
     afterParse(g, po);
     runPipeline(g, po);
     if (o_.emit == EmitKind::Ir) {
@@ -361,6 +364,21 @@ class Driver {
     }
     if (!objPath) reportTimes(path);
     return objPath ? 0 : writeDeps(path, out);
+  }
+
+  // An executable's exit status is main's integer result (or 0 when it
+  // returns nothing); a main computing a float or a reference is fine for a
+  // C caller (-c) but cannot be an executable's entry.
+  bool checkExecutableEntry(const SourceFile& file, const Unit& g) {
+    for (const FunInfo& f : g.funs) {
+      if (!f.isEntry || !f.retType || f.retType->isInt()) continue;
+      std::string what = f.retType->isFlt() ? "'flt'" : f.retType->kind() == TKind::FunPtr ? "a function" : "a reference";
+      diag_.error(file, f.retPos,
+                  "an executable's 'main' must return an integer exit status, but this returns " + what +
+                      " (with -c, main may return any type)");
+      return false;
+    }
+    return true;
   }
 
   int emitFailure(const std::string& path, const std::string& err) {

@@ -167,6 +167,7 @@ void Parser::parseDeclaration() {
       initPos = tok().pos;
       // A top-level `val main = {...}` is the function-form entry.
       bool isMain = topLevel_ && isVal && name.text == "main" && at(Tok::LBrace) && fn_ == mainCtx_;
+      bool topVarFun = topLevel_ && isVar && at(Tok::LBrace) && fn_ == mainCtx_;
       try {
         v = parseExpr();
       } catch (SyntaxError&) {
@@ -180,6 +181,8 @@ void Parser::parseDeclaration() {
         valMainFun_ = v.n->type->fun();
         valMainPos_ = name.pos;
       }
+      if (topVarFun && v.t.kind == SType::Fun && v.n->isConst() && v.n->type->kind() == TKind::FunPtr)
+        topVarFuns_.push_back({name.text, v.n->type->fun()});
       if (!v.t.hasValue()) {
         error(initPos, "expression has no value");
         v = {con(0), SType::error()};

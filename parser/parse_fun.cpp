@@ -53,6 +53,19 @@ FunInfo Parser::claimExternSymbol(const std::string& symbol) {
   return f;
 }
 
+void Parser::exportAs(int funIdx, const std::string& symbol) {
+  FunInfo& target = u_.funs[size_t(funIdx)];
+  target.isGlobal = true;
+  if (target.symbol == symbol) return;
+  // An inner function that took the name first gives it up (as for externs).
+  if (symbolsUsed_[symbol] > 0)
+    for (FunInfo& f : u_.funs)
+      if (!f.isExtern && f.symbol == symbol) f.symbol = uniqueSymbol(symbol);
+  symbolsUsed_[symbol]++;
+  target.symbol = symbol;
+  target.name = symbol;
+}
+
 int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, SType ret) {
   auto it = externs_.find(symbol);
   if (it != externs_.end()) return it->second;
@@ -73,21 +86,26 @@ int Parser::declareExtern(const std::string& symbol, std::vector<SType> params, 
 void Parser::addReturn(Val v, SrcPos pos) {
   FunCtx& f = *fn_;
   if (!v.n) v = {con(0), SType::voidT()};
-  if (f.funIdx == mainFun_ && topLevel_ && !v.t.isIntegral() && !v.t.isError()) {
-    error(pos, "the program must return an integer, found '" + v.t.str() + "'");
-  } else if (f.retTypeKnown) {
+  // A return no path reaches (after another return, a break or continue in
+  // the same block) does not shape the result type: it is never taken.
+  if (deadCode()) return;
+  if (f.retTypeKnown) {
     // A reference and null (or a read-only and a writable array) have a
     // common type too.
     bool ok = (f.retType.isNumeric() && v.t.isNumeric()) || sameType(f.retType, v.t) ||
               f.retType.isError() || v.t.isError() ||
               (f.retType.isRef() && v.t.isRef() && !commonType(f.retType, v.t).isError());
-    if (!ok)
+    if (!ok) {
       error(pos, "return type mismatch: '" + v.t.str() + "' here, '" + f.retType.str() + "' before");
-    else
-      f.retType = commonType(f.retType, v.t);
+    } else {
+      SType t = commonType(f.retType, v.t);
+      if (!sameType(t, f.retType)) f.retPos = pos;
+      f.retType = t;
+    }
   } else {
     f.retType = v.t;
     f.retTypeKnown = true;
+    f.retPos = pos;
   }
   addReturnPath(ctrl(), scope()->allMem(), v.n);
   setCtrl(deadCtrl());
@@ -172,6 +190,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   ret->type = Type::ctrl();
   info.ret = ret;
   info.retType = ctx.retType.hasValue() ? ctx.retType.lattice() : nullptr;
+  info.retPos = ctx.retPos;
   info.f32Result = ctx.retType.isFloat() && ctx.retType.bits == 32;
   G().addDef(G().stop(), ret);
   scopes_.kill(ctx.scope);
@@ -320,11 +339,13 @@ void Parser::parseTopFunBody(TopFun& tf, const std::string& name) {
   size_t savedPos = pos_;
   tf.parsing = tf.attempted = true;
   pos_ = tf.litPos;
+  int errorsBefore = diag_.errorCount();
   try {
     parseFunLiteral(name);
   } catch (SyntaxError&) {
     skipPastBrace(tf.litPos);
   }
+  tf.bodyErrors = diag_.errorCount() - errorsBefore;
   tf.parsing = false;
   tf.endPos = pos_;
   pos_ = savedPos;
@@ -347,6 +368,7 @@ Val Parser::topFunValue(const std::string& name, SrcPos pos) {
     auto hint = hints_.find(name);
     if (hint != hints_.end()) ret = remapStructs(hint->second);
     else if (f && f->retTypeKnown) ret = f->retType;
+    else tf.retDefaulted = true;
     if (tf.retAssumed && !sameType(tf.assumedRet, ret)) tf.assumptionsDiffer = true;
     tf.assumedRet = ret;
     tf.retAssumed = true;

@@ -22,6 +22,12 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Unit& g) {
   Parser::RetHints hints;
   // Hints may name structs of an earlier round: those stay alive until the end.
   std::vector<std::unique_ptr<StructInfo>> earlierStructs;
+  // A result type that held only because nothing but the function's own
+  // calls decide it (`val g = { -> return g(); };`) is not a type: one more
+  // round assumes a type no expression mixes with (a function type) for
+  // those; if the result follows it without an error, it is reported.
+  std::vector<std::string> undetermined;
+  bool probed = false;
   for (int round = 0;; round++) {
     g.reset();
     diag.hold();
@@ -30,16 +36,69 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Unit& g) {
     OnExit keep{[&] { p.moveStructsTo(earlierStructs); }};
     Parser::RetHints failed;
     bool held = p.assumptionsHeld(&failed);
-    if (held || round == 4) {
+    if (held && !probed && ok) {
+      probed = true;
+      std::vector<std::string> defaulted = p.defaultedResults();
+      if (!defaulted.empty()) {
+        diag.discard();
+        Parser::RetHints probes = hints;
+        for (const std::string& name : defaulted) probes[name] = SType::fun({}, SType::voidT());
+        g.reset();
+        diag.hold();
+        {
+          Parser probe(file, diag, g, probes);
+          probe.parseFile();
+          probe.moveStructsTo(earlierStructs);
+          Parser::RetHints probeOnly;
+          for (const std::string& name : defaulted) probeOnly[name] = probes[name];
+          undetermined = probe.resultsFollowing(probeOnly);
+        }
+        diag.discard();
+        continue;  // the same round again, to report from it
+      }
+    }
+    if (held || round == 5) {
       // Still changing after several rounds: the type grows without end
       // (a function returning itself).
       if (!held) p.reportUnresolvedRecursion(failed);
+      p.reportUndeterminedResults(undetermined);
       diag.release();
       return ok && held && !diag.hasErrors();
     }
     diag.discard();
     for (auto& [name, t] : failed) hints[name] = t;
   }
+}
+
+std::vector<std::string> Parser::defaultedResults() const {
+  std::vector<std::string> out;
+  for (const auto& [name, tf] : topFuns_)
+    if (tf.retDefaulted && !hints_.count(name) && tf.funIdx >= 0) out.push_back(name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> Parser::resultsFollowing(const RetHints& probes) const {
+  std::vector<std::string> out;
+  for (const auto& [name, t] : probes) {
+    auto it = topFuns_.find(name);
+    if (it == topFuns_.end() || it->second.funIdx < 0 || it->second.bodyErrors) continue;
+    if (sameType(funTypes_[size_t(it->second.funIdx)].sig->ret, t)) out.push_back(name);
+  }
+  return out;
+}
+
+void Parser::reportUndeterminedResults(const std::vector<std::string>& names) {
+  std::vector<std::pair<SrcPos, std::string>> where;
+  for (const std::string& name : names) {
+    auto it = topFuns_.find(name);
+    if (it != topFuns_.end() && it->second.funIdx >= 0) where.push_back({u_.funs[size_t(it->second.funIdx)].pos, name});
+  }
+  std::sort(where.begin(), where.end(), [](auto& a, auto& b) {
+    return a.first.line != b.first.line ? a.first.line < b.first.line : a.first.col < b.first.col;
+  });
+  for (auto& [pos, name] : where)
+    error(pos, "cannot determine the result type of '" + name + "': only its own recursive calls return");
 }
 
 Parser::Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints)
@@ -278,7 +337,15 @@ bool Parser::parseFile() {
       error(valMainPos_, "a program cannot have both top-level statements and 'val main'");
     }
     if (script) {
-      if (!deadCode()) addReturn({con(0), SType::intT()}, tok().pos);
+      // Falling off the end returns 0 of the result type the returns gave
+      // (0 as the exit status when there were none; to a C caller of a
+      // script that returns nothing, main is void and ignores it).
+      if (!deadCode()) {
+        if (!ctx.retTypeKnown) addReturn({con(0), SType::intT()}, tok().pos);
+        else if (!ctx.retType.hasValue()) addReturn({nullptr, SType::voidT()}, tok().pos);
+        else if (ctx.retType.isRef()) addReturn({nullCon(), SType::nullT()}, tok().pos);
+        else addReturn(zeroOf(ctx.retType), tok().pos);
+      }
       finishFunction(ctx, tok().pos, true);
       mainInfo.isEntry = mainInfo.isGlobal = true;
       mainInfo.symbol = "main";
@@ -295,6 +362,7 @@ bool Parser::parseFile() {
       } else {
         for (auto& [name, tf] : topFuns_)
           if (tf.funIdx >= 0) u_.funs[size_t(tf.funIdx)].isGlobal = true;
+        for (auto& [name, idx] : topVarFuns_) exportAs(idx, name);
       }
     }
     fn_ = nullptr;

@@ -48,6 +48,13 @@ class Parser {
   // function turned out to have? If not, `learnt` holds the real types.
   bool assumptionsHeld(RetHints* learnt) const;
   void reportUnresolvedRecursion(const RetHints& failed);
+  // Functions whose result type only their recursive calls decided (the
+  // default assumption held): probe them with another assumption.
+  std::vector<std::string> defaultedResults() const;
+  // Of the probed functions, those whose result followed the probe without
+  // any error in their body: nothing but their own calls decides the type.
+  std::vector<std::string> resultsFollowing(const RetHints& probes) const;
+  void reportUndeterminedResults(const std::vector<std::string>& names);
   void moveStructsTo(std::vector<std::unique_ptr<StructInfo>>& into) {
     for (auto& s : structs_) into.push_back(std::move(s));
   }
@@ -66,6 +73,7 @@ class Parser {
     size_t numReturns() const { return returns ? returns->in.size() / 3 : 0; }
     SType retType = SType::error();      // common type of returns so far
     bool retTypeKnown = false;
+    SrcPos retPos;                       // the return that set retType
     // Loop context.
     Scope* breakScope = nullptr;         // the innermost loop's exit (its parent: the loop body)
     Scope* continueScope = nullptr;
@@ -89,6 +97,8 @@ class Parser {
     SType assumedRet;     // result type assumed by a recursive call
     bool retAssumed = false;
     bool assumptionsDiffer = false;
+    bool retDefaulted = false;  // some recursive call knew nothing: assumed bool
+    int bodyErrors = 0;         // errors reported while parsing the body
   };
 
   // ---- tokens
@@ -345,6 +355,8 @@ class Parser {
   Val topFunValue(const std::string& name, SrcPos pos);
   void parseTopFunBody(TopFun& tf, const std::string& name);
   std::string uniqueSymbol(const std::string& name);
+  // Makes function funIdx the global symbol `symbol`.
+  void exportAs(int funIdx, const std::string& symbol);
 
   const SourceFile& file_;
   DiagEngine& diag_;
@@ -364,6 +376,8 @@ class Parser {
   std::unordered_map<size_t, std::string> topFunAt_;  // '{' token index -> top function name
   FunCtx* mainCtx_ = nullptr;
   int mainFun_ = -1;            // the script body's function
+  // Top-level `var f = { ... };`: a library exports them like `val`s.
+  std::vector<std::pair<std::string, int>> topVarFuns_;
   int valMainFun_ = -1;         // a `val main = {...}` function
   SrcPos valMainPos_;
   bool topLevel_ = false;       // parsing statements of the script body

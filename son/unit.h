@@ -35,6 +35,7 @@ struct FunInfo {
   bool isEntry = false;   // the program's main
   bool noReturn = false;
   SrcPos pos;
+  SrcPos retPos;  // the return that decided retType (for the entry's check at link time)
   // Has a body to optimize and compile.
   bool hasBody() const { return !isExtern && graph && fun && ret && !ret->dead; }
 };

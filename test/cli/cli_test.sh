@@ -61,6 +61,28 @@ cc -c dbg.s -o dbg_s.o && readelf -S dbg_s.o | grep -q '\.debug_line'; check "-g
 "$SIMPLEC" -c "$HERE/debug_lines.smp" -o nodbg.o
 readelf -S nodbg.o | grep -q '\.debug_'; check "no -g, no debug sections" 1 $?
 
+# A script's main returns what its returns give (a double, or nothing) to a
+# C caller; only an executable needs an integer exit status.
+"$SIMPLEC" -c "$HERE/script_float.smp" -o sf.o; check "-c a script returning flt" 0 $?
+"$SIMPLEC" -c "$HERE/script_void.smp" -o sv.o; check "-c a script returning nothing" 0 $?
+objcopy --redefine-sym main=float_main sf.o && objcopy --redefine-sym main=void_main sv.o
+cc -c "$HERE/main_result.c" -o main_result.o
+"$SIMPLEC" sf.o sv.o main_result.o -o results; check "link script objects with C" 0 $?
+out=$(./results)
+check "C calls a flt main" "0.5 5.1875" "$(grep -v main <<< "$out")"
+check "C calls a void main" "main ran with 7" "$(grep main <<< "$out")"
+"$SIMPLEC" "$HERE/script_float.smp" -o sf 2>err.txt; check "flt main as an executable" 1 $?
+grep -q "script_float.smp:5:8: error: an executable's 'main' must return an integer exit status" err.txt
+check "flt main as an executable: message" 0 $?
+"$SIMPLEC" --run "$HERE/script_void.smp" -- a > out.txt; check "void main exits 0" 0 $?
+check "void main output" "main ran with 2" "$(cat out.txt)"
+
+# A library's top-level `var f = { ... }` functions are C symbols too.
+for o in -O0 -O2; do
+  "$SIMPLEC" $o -c "$HERE/lib_var.smp" -o lib_var.o && cc "$HERE/main_var.c" lib_var.o -o var_lib
+  check "C calls var-bound functions ($o)" "8 5 50" "$(./var_lib)"
+done
+
 # Deterministic output.
 "$SIMPLEC" -c "$HERE/lib_seq.smp" -o again.o
 cmp -s lib_seq.o again.o; check "byte-identical objects" 0 $?

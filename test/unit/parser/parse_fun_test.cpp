@@ -233,3 +233,35 @@ TEST_CASE("parser/fun: errors of functions and calls", "[parser][fun]") {
   REQUIRE(calls.size() == 1);
   CHECK(calls[0]->in[3]->type == Type::intConst(1));
 }
+
+TEST_CASE("parser/fun: the script's result type follows its returns", "[parser][fun]") {
+  auto entry = [](const Parsed& p) -> const FunInfo* {
+    for (const FunInfo& f : p.g->funs)
+      if (f.isEntry) return &f;
+    return nullptr;
+  };
+  struct Case {
+    const char* src;
+    const char* type;  // the entry's lattice result type, or "" for none
+    int line, col;     // where that type was decided
+  };
+  const Case cases[] = {
+      {"return arg;", "int", 1, 8},
+      {"if (arg > 1) return arg;\nreturn 2.5;", "flt", 2, 8},
+      {"if (arg > 1) return;\nsys.io.p(arg);", "", 1, 14},
+      {"sys.io.p(arg);", "int", 1, 15},  // falling off the end returns 0
+      {"return arg;\nreturn null;", "int", 1, 8},  // an unreachable return does not count
+  };
+  for (const Case& c : cases) {
+    INFO(c.src);
+    Parsed p = parseText(c.src);
+    INFO(p.diags);
+    REQUIRE(p.ok);
+    const FunInfo* e = entry(p);
+    REQUIRE(e);
+    std::string t = !e->retType ? "" : e->retType->isFlt() ? "flt" : e->retType->isInt() ? "int" : "other";
+    CHECK(t == c.type);
+    CHECK(e->retPos.line == c.line);
+    CHECK(e->retPos.col == c.col);
+  }
+}
