@@ -449,9 +449,18 @@ FieldInfo* Parser::selfMethodNamed(const std::string& name) {
 }
 
 Val Parser::bareMethodCall(FieldInfo& m) {
-  fn_->usedSelf = true;
+  StructInfo& s = *const_cast<StructInfo*>(fn_->selfStruct);
+  // A callee that never uses `self` gets null for it, so calling it does
+  // not make this method need an object either. A call within a cycle of
+  // methods still being parsed cannot know yet: it counts as a use, except
+  // a method calling itself (it uses `self` only if its body does).
+  if (!m.evaluating) {
+    fieldConst(s, m);
+    if (m.constValue && !m.methodUsesSelf) return methodCall(nullValue(), s, m, tok().pos);
+  }
+  if (!m.evaluating || m.funIdx != fn_->funIdx) fn_->usedSelf = true;
   Val self = readVar(syms().find("self"));
-  return methodCall(self, *const_cast<StructInfo*>(fn_->selfStruct), m, tok().pos);
+  return methodCall(self, s, m, tok().pos);
 }
 
 // `obj.f op= v` where the target was just parsed as a field load.
