@@ -1,5 +1,5 @@
 // Declarations and type syntax.
-//   declaration = ('var' | 'val' | type) name ['=' expr] {',' name ['=' expr]} ';'
+//   declaration = ('var' | 'val' | type) ['!'] name ['=' expr] {',' ['!'] name ['=' expr]} ';'
 //   type        = typename | '{' type* '->' [type] '}'
 #include "parser/on_exit.h"
 #include "parser/parser_impl.h"
@@ -53,6 +53,7 @@ size_t Parser::skipType(size_t p, int depth) const {
 bool Parser::isFunTypeAt(size_t p) const {
   if (p >= toks_.size() || toks_[p].kind != Tok::LBrace) return false;
   size_t q = skipType(p);
+  if (q && q < toks_.size() && toks_[q].kind == Tok::Bang) q++;  // `{int->int}? !f`
   return q && q < toks_.size() && toks_[q].kind == Tok::Ident;
 }
 
@@ -131,7 +132,7 @@ SType Parser::parseType(bool stopAtSize) {
   return t;
 }
 
-//   declaration = ('var' | 'val' | type) name ['=' expr] {',' name ['=' expr]} ';'
+//   declaration = ('var' | 'val' | type) ['!'] name ['=' expr] {',' ['!'] name ['=' expr]} ';'
 void Parser::parseDeclaration() {
   bool isVar = at(Tok::KwVar), isVal = at(Tok::KwVal);
   SType declared;
@@ -226,8 +227,7 @@ void Parser::parseDeclaration() {
       t.readonly = true;
       immutable = true;
     }
-    if (bang && t.kind != SType::Struct && !t.isError())
-      error(name.pos, "'!' applies to references only");
+    // `!` on a primitive, or on a name that is mutable anyway, changes nothing.
     VarInfo info{name.text, t, immutable, nullptr, name.pos};
     info.maybeNull = t.isNullTracked() && maybeNull;
     if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n->type;
