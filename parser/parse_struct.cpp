@@ -399,7 +399,8 @@ Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
   Val v = emitLoad(obj, *s, fi, dotPos);
   // Deep immutability: what a read-only reference reaches is read-only, and
   // so is a reference field declared with an initializer (unless `!`).
-  if (v.t.kind == SType::Struct && (obj.t.readonly || (f.initTok && !f.mutableRef))) v.t.readonly = true;
+  bool ref = v.t.kind == SType::Struct || v.t.kind == SType::Array;
+  if (ref && (obj.t.readonly || (f.initTok && !f.mutableRef))) v.t.readonly = true;
   lastField_ = {obj, s, fi, startTok, pos_};
   return v;
 }
@@ -486,7 +487,7 @@ Val Parser::fieldAssign(Tok op, SrcPos opPos) {
     error(opPos, "cannot assign to field '" + f.name + "' through a read-only reference");
     return v;
   }
-  if (f.type.kind == SType::Struct && f.initTok && !f.mutableRef) {
+  if ((f.type.kind == SType::Struct || f.type.kind == SType::Array) && f.initTok && !f.mutableRef) {
     error(opPos, "cannot assign to immutable field '" + f.name + "'");
     return v;
   }

@@ -57,3 +57,47 @@ TEST_CASE("parser/decl: '!' is accepted on every declared name", "[parser][decl]
   };
   for (const char* src : ok) check({src, nullptr});
 }
+
+TEST_CASE("parser/decl: an inner-block array is read-only through its name", "[parser][decl]") {
+  const Case cases[] = {
+      {"int[] a = new int[n]; a[0] = 1;", nullptr},  // outermost block: mutable
+      {"val f = { -> int[] a = new int[n]; a[0] = 1; };", nullptr},
+      {"{ var a = new int[n]; a[0] = 1; a = new int[1]; }", nullptr},
+      {"{ int[] a = new int[n]; int[~] b = a; int[] c = a; return a[0] + b[0] + c[0] + a#; }", nullptr},
+      {"val f = { int[~] v -> v# }; { int[] a = new int[n]; f(a); }", nullptr},
+      {"{ int[] a = new int[n]; a[0] = 1; }",
+       "2:30: cannot assign to an element of 'a': an array declared with an initializer in an inner block is "
+       "read-only (use 'var' or '!a')"},
+      {"{ int[] a = new int[n]; a[0]++; }",
+       "2:29: cannot assign to an element of 'a': an array declared with an initializer in an inner block is "
+       "read-only (use 'var' or '!a')"},
+      {"{ int[] a = new int[n]; a[0] *= 2; }",
+       "2:30: cannot assign to an element of 'a': an array declared with an initializer in an inner block is "
+       "read-only (use 'var' or '!a')"},
+      {"val f = { int[] v -> v# }; { int[] a = new int[n]; f(a); }",
+       "2:54: cannot store read-only 'int[~]' where 'int[]' is expected"},
+      {"{ int[] a = new int[n]; int[]? b; b = a; }",
+       "2:39: cannot store read-only 'int[~]' where 'int[]?' is expected"},
+      {"{ int[] a = new int[n]; a = new int[1]; }",
+       "2:27: cannot assign to 'a': a reference declared with an initializer in an inner block is immutable (use "
+       "'var' or '!a')"},
+      {"val a = new int[n]; a[0] = 1;", "2:26: cannot assign to an element of read-only 'int[~]'"},
+      // What a read-only array reaches is read-only.
+      {"{ P?[] ps = new P?[1]; var p = ps[0]; if (p) p.x = 1; }",
+       "2:50: cannot assign to field 'x' through a read-only reference"},
+      {"{ int[]?[] g = new int[]?[1]; var r = g[0]; if (r) r[0] = 1; }",
+       "2:57: cannot assign to an element of read-only 'int[~]'"},
+  };
+  for (const Case& c : cases) check(c);
+}
+
+TEST_CASE("parser/decl: array fields follow the rule of reference fields", "[parser][decl]") {
+  const char* s = "struct H { int[] d = new int[2]; int[] !e = new int[2]; int[] f; };\n";
+  const Case cases[] = {
+      {"H h = new H { f = new int[1]; }; h.e[0] = 1; h.f[0] = 1; h.f = h.e; return h.d[0];", nullptr},
+      {"H h = new H { f = new int[1]; }; h.d[0] = 1;", "3:41: cannot assign to an element of read-only 'int[~]'"},
+      {"H h = new H { f = new int[1]; }; h.d = new int[1];", "3:38: cannot assign to immutable field 'd'"},
+      {"{ H h = new H { f = new int[1]; }; h.f[0] = 1; }", "3:43: cannot assign to an element of read-only 'int[~]'"},
+  };
+  for (const Case& c : cases) check({(std::string(s) + c.src).c_str(), c.error});
+}
