@@ -167,7 +167,10 @@ Val Parser::parseIndex(Val arr) {
   if (!assign && !incdec) {
     if (!ok || idx.t.isError()) return {con(0), SType::error()};
     boundsCheck(arr.n, idx.n, lb);
-    return {loadElem(arr.n, idx.n, elem), elem};
+    Val v{loadElem(arr.n, idx.n, elem), elem};
+    // Deep immutability: what a read-only array reaches is read-only.
+    if (arr.t.readonly && (elem.kind == SType::Struct || elem.kind == SType::Array)) v.t.readonly = true;
+    return v;
   }
   SrcPos opPos = tok().pos;
   pos_++;
@@ -182,7 +185,14 @@ Val Parser::parseIndex(Val arr) {
     }
   } release{arr.n, idx.n};
   if (ok && arr.t.readonly) {
-    error(opPos, "cannot assign to an element of read-only '" + arr.t.str() + "'");
+    if (arr.var >= 0 && syms().vars[size_t(arr.var)].readonlyByBlock) {
+      const std::string& n = syms().vars[size_t(arr.var)].name;
+      error(opPos, "cannot assign to an element of '" + n +
+                       "': an array declared with an initializer in an inner block is read-only (use 'var' or '!" +
+                       n + "')");
+    } else {
+      error(opPos, "cannot assign to an element of read-only '" + arr.t.str() + "'");
+    }
     ok = false;
   }
   if (op == Tok::Assign) {

@@ -1,5 +1,5 @@
 // Declarations and type syntax.
-//   declaration = ('var' | 'val' | type) name ['=' expr] {',' name ['=' expr]} ';'
+//   declaration = ('var' | 'val' | type) ['!'] name ['=' expr] {',' ['!'] name ['=' expr]} ';'
 //   type        = typename | '{' type* '->' [type] '}'
 #include "parser/on_exit.h"
 #include "parser/parser_impl.h"
@@ -53,6 +53,7 @@ size_t Parser::skipType(size_t p, int depth) const {
 bool Parser::isFunTypeAt(size_t p) const {
   if (p >= toks_.size() || toks_[p].kind != Tok::LBrace) return false;
   size_t q = skipType(p);
+  if (q && q < toks_.size() && toks_[q].kind == Tok::Bang) q++;  // `{int->int}? !f`
   return q && q < toks_.size() && toks_[q].kind == Tok::Ident;
 }
 
@@ -131,7 +132,7 @@ SType Parser::parseType(bool stopAtSize) {
   return t;
 }
 
-//   declaration = ('var' | 'val' | type) name ['=' expr] {',' name ['=' expr]} ';'
+//   declaration = ('var' | 'val' | type) ['!'] name ['=' expr] {',' ['!'] name ['=' expr]} ';'
 void Parser::parseDeclaration() {
   bool isVar = at(Tok::KwVar), isVal = at(Tok::KwVal);
   SType declared;
@@ -203,7 +204,13 @@ void Parser::parseDeclaration() {
     } else {
       v = zeroOf(declared);
     }
-    SType t = declared;
+    // Deep immutability: a reference declared with an initializer in an
+    // inner block (or with val) is read-only through its name. An array
+    // name gets the read-only type (`T[~]`), so a read-only value fits it.
+    bool ro = hasInit && readonlyDecl(isVal, isVar, bang);
+    SType want = declared;
+    if (ro && want.kind == SType::Array) want.readonly = true;
+    SType t = want;
     bool maybeNull = !hasInit || v.t.kind == SType::Null || v.t.nullable;
     if (isVar || isVal) {
       // Inference never picks a narrow type: a bool or u8 initializer makes an int.
@@ -218,20 +225,18 @@ void Parser::parseDeclaration() {
       // non-null (named functions are `val`s, seen from nested functions).
       if (isVar || t.kind == SType::Struct) t = t.asNullable();
     } else {
-      if (hasInit && regainsWrite(v.t, declared) && !readonlyDecl(isVal, isVar, bang))
+      if (hasInit && regainsWrite(v.t, want) && !ro)
         error(assignPos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
-      if (hasInit) v = coerce(v, declared, initPos);
+      if (hasInit) v = coerce(v, want, initPos);
     }
     bool immutable = isVal;
-    if (t.kind == SType::Struct && hasInit && readonlyDecl(isVal, isVar, bang)) {
-      // Deep immutability: a reference declared with an initializer in an
-      // inner block is read-only through its name.
+    if ((t.kind == SType::Struct || t.kind == SType::Array) && ro) {
       t.readonly = true;
       immutable = true;
     }
-    if (bang && t.kind != SType::Struct && !t.isError())
-      error(name.pos, "'!' applies to references only");
+    // `!` on a primitive, or on a name that is mutable anyway, changes nothing.
     VarInfo info{name.text, t, immutable, nullptr, name.pos};
+    info.readonlyByBlock = ro && !isVal && (t.kind == SType::Struct || t.kind == SType::Array);
     info.maybeNull = t.isNullTracked() && maybeNull;
     if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n->type;
     if (scope()->define(info, v.n) < 0) error(name.pos, "redefinition of '" + name.text + "'");

@@ -298,8 +298,7 @@ void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
     return;
   }
   if (info.immutable) {
-    if (info.type.kind == SType::Struct && info.type.readonly && info.constValue == nullptr &&
-        syms().vars[size_t(idx)].name != "self")
+    if (info.readonlyByBlock)
       error(opPos, "cannot assign to '" + name.text + "': a reference declared with an initializer in an inner block is immutable (use 'var' or '!" + name.text + "')");
     else
       error(opPos, "cannot assign to val '" + name.text + "'");

@@ -1,6 +1,6 @@
 // Functions: literals, returns, calls, top-level functions usable before
 // their definition, and the sys library calls of this subset.
-//   funlit = '{' {type name [',']} '->' statement* '}'
+//   funlit = '{' {type ['!'] name [',']} '->' statement* '}'
 //   call   = postfix '(' [expr {',' expr}] ')'
 #include "parser/parser_impl.h"
 
@@ -214,6 +214,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
     while (!at(Tok::Arrow)) {
       if (at(Tok::Eof)) syntaxError(tok().pos, "expected '->'");
       SType t = parseType();
+      accept(Tok::Bang);  // `int[] !a`: parameters are mutable anyway
       if (at(Tok::TypeName)) syntaxError(tok().pos, "'" + tok().text + "' cannot be used as a name");
       if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a parameter name");
       params.push_back({t, tok()});

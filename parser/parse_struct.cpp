@@ -399,7 +399,8 @@ Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
   Val v = emitLoad(obj, *s, fi, dotPos);
   // Deep immutability: what a read-only reference reaches is read-only, and
   // so is a reference field declared with an initializer (unless `!`).
-  if (v.t.kind == SType::Struct && (obj.t.readonly || (f.initTok && !f.mutableRef))) v.t.readonly = true;
+  bool ref = v.t.kind == SType::Struct || v.t.kind == SType::Array;
+  if (ref && (obj.t.readonly || (f.initTok && !f.mutableRef))) v.t.readonly = true;
   lastField_ = {obj, s, fi, startTok, pos_};
   return v;
 }
@@ -449,9 +450,18 @@ FieldInfo* Parser::selfMethodNamed(const std::string& name) {
 }
 
 Val Parser::bareMethodCall(FieldInfo& m) {
-  fn_->usedSelf = true;
+  StructInfo& s = *const_cast<StructInfo*>(fn_->selfStruct);
+  // A callee that never uses `self` gets null for it, so calling it does
+  // not make this method need an object either. A call within a cycle of
+  // methods still being parsed cannot know yet: it counts as a use, except
+  // a method calling itself (it uses `self` only if its body does).
+  if (!m.evaluating) {
+    fieldConst(s, m);
+    if (m.constValue && !m.methodUsesSelf) return methodCall(nullValue(), s, m, tok().pos);
+  }
+  if (!m.evaluating || m.funIdx != fn_->funIdx) fn_->usedSelf = true;
   Val self = readVar(syms().find("self"));
-  return methodCall(self, *const_cast<StructInfo*>(fn_->selfStruct), m, tok().pos);
+  return methodCall(self, s, m, tok().pos);
 }
 
 // `obj.f op= v` where the target was just parsed as a field load.
@@ -477,7 +487,7 @@ Val Parser::fieldAssign(Tok op, SrcPos opPos) {
     error(opPos, "cannot assign to field '" + f.name + "' through a read-only reference");
     return v;
   }
-  if (f.type.kind == SType::Struct && f.initTok && !f.mutableRef) {
+  if ((f.type.kind == SType::Struct || f.type.kind == SType::Array) && f.initTok && !f.mutableRef) {
     error(opPos, "cannot assign to immutable field '" + f.name + "'");
     return v;
   }

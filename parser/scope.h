@@ -43,6 +43,9 @@ struct VarInfo {
   int selfVar = -1;
   // An external C variable: the index of its FunInfo (isData).
   int externVar = -1;
+  // Read-only because declared with an initializer in an inner block
+  // (not `val`): errors suggest `var` or `!name`.
+  bool readonlyByBlock = false;
 };
 
 // The names of one function: variables by index, blocks mapping names to

@@ -410,7 +410,9 @@ void Generator::declaration() {
       if (rng_.chance(60)) len = std::to_string(rng_.range(1, 8));
       else if (rng_.chance(97)) len = "((" + intExpr(2) + ") & 7) + 1";
       else len = "((" + intExpr(2) + ") & 3) - 1";
-      line(std::string(rng_.chance(70) ? "int[] " : "var ") + v.name + " = new int[" + len + "];");
+      // `!` or `var`: an array declared with an initializer in an inner
+      // block would be read-only through its name.
+      line(std::string(rng_.chance(70) ? "int[] !" : "var ") + v.name + " = new int[" + len + "];");
       break;
     }
     case 11: {  // a struct object whose fields are then used like int variables

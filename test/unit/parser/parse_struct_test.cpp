@@ -162,3 +162,32 @@ TEST_CASE("parser/struct: new and field accesses build New, Store and Load", "[p
   CHECK(int(sontest::liveOfKind(*q.g, Op::Store).size()) >= 1);
   CHECK(int(sontest::liveOfKind(*q.g, Op::New).size()) == 1);
 }
+
+TEST_CASE("parser/struct: a bare call of a function that needs no self needs no object", "[parser][struct]") {
+  struct Case {
+    const char* src;
+    const char* error;  // null: accepted
+  };
+  const Case cases[] = {
+      {"struct Q { int x; val a = { Q q -> q.x++; }; val b = { Q q -> a(q); a(q); q.x; }; };\n"
+       "Q !q = new Q; return Q.b(q);",
+       nullptr},
+      // Called before its definition, and recursive.
+      {"struct Q { val b = { int k -> a(k) }; val a = { int k -> k ? a(k - 1) + 2 : 0 }; };\nreturn Q.b(3);",
+       nullptr},
+      {"struct Q { int x; val a = { -> x }; val b = { -> a() + 1 }; };\nreturn Q.b();",
+       "3:10: method 'b' needs an object"},
+      {"struct Q { int x; val b = { int k -> k ? b(k - 1) : x }; };\nreturn Q.b(1);",
+       "3:10: method 'b' needs an object"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.src);
+    std::vector<std::string> errs = errorsOf(c.src);
+    if (!c.error) {
+      CHECK(errs.empty());
+    } else {
+      REQUIRE(errs.size() == 1);
+      CHECK(errs[0] == c.error);
+    }
+  }
+}
