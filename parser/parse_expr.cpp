@@ -652,6 +652,8 @@ Val Parser::readName(const Token& name) {
     return {con(0), SType::error()};
   }
   if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos);
+  Val later;
+  if (laterTopConstant(name, &later)) return later;
   error(name.pos, "undefined name '" + name.text + "'");
   return {con(0), SType::error()};
 }

@@ -4,6 +4,8 @@
 //   struct = 'struct' name '{' {struct | field} '}' [';']
 //   field  = ('val' | type) ['!'] name ['=' expr] ';'
 //   new    = 'new' structname ['{' statement* '}']
+#include <algorithm>
+
 #include "parser/on_exit.h"
 #include "parser/parser_impl.h"
 
@@ -195,7 +197,11 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
     if (f.isMethod) {
       error(tok().pos, "method '" + f.name + "' is used in its own parameter list");
     } else {
-      error(f.pos, "constant '" + f.name + "' is defined by itself");
+      std::string cycle = constCycle(s.name + "." + f.name);
+      if (cycle.empty())
+        error(f.pos, "constant '" + f.name + "' is defined by itself");
+      else
+        error(f.pos, "constant '" + f.name + "' depends on itself: " + cycle);
     }
     return nullptr;
   }
@@ -205,6 +211,7 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   pos_ = f.initTok;
   typeContext_ = &s;
   Val v;
+  if (!f.isMethod) constStack_.push_back(s.name + "." + f.name);
   try {
     if (f.isMethod) parsingMethod_ = &f;
     if (f.isMethod)
@@ -214,6 +221,7 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   } catch (SyntaxError&) {
     v = {con(0), SType::error()};
   }
+  if (!f.isMethod) constStack_.pop_back();
   parsingMethod_ = nullptr;
   pos_ = saved;
   typeContext_ = savedCtx;
@@ -235,6 +243,56 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   // Kept as a type: any function may use it, each in its own graph.
   f.constValue = v.n->type;
   return v.n;
+}
+
+// "C.k -> base -> C.k" when `name` is being evaluated further out than
+// the innermost constant; "" when the cycle is the constant alone.
+std::string Parser::constCycle(const std::string& name) const {
+  auto it = std::find(constStack_.begin(), constStack_.end(), name);
+  if (it == constStack_.end() || it + 1 == constStack_.end()) return "";
+  std::string path;
+  for (; it != constStack_.end(); ++it) path += *it + " -> ";
+  return path + name;
+}
+
+// A top-level `val` declared after the struct constant that uses it: its
+// initializer is evaluated here, once, and must be a constant.
+bool Parser::laterTopConstant(const Token& name, Val* out) {
+  auto it = topVals_.find(name.text);
+  if (constStack_.empty() || it == topVals_.end()) return false;
+  TopVal& tv = it->second;
+  if (tv.value) {
+    *out = {conOf(tv.value), tv.type};
+    return true;
+  }
+  if (std::find(constStack_.begin(), constStack_.end(), name.text) != constStack_.end()) {
+    error(name.pos, "constant '" + name.text + "' depends on itself: " + constCycle(name.text));
+    *out = {con(0), SType::error()};
+    return true;
+  }
+  size_t saved = pos_;
+  pos_ = tv.initTok;
+  constStack_.push_back(name.text);
+  Val v;
+  try {
+    v = parseExpr();
+  } catch (SyntaxError&) {
+    v = {con(0), SType::error()};
+  }
+  constStack_.pop_back();
+  pos_ = saved;
+  if (!v.t.isError() && (!v.n || !v.t.hasValue() || !v.n->isConst())) {
+    error(name.pos, "'" + name.text + "' is not a constant, so a struct constant cannot use it before its declaration");
+    v = {con(0), SType::error()};
+  }
+  if (v.t.isError()) {
+    *out = v;
+    return true;
+  }
+  tv.type = v.t.isNarrow() ? SType::intT() : v.t.isFloat() ? SType::floatT(64) : v.t;
+  tv.value = v.n->type;
+  *out = {v.n, tv.type};
+  return true;
 }
 
 SType Parser::remapStructs(const SType& t) const {

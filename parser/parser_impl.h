@@ -374,6 +374,19 @@ class Parser {
   std::unordered_map<std::string, int> stringIndex_;  // constant string -> Graph::strings index
   std::vector<SType> funTypes_;     // static type of each function of u_.funs
   std::unordered_map<size_t, std::string> topFunAt_;  // '{' token index -> top function name
+  // Top-level `val NAME = e;` (not functions), by name: a struct constant
+  // may use one declared later in the file (see laterTopConstant).
+  struct TopVal {
+    size_t initTok;
+    const Type* value = nullptr;  // once evaluated
+    SType type;
+  };
+  std::unordered_map<std::string, TopVal> topVals_;
+  // The constants being evaluated, innermost last ("C.k", "base"): a cycle
+  // among them is reported with its path.
+  std::vector<std::string> constStack_;
+  bool laterTopConstant(const Token& name, Val* out);
+  std::string constCycle(const std::string& name) const;
   FunCtx* mainCtx_ = nullptr;
   int mainFun_ = -1;            // the script body's function
   // Top-level `var f = { ... };`: a library exports them like `val`s.

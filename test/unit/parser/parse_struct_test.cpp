@@ -191,3 +191,21 @@ TEST_CASE("parser/struct: a bare call of a function that needs no self needs no 
     }
   }
 }
+
+TEST_CASE("parser/struct: a constant may use a later top-level val", "[parser][struct]") {
+  // The val's initializer is evaluated where the constant needs it; the
+  // script's own declaration of it later is an ordinary one.
+  Parsed p = parseText("struct C { val k = base * base; };\nval base = 5;\nreturn C.k + base;");
+  INFO(p.diags);
+  REQUIRE(p.ok);
+  auto rets = sontest::liveOfKind(*p.g, Op::Return);
+  REQUIRE(rets.size() == 1);
+  CHECK(rets[0]->in[2]->type == Type::intConst(30));
+  // A cycle names its path; a later val that is not constant is an error.
+  Parsed c = parseText("struct C { val k = base + 1; };\nval base = C.k;\nreturn base;");
+  REQUIRE_FALSE(c.ok);
+  CHECK(c.errorLines()[0] == "1:16: constant 'k' depends on itself: C.k -> base -> C.k");
+  Parsed n = parseText("struct C { val k = base + 1; };\nval base = arg;\nreturn C.k;");
+  REQUIRE_FALSE(n.ok);
+  CHECK(n.errorLines()[0] == "1:20: 'base' is not a constant, so a struct constant cannot use it before its declaration");
+}
