@@ -28,7 +28,6 @@ Node* cast(Graph& g, Node* arm, Node* v, CastRel rel, Node* bound) {
 TEST_CASE("opt/index_facts: the arms of a comparison", "[opt][bounds]") {
   Unit u;
   SonBuilder b(u, "f", 2);
-  Graph& g = b.g;
   Node *x = b.parm(0), *y = b.parm(1);
   auto br = b.branch(b.fun, b.op(Op::LT, x, y));
   {
@@ -102,7 +101,6 @@ TEST_CASE("opt/index_facts: i - 1 is only below i when it cannot wrap around", "
 TEST_CASE("opt/index_facts: ranges refined by the facts (matmul's i * n + j)", "[opt][bounds]") {
   Unit u;
   SonBuilder b(u, "f", 2);
-  Graph& g = b.g;
   Node *i = b.parm(0), *j = b.parm(1);
   Node* zero = b.con(0);
   Node* n = b.con(400);

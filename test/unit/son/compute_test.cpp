@@ -124,7 +124,6 @@ TEST_CASE("son/compute: foldBinary wraps like the machine", "[son][compute]") {
 TEST_CASE("son/compute: constant inputs fold to the constant result", "[son][compute]") {
   Unit u;
   SonBuilder b(u, "f", 0);
-  Graph& g = b.g;
   for (Op op : kBinOps)
     for (int64_t x : kEdges)
       for (int64_t y : kEdges) {

@@ -92,7 +92,6 @@ void onSmallStack(const std::function<void()>& fn) {
 TEST_CASE("son/evaluator: arithmetic on hand-built graphs", "[son][evaluator]") {
   Unit u;
   SonBuilder b(u, "f", 2);
-  Graph& g = b.g;
   Node* x = b.parm(0);
   Node* y = b.parm(1);
   // ((x + y) * (x - y)) ^ (x << 3) | (-y >> 1), (x < y) + (x <= y) * 2 + (x == y) * 4
@@ -122,7 +121,6 @@ TEST_CASE("son/evaluator: arithmetic on hand-built graphs", "[son][evaluator]") 
 TEST_CASE("son/evaluator: a ZeroCheck guards Div and Mod; MIN / -1 wraps", "[son][evaluator]") {
   Unit u;
   SonBuilder b(u, "f", 2);
-  Graph& g = b.g;
   Node* zc = b.zeroCheck(b.fun, b.parm(1));
   zc->pos = SrcPos{3, 14};
   Node* q = b.div(Op::Div, zc, b.parm(0), b.parm(1));
@@ -323,7 +321,6 @@ TEST_CASE("son/evaluator: unbounded recursion is a stack overflow", "[son][evalu
 TEST_CASE("son/evaluator: a 100k-node data chain needs no C++ stack", "[son][evaluator]") {
   Unit u;
   SonBuilder b(u, "f", 1);
-  Graph& g = b.g;
   Node* x = b.parm(0);
   for (int i = 0; i < 100000; i++) x = b.add(x, b.con(i % 3 == 0 ? 2 : -1));
   b.ret(b.fun, x);
@@ -382,7 +379,6 @@ TEST_CASE("son/evaluator: malformed graphs are internal errors", "[son][evaluato
   SECTION("a division by zero no ZeroCheck guards") {
     Unit u;
     SonBuilder b(u, "f", 1);
-    Graph& g = b.g;
     b.ret(b.fun, b.div(Op::Div, nullptr, b.con(1), b.parm(0)));
     CHECK(evaluate(u, 0, {1}, opts()).returnValue == 1);
     CHECK_THROWS_AS(evaluate(u, 0, {0}, opts()), InternalError);
@@ -405,7 +401,6 @@ TEST_CASE("son/evaluator: malformed graphs are internal errors", "[son][evaluato
   SECTION("a missing argument") {
     Unit u;
     SonBuilder b(u, "f", 2);
-    Graph& g = b.g;
     b.ret(b.fun, b.add(b.parm(0), b.parm(1)));
     CHECK_THROWS_AS(evaluate(u, 0, {1}, opts()), InternalError);
     CHECK_THROWS_AS(evaluate(u, 5, {1, 2}, opts()), InternalError);
@@ -480,7 +475,6 @@ TEST_CASE("opt/pipeline: --check-passes evaluates after every pass", "[opt][pipe
   // A graph the evaluator rejects is blamed on the stage that made it.
   Unit u;
   SonBuilder b(u, "main", 0);
-  Graph& g = b.g;
   u.funs[0].isEntry = true;
   b.ret(b.fun, b.div(Op::Div, nullptr, b.con(1), b.con(0)));
   PassOptions o;
@@ -500,7 +494,6 @@ TEST_CASE("son/evaluator: many merges feeding one sum", "[son][evaluator]") {
   // everything when entered, and the sum must still be right.
   Unit u;
   SonBuilder b(u, "f", 1);
-  Graph& g = b.g;
   Node* ctrl = b.fun;
   Node* sum = b.con(0);
   for (int j = 0; j < 3000; j++) {

@@ -65,7 +65,6 @@ TEST_CASE("son/compute: float nodes fold constants exactly", "[son][compute][flo
 TEST_CASE("son/compute: float nodes of not-yet-known inputs stay on top", "[son][compute][float]") {
   Unit u;
   SonBuilder b(u, "f", 1);
-  Graph& g = b.g;
   Node* x = b.op(Op::IToF, b.parm(0));
   Node* add = b.op(Op::FAdd, x, x);
   Node* cmp = b.op(Op::FLT, x, x);

@@ -117,7 +117,6 @@ TEST_CASE("son/printer: node labels", "[son][printer]") {
 TEST_CASE("son/printer: Graphviz output", "[son][printer]") {
   Unit u;
   SonBuilder b(u, "f", 1);
-  Graph& g = b.g;
   Node* add = b.add(b.parm(0), b.con(3));
   Node* ret = b.ret(b.fun, add);
   std::string dot = printDot(u);
