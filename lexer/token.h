@@ -50,15 +50,17 @@ const char* tokSpelling(Tok t);
 // Tok::TypeName for a primitive type name (int i8 ... f64), else Tok::Ident.
 Tok classifyWord(std::string_view word);
 
+// Members ordered so that the small ones share padding: a huge file has
+// millions of tokens.
 struct Token {
   Tok kind = Tok::Eof;
+  bool intTooLarge = false;  // IntLit beyond 64 bits (hex) or beyond 2^63 (decimal)
+  bool isHex = false;
   SrcPos pos;       // first character
   SrcPos endPos;    // just past the last character
   std::string text; // identifier / keyword / type-name spelling; decoded bytes of a string;
                     // source spelling of an IntLit / FloatLit
   uint64_t intValue = 0;  // IntLit and CharLit
-  bool intTooLarge = false;  // IntLit beyond 64 bits (hex) or beyond 2^63 (decimal)
-  bool isHex = false;
   double floatValue = 0;  // FloatLit
 };
 

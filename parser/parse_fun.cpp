@@ -326,7 +326,7 @@ void Parser::preDeclareTopFunctions() {
     if (k == Tok::RBrace) depth--;
     if (depth == 0 && k == Tok::KwVal && toks_[i + 1].kind == Tok::Ident && toks_[i + 2].kind == Tok::Assign &&
         toks_[i + 3].kind != Tok::LBrace)
-      topVals_.insert({toks_[i + 1].text, TopVal{i + 3}});
+      topVals_.insert({toks_[i + 1].text, TopVal{i + 3, nullptr, SType::error()}});
     if (depth == 0 && k == Tok::KwVal && toks_[i + 1].kind == Tok::Ident &&
         toks_[i + 2].kind == Tok::Assign && toks_[i + 3].kind == Tok::LBrace && !isFunTypeAt(i + 3)) {
       const std::string& name = toks_[i + 1].text;
