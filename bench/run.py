@@ -274,6 +274,8 @@ def main():
     md, _ = report(programs, labels, a.runs, a.simplec)
     if missing:
         md += "\nNot installed, so not measured: %s.\n" % ", ".join(missing)
+    md += ("\nCompile speed on large generated programs (10k to 100k lines, five shapes, against gcc and tcc)"
+           " is in [benchmarks-compile.md](benchmarks-compile.md), made by `python3 bench/compile_speed.py`.\n")
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "benchmarks.md"), "w") as f:
         f.write(md)
