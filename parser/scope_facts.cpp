@@ -1,0 +1,161 @@
+// Null facts in scopes: per variable (maybe null?) and per path (known
+// non-null?), overlaid like slot values. An arm's facts merge by "holds on
+// every live arm". A non-null answer that comes from the entry of an open
+// loop is recorded at its head: the parser checks at the loop's end that
+// the back edges keep it (parse_loop.cpp, null_facts.cpp).
+#include <algorithm>
+
+#include "parser/scope.h"
+
+namespace simplec {
+
+void Scope::markRelied(const Scope* found, const NullPath& p) const {
+  for (const Scope* x = this; x && x != found; x = x->parent_) {
+    if (!x->loopBody_) continue;
+    const Scope* head = x->parent_;
+    if (p.isVar()) {
+      head->reliedVars_.insert(p.root);
+    } else if (std::find(head->reliedPaths_.begin(), head->reliedPaths_.end(), p) == head->reliedPaths_.end()) {
+      head->reliedPaths_.push_back(p);
+    }
+  }
+}
+
+bool Scope::maybeNull(int i, bool mark) const {
+  const Scope* x = this;
+  bool r = var(i).maybeNull;
+  for (; x; x = x->parent_) {
+    auto it = x->facts_.find(i);
+    if (it != x->facts_.end()) {
+      r = it->second;
+      break;
+    }
+  }
+  if (!r && mark) markRelied(x, NullPath::ofVar(i));
+  return r;
+}
+
+void Scope::setMaybeNull(int i, bool b) {
+  if (maybeNull(i, false) != b || !facts_.count(i)) facts_[i] = b;
+}
+
+const std::pair<NullPath, bool>* Scope::ownPath(const NullPath& p) const {
+  for (const auto& e : paths_)
+    if (e.first == p) return &e;
+  return nullptr;
+}
+
+bool Scope::ownsPath(const NullPath& p) const { return ownPath(p) != nullptr; }
+
+bool Scope::pathNonNull(const NullPath& p, bool mark) const {
+  const Scope* x = this;
+  bool r = false;
+  for (; x; x = x->parent_) {
+    if (const auto* e = x->ownPath(p)) {
+      r = e->second;
+      break;
+    }
+  }
+  if (r && mark) markRelied(x, p);
+  return r;
+}
+
+void Scope::setPathNonNull(const NullPath& p, bool nonNull) {
+  // Only differences from the parent are kept: after a join, facts that
+  // held on one arm only leave nothing behind.
+  bool inherited = parent_ && parent_->pathNonNull(p, false);
+  auto it = std::find_if(paths_.begin(), paths_.end(), [&](const auto& e) { return e.first == p; });
+  if (nonNull == inherited) {
+    if (it != paths_.end()) paths_.erase(it);
+  } else if (it != paths_.end()) {
+    it->second = nonNull;
+  } else {
+    paths_.push_back({p, nonNull});
+  }
+}
+
+void Scope::forgetPaths(const std::function<bool(const NullPath&)>& affected) {
+  std::vector<NullPath> seen, drop;
+  for (const Scope* x = this; x; x = x->parent_) {
+    for (const auto& [p, nonNull] : x->paths_) {
+      if (std::find(seen.begin(), seen.end(), p) != seen.end()) continue;
+      seen.push_back(p);
+      if (nonNull && affected(p)) drop.push_back(p);
+    }
+  }
+  for (const NullPath& p : drop) setPathNonNull(p, false);
+}
+
+std::vector<int> Scope::ownFactVars() const {
+  std::vector<int> r;
+  for (const auto& [v, b] : facts_) r.push_back(v);
+  std::sort(r.begin(), r.end());  // a deterministic order for what is reported
+  return r;
+}
+
+std::vector<NullPath> Scope::ownPaths() const {
+  std::vector<NullPath> r;
+  for (const auto& [p, b] : paths_) r.push_back(p);
+  return r;
+}
+
+bool Scope::reliedOn(const NullPath& p) const {
+  if (p.isVar()) return reliedVars_.count(p.root) != 0;
+  return std::find(reliedPaths_.begin(), reliedPaths_.end(), p) != reliedPaths_.end();
+}
+
+void Scope::clearReliedOn() {
+  reliedVars_.clear();
+  reliedPaths_.clear();
+}
+
+// ---------------------------------------------------------------- table
+
+void ScopeTable::mergeFacts(Scope* s, Scope* that) {
+  // A dead arm proves nothing; otherwise a fact holds after the join if it
+  // holds on both arms. Only a fact that survives counts as relied on.
+  bool sDead = s->ctrl()->type->kind() == TKind::XCtrl;
+  bool thatDead = that->ctrl()->type->kind() == TKind::XCtrl;
+  std::vector<int> factVars;
+  for (const auto& [v, b] : s->facts_) factVars.push_back(v);
+  for (const auto& [v, b] : that->facts_)
+    if (!s->facts_.count(v)) factVars.push_back(v);
+  for (int v : factVars) {
+    bool a = s->maybeNull(v, false), b = that->maybeNull(v, false);
+    bool r = sDead ? b : thatDead ? a : a || b;
+    if (!r) {
+      if (!sDead) s->maybeNull(v, true);
+      if (!thatDead) that->maybeNull(v, true);
+    }
+    s->facts_[v] = r;
+  }
+  std::vector<NullPath> paths = s->ownPaths();
+  for (const auto& [p, b] : that->paths_)
+    if (!s->ownsPath(p)) paths.push_back(p);
+  for (const NullPath& p : paths) {
+    bool a = s->pathNonNull(p, false), b = that->pathNonNull(p, false);
+    bool r = sDead ? b : thatDead ? a : a && b;
+    if (r) {
+      if (!sDead) s->pathNonNull(p, true);
+      if (!thatDead) that->pathNonNull(p, true);
+    }
+    s->setPathNonNull(p, r);
+  }
+}
+
+void ScopeTable::snapshotFacts(Scope* s, Scope* from, Scope* base) {
+  // Newest first: the first entry met is the fact; only what the target sees.
+  for (Scope* x = from; x != base; x = x->parent_) {
+    for (const auto& [v, b] : x->facts_)
+      if (size_t(v) < base->numVars_ && !s->facts_.count(v)) s->facts_[v] = b;
+    for (const auto& [p, b] : x->paths_)
+      if (size_t(p.maxVar()) < base->numVars_ && !s->ownsPath(p)) s->paths_.push_back({p, b});
+  }
+}
+
+void ScopeTable::collapseFacts(Scope* s, Scope* p) {
+  for (const auto& [v, b] : s->facts_) p->facts_[v] = b;
+  for (const auto& [path, b] : s->paths_) p->setPathNonNull(path, b);
+}
+
+}  // namespace simplec
