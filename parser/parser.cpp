@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "lexer/lexer.h"
+#include "lexer/work_counters.h"
 #include "parser/on_exit.h"
 #include "parser/parser_impl.h"
 #include "son/verify.h"
@@ -19,31 +20,46 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Unit& g) {
   // before its body is finished. The parser assumes one; when an assumption
   // proves wrong, the file is parsed again with what was learnt (each round
   // only widens a type, so this ends quickly).
+  // Likewise a loop head assumes the null facts of the loop's entry; if a
+  // back edge breaks one that a read relied on, the file is parsed again
+  // without it. Every loop is checked in the same round, and a round only
+  // drops facts; after two such rounds loops assume nothing they may change.
   Parser::RetHints hints;
+  Parser::LoopHints loopHints;
   // Hints may name structs of an earlier round: those stay alive until the end.
   std::vector<std::unique_ptr<StructInfo>> earlierStructs;
-  for (int round = 0;; round++) {
+  int retRounds = 0, loopRounds = 0;
+  for (;;) {
+    workCounters().parseRounds++;
     g.reset();
     diag.hold();
-    Parser p(file, diag, g, hints);
+    Parser p(file, diag, g, hints, loopHints, loopRounds >= 2);
     bool ok = p.parseFile();
     OnExit keep{[&] { p.moveStructsTo(earlierStructs); }};
     Parser::RetHints failed;
     bool held = p.assumptionsHeld(&failed);
-    if (held || round == 4) {
-      // Still changing after several rounds: the type grows without end
-      // (a function returning itself).
+    bool loopsHeld = p.loopFactsHeld(&loopHints);
+    SIMPLEC_CHECK(loopsHeld || loopRounds < 2, "parser", "loop null facts did not settle");
+    // Still changing after several rounds: the type grows without end
+    // (a function returning itself).
+    bool retDone = held || retRounds == 4;
+    if (retDone && loopsHeld) {
       if (!held) p.reportUnresolvedRecursion(failed);
       diag.release();
       return ok && held && !diag.hasErrors();
     }
     diag.discard();
-    for (auto& [name, t] : failed) hints[name] = t;
+    if (!retDone) {
+      retRounds++;
+      for (auto& [name, t] : failed) hints[name] = t;
+    }
+    if (!loopsHeld) loopRounds++;
   }
 }
 
-Parser::Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints)
-    : file_(file), diag_(diag), hints_(hints), u_(u) {}
+Parser::Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints,
+               const LoopHints& loopHints, bool pessimisticLoops)
+    : loopHints_(loopHints), pessimisticLoops_(pessimisticLoops), file_(file), diag_(diag), hints_(hints), u_(u) {}
 
 void Parser::reportUnresolvedRecursion(const RetHints& failed) {
   std::vector<std::pair<SrcPos, std::string>> where;
