@@ -1,12 +1,9 @@
-// Flow-sensitive null facts for references (structs, arrays, functions):
-// reading a variable or a stable path (p.f, a[i], see parser/null_path.h)
-// carries the fact "non-null if this is true", tests apply facts to the
-// scopes of their arms, and what could change a path (an assignment to a
-// variable it names, a store with one of its keys, any call) forgets its
-// facts. A loop head assumes the facts of its entry; closing the loop
-// checks them against the back edge (the file is parsed again without a
-// broken fact that a read relied on). Uses of a reference that might be
-// null are reported by name.
+// Flow-sensitive null facts: reading a variable or a stable path (p.f,
+// a[i]: parser/null_path.h) carries "non-null if this is true", tests apply
+// facts to their arms, and what could change a path (an assignment to a
+// variable it names, a store with one of its keys, a call) forgets them.
+// A loop head assumes its entry facts; closing the loop checks them (a
+// broken one a read relied on makes the file parse again without it).
 #include <algorithm>
 
 #include "parser/parser_impl.h"
@@ -19,7 +16,7 @@ Val Parser::readVar(int idx) {
   v.var = idx;
   v.path = NullPath::ofVar(idx);
   if (v.t.isNullTracked()) {
-    if (!scope()->maybeNull(idx)) v.t.nullable = false;
+    if (!scope()->maybeNull(idx, true, &v.relied)) v.t.nullable = false;
     v.nnTrue = {v.path};
   }
   return v;
@@ -37,6 +34,14 @@ void Parser::applyFacts(Scope* s, const std::vector<NullPath>& facts) {
   }
 }
 
+Val Parser::testOnly(Val v) {
+  // A loop whose reads of p are all tests (`while (p) { ...; p = p.next; }`)
+  // need not keep p non-null around it: no parse again for that.
+  Scope::unmarkRelied(v.relied);
+  v.relied.clear();
+  return v;
+}
+
 std::vector<NullPath> Parser::factsHolding(const std::vector<NullPath>& facts) {
   std::vector<NullPath> r;
   for (const NullPath& p : facts)
@@ -47,7 +52,7 @@ std::vector<NullPath> Parser::factsHolding(const std::vector<NullPath>& facts) {
 Val Parser::fromPath(Val v, const NullPath& path) {
   v.path = path;
   if (!path.valid() || !v.t.isNullTracked() || !v.t.nullable) return v;
-  if (scope()->pathNonNull(path)) v.t.nullable = false;
+  if (scope()->pathNonNull(path, true, &v.relied)) v.t.nullable = false;
   v.nnTrue = {path};
   return v;
 }

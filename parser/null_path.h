@@ -1,10 +1,9 @@
 // A stable path to a reference: a variable, then field and element
-// selections (`p`, `p.next`, `a[i].kids[0]`). Null facts are kept per path,
-// so that a test of `p.next` also narrows the next `p.next`. A path names
-// what can change it: its variables (the root and the indices), and for
-// each step the key a store must have to write it (the field, or the
-// element type of the array). Everything in it is deterministic, so a path
-// also identifies a fact across parses of one file (see LoopHints).
+// selections (`p`, `p.next`, `a[i].kids[0]`), so that a test of `p.next`
+// also narrows the next `p.next`. A path names what can change it: its
+// variables (root and indices) and, per step, the key a store must have
+// to write it (the field, or the array's element type). It is the same in
+// every parse of a file, so it also names a fact across parses (LoopHints).
 #pragma once
 #include <cstdint>
 #include <string>

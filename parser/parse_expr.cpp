@@ -358,7 +358,7 @@ Val Parser::parseTernary() {
   if (!at(Tok::Question)) return c;
   SrcPos qpos = tok().pos;
   pos_++;
-  c = condition(c, cpos);
+  c = condition(testOnly(c), cpos);
   Scope* fScope = branch(c.n, qpos);
   applyFacts(scope(), c.nnTrue);
   applyFacts(fScope, c.nnFalse);
@@ -530,7 +530,7 @@ Val Parser::parseUnary() {
     case Tok::Bang: {
       pos_++;
       SrcPos vpos = tok().pos;
-      Val v = condition(parseUnary(), vpos);
+      Val v = condition(testOnly(parseUnary()), vpos);
       Val r{dataOp(Op::Not, v.n, nullptr, op.pos), SType::boolT()};
       r.nnTrue = v.nnFalse;
       r.nnFalse = v.nnTrue;

@@ -55,7 +55,7 @@ void Parser::parseWhile() {
   Scope* head = enterLoop(loopTok, at(Tok::LParen) ? partner_[pos_] + 1 : pos_);
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
-  Val c = condition(parseExpr(), cpos);
+  Val c = condition(testOnly(parseExpr()), cpos);
   expect(Tok::RParen);
   Scope* exit = branch(c.n, wpos);
   applyFacts(scope(), c.nnTrue);
@@ -102,7 +102,7 @@ void Parser::parseFor() {
   }
   Scope* head = enterLoop(loopTok, bodyStart);
   SrcPos cpos = tok().pos;
-  Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(parseExpr(), cpos);
+  Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(testOnly(parseExpr()), cpos);
   expect(Tok::Semi);
   // The step is parsed after the body, where it runs; remember where it is.
   size_t stepPos = pos_;

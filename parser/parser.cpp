@@ -425,7 +425,7 @@ void Parser::parseIf() {
   pos_++;
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
-  Val c = condition(parseExpr(), cpos);
+  Val c = condition(testOnly(parseExpr()), cpos);
   expect(Tok::RParen);
   Scope* fScope = branch(c.n, ifPos);
   applyFacts(scope(), c.nnTrue);

@@ -32,6 +32,8 @@ struct Val {
   std::vector<NullPath> nnTrue, nnFalse;
   int var = -1;
   NullPath path;
+  // Loop entry facts this read first relied on (see testOnly).
+  ReliedMarks relied;
 };
 
 // Thrown on a syntax error, after it has been reported; statement parsing
@@ -272,6 +274,9 @@ class Parser {
   // ---- null facts (null_facts.cpp)
   Val readVar(int idx);
   void applyFacts(Scope* s, const std::vector<NullPath>& facts);
+  // v, read just now, is only tested (if, while, for, ?, !): whether it
+  // is null does not depend on a loop's entry facts after all.
+  Val testOnly(Val v);
   // Those of `facts` that still hold in the current scope.
   std::vector<NullPath> factsHolding(const std::vector<NullPath>& facts);
   // v was just loaded from `path` (maybe none): it may be known non-null.

@@ -70,6 +70,11 @@ class SymbolTable {
 };
 
 class ScopeTable;
+class Scope;
+
+// Entry facts of open loops that a read was the first to rely on: (loop
+// head, fact). A use that only tests the value gives them back.
+using ReliedMarks = std::vector<std::pair<const Scope*, NullPath>>;
 
 class Scope {
  public:
@@ -100,11 +105,12 @@ class Scope {
   // ---- null facts (scope_facts.cpp)
   // May reference variable i be null here? With `mark`, a non-null answer
   // that comes from the entry of an open loop is recorded at its head (the
-  // loop then checks that its back edges keep the fact).
-  bool maybeNull(int i, bool mark = true) const;
+  // loop then checks that its back edges keep the fact); `added` gets the
+  // records this answer was the first to make.
+  bool maybeNull(int i, bool mark = true, ReliedMarks* added = nullptr) const;
   void setMaybeNull(int i, bool b);
   // Is path p (with at least one step) known non-null here? (`mark`: as above.)
-  bool pathNonNull(const NullPath& p, bool mark = true) const;
+  bool pathNonNull(const NullPath& p, bool mark = true, ReliedMarks* added = nullptr) const;
   void setPathNonNull(const NullPath& p, bool nonNull);
   // Every path fact visible here that `affected` selects no longer holds.
   void forgetPaths(const std::function<bool(const NullPath&)>& affected);
@@ -117,6 +123,8 @@ class Scope {
   // (A variable's fact is asked as NullPath::ofVar.)
   bool reliedOn(const NullPath& p) const;
   void clearReliedOn();
+  // Takes back records made by one read (nothing may have read since).
+  static void unmarkRelied(const ReliedMarks& marks);
   // Forgets variables beyond the first n (their values here).
   void forget(size_t n);
 
@@ -168,7 +176,7 @@ class Scope {
   mutable std::vector<NullPath> reliedPaths_;
   // Records at each open loop head between here and `found` (exclusive of
   // found's own loop) that fact p was relied on.
-  void markRelied(const Scope* found, const NullPath& p) const;
+  void markRelied(const Scope* found, const NullPath& p, ReliedMarks* added) const;
   const std::pair<NullPath, bool>* ownPath(const NullPath& p) const;
   bool dead_ = false;
 };

@@ -9,19 +9,33 @@
 
 namespace simplec {
 
-void Scope::markRelied(const Scope* found, const NullPath& p) const {
+void Scope::markRelied(const Scope* found, const NullPath& p, ReliedMarks* added) const {
   for (const Scope* x = this; x && x != found; x = x->parent_) {
     if (!x->loopBody_) continue;
     const Scope* head = x->parent_;
+    bool made = false;
     if (p.isVar()) {
-      head->reliedVars_.insert(p.root);
+      made = head->reliedVars_.insert(p.root).second;
     } else if (std::find(head->reliedPaths_.begin(), head->reliedPaths_.end(), p) == head->reliedPaths_.end()) {
       head->reliedPaths_.push_back(p);
+      made = true;
     }
+    if (made && added) added->push_back({head, p});
   }
 }
 
-bool Scope::maybeNull(int i, bool mark) const {
+void Scope::unmarkRelied(const ReliedMarks& marks) {
+  for (const auto& [head, p] : marks) {
+    if (p.isVar()) {
+      head->reliedVars_.erase(p.root);
+      continue;
+    }
+    auto& v = head->reliedPaths_;
+    v.erase(std::remove(v.begin(), v.end(), p), v.end());
+  }
+}
+
+bool Scope::maybeNull(int i, bool mark, ReliedMarks* added) const {
   const Scope* x = this;
   bool r = var(i).maybeNull;
   for (; x; x = x->parent_) {
@@ -31,7 +45,7 @@ bool Scope::maybeNull(int i, bool mark) const {
       break;
     }
   }
-  if (!r && mark) markRelied(x, NullPath::ofVar(i));
+  if (!r && mark) markRelied(x, NullPath::ofVar(i), added);
   return r;
 }
 
@@ -47,7 +61,7 @@ const std::pair<NullPath, bool>* Scope::ownPath(const NullPath& p) const {
 
 bool Scope::ownsPath(const NullPath& p) const { return ownPath(p) != nullptr; }
 
-bool Scope::pathNonNull(const NullPath& p, bool mark) const {
+bool Scope::pathNonNull(const NullPath& p, bool mark, ReliedMarks* added) const {
   const Scope* x = this;
   bool r = false;
   for (; x; x = x->parent_) {
@@ -56,16 +70,16 @@ bool Scope::pathNonNull(const NullPath& p, bool mark) const {
       break;
     }
   }
-  if (r && mark) markRelied(x, p);
+  if (r && mark) markRelied(x, p, added);
   return r;
 }
 
 void Scope::setPathNonNull(const NullPath& p, bool nonNull) {
-  // Only differences from the parent are kept: after a join, facts that
-  // held on one arm only leave nothing behind.
-  bool inherited = parent_ && parent_->pathNonNull(p, false);
+  // A fact is kept here even if the parent has it too: a test in a loop
+  // proves it without the loop's entry. "Maybe null" is kept only to hide
+  // the parent's fact, so a fact that held on one arm leaves nothing behind.
   auto it = std::find_if(paths_.begin(), paths_.end(), [&](const auto& e) { return e.first == p; });
-  if (nonNull == inherited) {
+  if (!nonNull && !(parent_ && parent_->pathNonNull(p, false))) {
     if (it != paths_.end()) paths_.erase(it);
   } else if (it != paths_.end()) {
     it->second = nonNull;

@@ -100,6 +100,12 @@ TEST_CASE("parser/null facts: a loop whose reads keep its entry facts is parsed 
   CHECK(parseRounds("val f = { L? p -> if (!p) return 0; int n = 0; while (n < 3) { p = null; n++; } p ? 1 : 2; };") == 1);
   CHECK(errorsOf("val f = { L? p -> if (!p) return 0; int n = 0; while (n < 3) { p = null; n++; } p.v; };") ==
         std::vector<std::string>{"4:82: 'p' might be null"});
+  // Reads that only test p (the loop's own test proves it) rely on nothing.
+  CHECK(parseRounds("val f = { L h -> var p = h; int n = 0; while (p) { n += p.v; p = p.next; } n; };") == 1);
+  CHECK(parseRounds("val f = { L h -> var p = h; int n = 0; for (; p; p = p.next) n += p ? p.v : 0; n; };") == 1);
+  CHECK(parseRounds("val f = { L h -> var p = h; int n = 0; while (n < 9) { if (!p) break; n += p.v; p = p.next; } n; };") ==
+        1);
+  CHECK(parseRounds("val f = { L l -> if (!l.next) return 0; while (l.next) l = l.next; l.v; };") == 1);
 }
 
 TEST_CASE("parser/null facts: broken loop facts cost one more parse for all loops", "[parser][nullfacts]") {

@@ -172,6 +172,20 @@ TEST_CASE("parser/scope_facts: reads in a loop record the entry facts they rely 
   CHECK_FALSE(head->reliedOn(NullPath::ofVar(q)));
   CHECK(e->pathNonNull(qf));
   CHECK(head->reliedOn(qf));
+  // A read that was only a test takes back what it was first to record.
+  head->clearReliedOn();
+  ReliedMarks first, second;
+  CHECK_FALSE(e->maybeNull(p, true, &first));
+  CHECK_FALSE(t->maybeNull(p, true, &second));
+  CHECK(first.size() == 1);
+  CHECK(second.empty());  // recorded already
+  Scope::unmarkRelied(first);
+  CHECK_FALSE(head->reliedOn(NullPath::ofVar(p)));
+  // A test in the loop proves its fact on its own: reads below it do not
+  // reach the head's.
+  t->setPathNonNull(qf, true);
+  CHECK(t->pathNonNull(qf));
+  CHECK_FALSE(head->reliedOn(qf));
   head->clearReliedOn();
   CHECK_FALSE(head->reliedOn(qf));
   for (Scope* x : {t, e, body, head}) f.st.kill(x);
