@@ -19,6 +19,12 @@ struct PathStep {
   bool operator==(const PathStep& o) const {
     return element == o.element && key == o.key && indexVar == o.indexVar && index == o.index;
   }
+  bool operator<(const PathStep& o) const {
+    if (element != o.element) return element < o.element;
+    if (key != o.key) return key < o.key;
+    if (indexVar != o.indexVar) return indexVar < o.indexVar;
+    return index < o.index;
+  }
 };
 
 struct NullPath {
@@ -42,6 +48,7 @@ struct NullPath {
   bool readsKey(bool element, int key) const;
   bool operator==(const NullPath& o) const { return root == o.root && steps == o.steps; }
   bool operator!=(const NullPath& o) const { return !(*this == o); }
+  bool operator<(const NullPath& o) const { return root != o.root ? root < o.root : steps < o.steps; }
   // Stable text, e.g. "v3.f7[v4]" or "v3[e2:#0]", for tests and hints.
   std::string str() const;
 };

@@ -189,8 +189,7 @@ void Scope::forget(size_t n) {
     dropOwn(varSlot(int(i)));
     facts_.erase(int(i));
   }
-  paths_.erase(std::remove_if(paths_.begin(), paths_.end(), [n](const auto& e) { return size_t(e.first.maxVar()) >= n; }),
-               paths_.end());
+  for (auto it = paths_.begin(); it != paths_.end();) it = size_t(it->first.maxVar()) >= n ? paths_.erase(it) : ++it;
   if (numVars_ > n) numVars_ = n;
 }
 

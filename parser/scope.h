@@ -19,6 +19,8 @@
 // a call resets every class to the base.
 #pragma once
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -170,14 +172,14 @@ class Scope {
   std::vector<int> slots_;                   // slot of node->in[1 + k] (0: a dropped entry)
   std::unordered_map<int, uint32_t> where_;  // slot -> index k in slots_
   std::unordered_map<int, bool> facts_;      // variable -> maybe null, where it changed here
-  std::vector<std::pair<NullPath, bool>> paths_;  // path -> non-null, where it changed here
+  std::map<NullPath, bool> paths_;           // path -> non-null, where it changed here
   // Loop head: entry facts that reads in the loop relied on.
   mutable std::unordered_set<int> reliedVars_;
-  mutable std::vector<NullPath> reliedPaths_;
+  mutable std::set<NullPath> reliedPaths_;
   // Records at each open loop head between here and `found` (exclusive of
   // found's own loop) that fact p was relied on.
   void markRelied(const Scope* found, const NullPath& p, ReliedMarks* added) const;
-  const std::pair<NullPath, bool>* ownPath(const NullPath& p) const;
+  const bool* ownPath(const NullPath& p) const;
   bool dead_ = false;
 };
 

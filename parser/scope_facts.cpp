@@ -14,24 +14,17 @@ void Scope::markRelied(const Scope* found, const NullPath& p, ReliedMarks* added
     if (!x->loopBody_) continue;
     const Scope* head = x->parent_;
     bool made = false;
-    if (p.isVar()) {
-      made = head->reliedVars_.insert(p.root).second;
-    } else if (std::find(head->reliedPaths_.begin(), head->reliedPaths_.end(), p) == head->reliedPaths_.end()) {
-      head->reliedPaths_.push_back(p);
-      made = true;
-    }
+    made = p.isVar() ? head->reliedVars_.insert(p.root).second : head->reliedPaths_.insert(p).second;
     if (made && added) added->push_back({head, p});
   }
 }
 
 void Scope::unmarkRelied(const ReliedMarks& marks) {
   for (const auto& [head, p] : marks) {
-    if (p.isVar()) {
+    if (p.isVar())
       head->reliedVars_.erase(p.root);
-      continue;
-    }
-    auto& v = head->reliedPaths_;
-    v.erase(std::remove(v.begin(), v.end(), p), v.end());
+    else
+      head->reliedPaths_.erase(p);
   }
 }
 
@@ -53,10 +46,9 @@ void Scope::setMaybeNull(int i, bool b) {
   if (maybeNull(i, false) != b || !facts_.count(i)) facts_[i] = b;
 }
 
-const std::pair<NullPath, bool>* Scope::ownPath(const NullPath& p) const {
-  for (const auto& e : paths_)
-    if (e.first == p) return &e;
-  return nullptr;
+const bool* Scope::ownPath(const NullPath& p) const {
+  auto it = paths_.find(p);
+  return it == paths_.end() ? nullptr : &it->second;
 }
 
 bool Scope::ownsPath(const NullPath& p) const { return ownPath(p) != nullptr; }
@@ -65,8 +57,8 @@ bool Scope::pathNonNull(const NullPath& p, bool mark, ReliedMarks* added) const 
   const Scope* x = this;
   bool r = false;
   for (; x; x = x->parent_) {
-    if (const auto* e = x->ownPath(p)) {
-      r = e->second;
+    if (const bool* e = x->ownPath(p)) {
+      r = *e;
       break;
     }
   }
@@ -78,22 +70,18 @@ void Scope::setPathNonNull(const NullPath& p, bool nonNull) {
   // A fact is kept here even if the parent has it too: a test in a loop
   // proves it without the loop's entry. "Maybe null" is kept only to hide
   // the parent's fact, so a fact that held on one arm leaves nothing behind.
-  auto it = std::find_if(paths_.begin(), paths_.end(), [&](const auto& e) { return e.first == p; });
-  if (!nonNull && !(parent_ && parent_->pathNonNull(p, false))) {
-    if (it != paths_.end()) paths_.erase(it);
-  } else if (it != paths_.end()) {
-    it->second = nonNull;
-  } else {
-    paths_.push_back({p, nonNull});
-  }
+  if (!nonNull && !(parent_ && parent_->pathNonNull(p, false)))
+    paths_.erase(p);
+  else
+    paths_[p] = nonNull;
 }
 
 void Scope::forgetPaths(const std::function<bool(const NullPath&)>& affected) {
-  std::vector<NullPath> seen, drop;
+  std::set<NullPath> seen;
+  std::vector<NullPath> drop;
   for (const Scope* x = this; x; x = x->parent_) {
     for (const auto& [p, nonNull] : x->paths_) {
-      if (std::find(seen.begin(), seen.end(), p) != seen.end()) continue;
-      seen.push_back(p);
+      if (!seen.insert(p).second) continue;  // the newest entry is the fact
       if (nonNull && affected(p)) drop.push_back(p);
     }
   }
@@ -114,8 +102,7 @@ std::vector<NullPath> Scope::ownPaths() const {
 }
 
 bool Scope::reliedOn(const NullPath& p) const {
-  if (p.isVar()) return reliedVars_.count(p.root) != 0;
-  return std::find(reliedPaths_.begin(), reliedPaths_.end(), p) != reliedPaths_.end();
+  return p.isVar() ? reliedVars_.count(p.root) != 0 : reliedPaths_.count(p) != 0;
 }
 
 void Scope::clearReliedOn() {
@@ -163,7 +150,7 @@ void ScopeTable::snapshotFacts(Scope* s, Scope* from, Scope* base) {
     for (const auto& [v, b] : x->facts_)
       if (size_t(v) < base->numVars_ && !s->facts_.count(v)) s->facts_[v] = b;
     for (const auto& [p, b] : x->paths_)
-      if (size_t(p.maxVar()) < base->numVars_ && !s->ownsPath(p)) s->paths_.push_back({p, b});
+      if (size_t(p.maxVar()) < base->numVars_) s->paths_.emplace(p, b);  // the newest stays
   }
 }
 
