@@ -137,3 +137,18 @@ TEST_CASE("parser/null facts: a fact dropped at an outer head may break an inner
   CHECK(parseRounds(src) == 3);
   CHECK(errorsOf(src) == std::vector<std::string>{"6:31: 'q' might be null", "7:10: 'p' might be null"});
 }
+
+TEST_CASE("parser/null facts: deep loop nests settle in a bounded number of parses", "[parser][nullfacts]") {
+  // Each level reads p (relying on the entry fact) and the innermost
+  // breaks it: never more than three parses, whatever the depth.
+  for (int depth : {5, 60}) {
+    std::string src = "val f = { L? p, int c -> if (!p) return 0; int n = 0;\n";
+    for (int i = 0; i < depth; i++) src += "while (n < c + " + std::to_string(i) + ") { n += p.v;\n";
+    src += "p = p.next;\n";
+    for (int i = 0; i < depth; i++) src += "}\n";
+    src += "n; };\n";
+    INFO("depth " << depth);
+    CHECK(parseRounds(src) <= 3);
+    CHECK(errorsOf(src).size() == size_t(depth) + 1);  // every p.v, and p.next
+  }
+}
