@@ -176,8 +176,8 @@ class Scope {
   // Loop head: entry facts that reads in the loop relied on.
   mutable std::unordered_set<int> reliedVars_;
   mutable std::set<NullPath> reliedPaths_;
-  // Records at each open loop head between here and `found` (exclusive of
-  // found's own loop) that fact p was relied on.
+  // Records that fact p was relied on at each open loop head whose body
+  // the lookup left on its way from here to `found` (where p was found).
   void markRelied(const Scope* found, const NullPath& p, ReliedMarks* added) const;
   const bool* ownPath(const NullPath& p) const;
   bool dead_ = false;

@@ -13,8 +13,7 @@ void Scope::markRelied(const Scope* found, const NullPath& p, ReliedMarks* added
   for (const Scope* x = this; x && x != found; x = x->parent_) {
     if (!x->loopBody_) continue;
     const Scope* head = x->parent_;
-    bool made = false;
-    made = p.isVar() ? head->reliedVars_.insert(p.root).second : head->reliedPaths_.insert(p).second;
+    bool made = p.isVar() ? head->reliedVars_.insert(p.root).second : head->reliedPaths_.insert(p).second;
     if (made && added) added->push_back({head, p});
   }
 }
