@@ -17,6 +17,7 @@ struct WorkCounters {
   uint64_t liveNodeVisits = 0;    // nodes visited by liveNodes()
   uint64_t antiDepVisits = 0;     // memory users looked at for anti-dependences
   uint64_t inlinedNodes = 0;      // nodes copied by inlining
+  uint64_t parseRounds = 0;       // whole-file parses (a file is parsed again when an assumption fails)
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
@@ -33,6 +34,7 @@ struct WorkCounters {
     f("liveNodes visits", liveNodeVisits);
     f("anti-dependence visits", antiDepVisits);
     f("inlined nodes", inlinedNodes);
+    f("parse rounds", parseRounds);
   }
 };
 

@@ -107,6 +107,7 @@ void Parser::storeElem(Node* ptr, Node* idx, const SType& elem, Node* v) {
   Node* off = elemOffset(idx, m.size);
   Node* st = mk(Op::Store, {ctrl(), scope()->memOf(m.alias), ptr, off, v}, Type::mem(), m.encode());
   scope()->setMemOf(m.alias, peep(st));
+  if (elem.isNullTracked()) noteStore(true, elemKey(elem));
 }
 
 //   new = 'new' type '[' expr ']'
@@ -157,6 +158,7 @@ Val Parser::parseIndex(Val arr) {
   SrcPos lb = tok().pos;
   pos_++;
   SrcPos ipos = tok().pos;
+  uint64_t events = factEvents_;
   Val idx = requireInt(parseExpr(), ipos, "[]");
   expect(Tok::RBracket);
   bool ok = checkArrayUse(arr, lb, "index");
@@ -167,7 +169,7 @@ Val Parser::parseIndex(Val arr) {
   if (!assign && !incdec) {
     if (!ok || idx.t.isError()) return {con(0), SType::error()};
     boundsCheck(arr.n, idx.n, lb);
-    Val v{loadElem(arr.n, idx.n, elem), elem};
+    Val v = fromPath({loadElem(arr.n, idx.n, elem), elem}, elemPath(arr, idx, elem, events));
     // Deep immutability: what a read-only array reaches is read-only.
     if (arr.t.readonly && (elem.kind == SType::Struct || elem.kind == SType::Array)) v.t.readonly = true;
     return v;

@@ -166,9 +166,9 @@ Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
     if (a.t.isRef() && b.t.isRef() && !commonType(a.t, b.t).isError()) {
       // Identity; a test against null tells which arm has the other non-null.
       Val r{dataOp(op == Tok::Eq ? Op::EQ : Op::NE, a.n, b.n, opPos), SType::boolT()};
-      std::vector<int> facts;
-      if (b.t.kind == SType::Null && a.var >= 0) facts.push_back(a.var);
-      if (a.t.kind == SType::Null && b.var >= 0) facts.push_back(b.var);
+      std::vector<NullPath> facts;
+      if (b.t.kind == SType::Null && a.path.valid()) facts.push_back(a.path);
+      if (a.t.kind == SType::Null && b.path.valid()) facts.push_back(b.path);
       (op == Tok::Ne ? r.nnTrue : r.nnFalse) = facts;
       return r;
     }
@@ -306,6 +306,7 @@ void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
   }
   if (info.type.isNullTracked()) scope()->setMaybeNull(idx, v.t.kind == SType::Null || v.t.nullable);
   scope()->set(idx, v.n);
+  noteVarAssigned(idx);
 }
 
 Val Parser::compoundAssign(const Token& name, Tok op, SrcPos opPos) {
@@ -346,6 +347,7 @@ Val Parser::incDec(bool prefix, bool inc, const Token& name, SrcPos opPos) {
   }
   v = coerce(v, syms().vars[size_t(idx)].type, opPos);
   assignVar(name, idx, v, opPos);
+  old.path = {};  // the value before: no longer what the variable holds
   return prefix ? v : old;
 }
 
@@ -355,7 +357,7 @@ Val Parser::parseTernary() {
   if (!at(Tok::Question)) return c;
   SrcPos qpos = tok().pos;
   pos_++;
-  c = condition(c, cpos);
+  c = condition(testOnly(c), cpos);
   Scope* fScope = branch(c.n, qpos);
   applyFacts(scope(), c.nnTrue);
   applyFacts(fScope, c.nnFalse);
@@ -418,9 +420,10 @@ Val Parser::parseLogical() {
     bool same = (sameType(a.t, b.t) && !a.t.isRef()) || (a.t.isError() || b.t.isError());
     Val onB = same ? b : toBool(b);
     Val onSkip = same ? a : Val{con(isAnd ? 0 : 1), SType::boolT()};
-    // What both operands prove (when `&&` is true, or `||` false) holds after.
-    std::vector<int> facts = isAnd ? a.nnTrue : a.nnFalse;
-    for (int v : isAnd ? b.nnTrue : b.nnFalse) facts.push_back(v);
+    // What both operands prove (when `&&` is true, or `||` false) holds
+    // after, unless the right one changed what the left one proved.
+    std::vector<NullPath> facts = factsHolding(isAnd ? a.nnTrue : a.nnFalse);
+    for (const NullPath& p : isAnd ? b.nnTrue : b.nnFalse) facts.push_back(p);
     a = mergeValues(scope(), onB, other, onSkip, same ? (a.t.isError() ? b.t : a.t) : SType::boolT());
     (isAnd ? a.nnTrue : a.nnFalse) = facts;
   }
@@ -443,7 +446,9 @@ Val Parser::parseEquality() {
   while (at(Tok::Eq) || at(Tok::Ne)) {
     Token op = tok();
     pos_++;
+    uint64_t events = factEvents_;
     Val b = parseRelational();
+    if (factEvents_ != events) a.path = {};  // `p == f()`: p's test would come too late
     a = compare(op.kind, a, b, op.pos);
   }
   return a;
@@ -524,7 +529,7 @@ Val Parser::parseUnary() {
     case Tok::Bang: {
       pos_++;
       SrcPos vpos = tok().pos;
-      Val v = condition(parseUnary(), vpos);
+      Val v = condition(testOnly(parseUnary()), vpos);
       Val r{dataOp(Op::Not, v.n, nullptr, op.pos), SType::boolT()};
       r.nnTrue = v.nnFalse;
       r.nnFalse = v.nnTrue;
@@ -631,7 +636,8 @@ Val Parser::readName(const Token& name) {
       // A field named bare inside a method.
       fn_->usedSelf = true;
       StructInfo* s = const_cast<StructInfo*>(fn_->selfStruct);
-      return emitLoad(readVar(info.selfVar), *s, info.field, name.pos);
+      Val self = readVar(info.selfVar);
+      return fromPath(emitLoad(self, *s, info.field, name.pos), fieldPath(self, *s, info.field));
     }
     if (info.name == "self" && fn_->selfStruct) fn_->usedSelf = true;
     if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable &&

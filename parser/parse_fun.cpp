@@ -453,6 +453,7 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
   ce->keep--;
   setCtrl(c);
   scope()->setAllMem(m);
+  noteCall();
   // Our functions return narrow results extended; C leaves the upper bits
   // undefined, so a result from anything else is truncated again.
   if (r && sig.ret.isNarrow() && !trusted) return narrowTo({r, SType::intT()}, sig.ret);

@@ -39,11 +39,11 @@ void Parser::parseLoopBody(Scope* exit) {
   }
 }
 
-Scope* Parser::enterLoop(size_t bodyStart) {
+Scope* Parser::enterLoop(size_t loopTok, size_t bodyStart) {
   Node* loop = peep(mk(Op::Loop, {nullptr, ctrl(), nullptr}, Type::ctrl()));
   setCtrl(loop);
   Scope* head = scope();
-  weakenAssignedInLoop(head, pos_, statementEnd(bodyStart));
+  assumeLoopFacts(head, loopTok, pos_, statementEnd(bodyStart));
   fn_->scope = scopes_.loopBody(head);
   return head;
 }
@@ -51,22 +51,23 @@ Scope* Parser::enterLoop(size_t bodyStart) {
 //   while = 'while' '(' expr ')' statement
 void Parser::parseWhile() {
   SrcPos wpos = tok().pos;
-  pos_++;
-  Scope* head = enterLoop(at(Tok::LParen) ? partner_[pos_] + 1 : pos_);
+  size_t loopTok = pos_++;
+  Scope* head = enterLoop(loopTok, at(Tok::LParen) ? partner_[pos_] + 1 : pos_);
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
-  Val c = condition(parseExpr(), cpos);
+  Val c = condition(testOnly(parseExpr()), cpos);
   expect(Tok::RParen);
   Scope* exit = branch(c.n, wpos);
   applyFacts(scope(), c.nnTrue);
   applyFacts(exit, c.nnFalse);
   parseLoopBody(exit);
-  closeLoop(head, exit);
+  closeLoop(loopTok, head, exit);
 }
 
-void Parser::closeLoop(Scope* head, Scope* exit) {
+void Parser::closeLoop(size_t loopTok, Scope* head, Scope* exit) {
   Scope* back = scope();
   back->forget(head->numVars());
+  checkLoopFacts(loopTok, head, back, exit);
   bool endless = exit->ctrl()->type->kind() == TKind::XCtrl && back->ctrl()->type->kind() != TKind::XCtrl;
   if (endless) {
     // Nothing leaves this loop: give it an exit that is never taken, so the
@@ -86,7 +87,7 @@ void Parser::closeLoop(Scope* head, Scope* exit) {
 //   for = 'for' '(' [declaration | expr] ';' [expr] ';' [expr] ')' statement
 void Parser::parseFor() {
   SrcPos fpos = tok().pos;
-  pos_++;
+  size_t loopTok = pos_++;
   size_t bodyStart = at(Tok::LParen) ? partner_[pos_] + 1 : pos_;
   expect(Tok::LParen);
   size_t outerVars = syms().vars.size(), outerDepth = syms().depth();
@@ -99,9 +100,9 @@ void Parser::parseFor() {
     if (!at(Tok::Semi)) parseExpr();
     expect(Tok::Semi);
   }
-  Scope* head = enterLoop(bodyStart);
+  Scope* head = enterLoop(loopTok, bodyStart);
   SrcPos cpos = tok().pos;
-  Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(parseExpr(), cpos);
+  Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(testOnly(parseExpr()), cpos);
   expect(Tok::Semi);
   // The step is parsed after the body, where it runs; remember where it is.
   size_t stepPos = pos_;
@@ -124,7 +125,7 @@ void Parser::parseFor() {
   } catch (SyntaxError&) {
   }
   pos_ = bodyEnd;
-  closeLoop(head, exit);
+  closeLoop(loopTok, head, exit);
   endBlock(outerVars, outerDepth);
 }
 

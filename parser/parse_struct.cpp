@@ -454,7 +454,7 @@ Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
     Node* c = fieldConst(*s, f);
     return c ? Val{c, f.type} : Val{con(0), SType::error()};
   }
-  Val v = emitLoad(obj, *s, fi, dotPos);
+  Val v = fromPath(emitLoad(obj, *s, fi, dotPos), fieldPath(obj, *s, fi));
   // Deep immutability: what a read-only reference reaches is read-only, and
   // so is a reference field declared with an initializer (unless `!`).
   bool ref = v.t.kind == SType::Struct || v.t.kind == SType::Array;

@@ -51,7 +51,7 @@ Node* Parser::emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcP
     if (s.fields[i].isConst()) continue;
     Node* x = fieldValues[v++];
     if (x->isConst() && ((x->type->isInt() && x->type->value() == 0) || x->type->isNullPtr())) continue;
-    emitStore({ptr, SType::structT(&s)}, s, int(i), {x, s.fields[i].type}, pos);
+    emitStore({ptr, SType::structT(&s)}, s, int(i), {x, s.fields[i].type}, pos, /*init=*/true);
   }
   return ptr;
 }
@@ -69,7 +69,7 @@ Val Parser::emitLoad(Val obj, StructInfo& s, int field, SrcPos pos) {
   return v;
 }
 
-void Parser::emitStore(Val obj, StructInfo& s, int field, Val v, SrcPos pos) {
+void Parser::emitStore(Val obj, StructInfo& s, int field, Val v, SrcPos pos, bool init) {
   const FieldInfo& f = s.fields[size_t(field)];
   MemAccess m;
   m.alias = u_.aliasClass(s.name + "." + f.name);
@@ -78,6 +78,7 @@ void Parser::emitStore(Val obj, StructInfo& s, int field, Val v, SrcPos pos) {
                 m.encode());
   st->pos = pos;
   scope()->setMemOf(m.alias, peep(st));
+  if (!init) noteStore(false, m.alias);
 }
 
 }  // namespace simplec

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "lexer/lexer.h"
+#include "lexer/work_counters.h"
 #include "parser/on_exit.h"
 #include "parser/parser_impl.h"
 #include "son/verify.h"
@@ -19,7 +20,12 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Unit& g) {
   // before its body is finished. The parser assumes one; when an assumption
   // proves wrong, the file is parsed again with what was learnt (each round
   // only widens a type, so this ends quickly).
+  // Likewise a loop head assumes the null facts of the loop's entry; if a
+  // back edge breaks one that a read relied on, the file is parsed again
+  // without it. Every loop is checked in the same round, and a round only
+  // drops facts; after two such rounds loops assume nothing they may change.
   Parser::RetHints hints;
+  Parser::LoopHints loopHints;
   // Hints may name structs of an earlier round: those stay alive until the end.
   std::vector<std::unique_ptr<StructInfo>> earlierStructs;
   // A result type that held only because nothing but the function's own
@@ -28,15 +34,19 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Unit& g) {
   // those; if the result follows it without an error, it is reported.
   std::vector<std::string> undetermined;
   bool probed = false;
-  for (int round = 0;; round++) {
+  int retRounds = 0, loopRounds = 0;
+  for (;;) {
+    workCounters().parseRounds++;
     g.reset();
     diag.hold();
-    Parser p(file, diag, g, hints);
+    Parser p(file, diag, g, hints, loopHints, loopRounds >= 2);
     bool ok = p.parseFile();
     OnExit keep{[&] { p.moveStructsTo(earlierStructs); }};
     Parser::RetHints failed;
     bool held = p.assumptionsHeld(&failed);
-    if (held && !probed && ok) {
+    bool loopsHeld = p.loopFactsHeld(&loopHints);
+    SIMPLEC_CHECK(loopsHeld || loopRounds < 2, "parser", "loop null facts did not settle");
+    if (held && loopsHeld && !probed && ok) {
       probed = true;
       std::vector<std::string> defaulted = p.defaultedResults();
       if (!defaulted.empty()) {
@@ -46,7 +56,8 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Unit& g) {
         g.reset();
         diag.hold();
         {
-          Parser probe(file, diag, g, probes);
+          workCounters().parseRounds++;
+          Parser probe(file, diag, g, probes, loopHints, loopRounds >= 2);
           probe.parseFile();
           probe.moveStructsTo(earlierStructs);
           Parser::RetHints probeOnly;
@@ -57,16 +68,21 @@ bool parseFile(const SourceFile& file, DiagEngine& diag, Unit& g) {
         continue;  // the same round again, to report from it
       }
     }
-    if (held || round == 5) {
-      // Still changing after several rounds: the type grows without end
-      // (a function returning itself).
+    // Still changing after several rounds: the type grows without end
+    // (a function returning itself).
+    bool retDone = held || retRounds == 4;
+    if (retDone && loopsHeld) {
       if (!held) p.reportUnresolvedRecursion(failed);
       p.reportUndeterminedResults(undetermined);
       diag.release();
       return ok && held && !diag.hasErrors();
     }
     diag.discard();
-    for (auto& [name, t] : failed) hints[name] = t;
+    if (!retDone) {
+      retRounds++;
+      for (auto& [name, t] : failed) hints[name] = t;
+    }
+    if (!loopsHeld) loopRounds++;
   }
 }
 
@@ -101,8 +117,9 @@ void Parser::reportUndeterminedResults(const std::vector<std::string>& names) {
     error(pos, "cannot determine the result type of '" + name + "': only its own recursive calls return");
 }
 
-Parser::Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints)
-    : file_(file), diag_(diag), hints_(hints), u_(u) {}
+Parser::Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints,
+               const LoopHints& loopHints, bool pessimisticLoops)
+    : loopHints_(loopHints), pessimisticLoops_(pessimisticLoops), file_(file), diag_(diag), hints_(hints), u_(u) {}
 
 void Parser::reportUnresolvedRecursion(const RetHints& failed) {
   std::vector<std::pair<SrcPos, std::string>> where;
@@ -477,7 +494,7 @@ void Parser::parseIf() {
   pos_++;
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
-  Val c = condition(parseExpr(), cpos);
+  Val c = condition(testOnly(parseExpr()), cpos);
   expect(Tok::RParen);
   Scope* fScope = branch(c.n, ifPos);
   applyFacts(scope(), c.nnTrue);

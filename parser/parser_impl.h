@@ -10,6 +10,7 @@
 #include "lexer/diag.h"
 #include "lexer/token.h"
 #include "opt/peephole.h"
+#include "parser/null_path.h"
 #include "parser/scope.h"
 #include "parser/struct_info.h"
 #include "parser/stype.h"
@@ -24,11 +25,15 @@ struct Val {
   Val(Node* node, SType type) : n(node), t(std::move(type)) {}
   Node* n = nullptr;
   SType t;
-  // Null facts for flow-sensitive typing: the variables (indices in the
-  // current scope) known non-null where this value, as a condition, is
-  // true / false. `var` is the variable this value was read from.
-  std::vector<int> nnTrue, nnFalse;
+  // Null facts for flow-sensitive typing: the variables and paths known
+  // non-null where this value, as a condition, is true / false. `var` is
+  // the variable this value was read from; `path` the stable path it was
+  // read from (a variable's too: NullPath::ofVar).
+  std::vector<NullPath> nnTrue, nnFalse;
   int var = -1;
+  NullPath path;
+  // Loop entry facts this read first relied on (see testOnly).
+  ReliedMarks relied;
 };
 
 // Thrown on a syntax error, after it has been reported; statement parsing
@@ -42,7 +47,12 @@ class Parser {
   // `hints`: result types of recursive top-level functions, learnt from an
   // earlier parse of the same file.
   using RetHints = std::unordered_map<std::string, SType>;
-  Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints);
+  // Facts a loop must not assume at its head (its keyword's token index ->
+  // the variables and paths), learnt from an earlier parse of the same file.
+  using LoopHints = std::unordered_map<size_t, std::vector<NullPath>>;
+  // `pessimisticLoops`: loops assume no fact they may change (by their tokens).
+  Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints, const LoopHints& loopHints,
+         bool pessimisticLoops);
   bool parseFile();
   // After parseFile: did every recursive use assume the result type the
   // function turned out to have? If not, `learnt` holds the real types.
@@ -55,6 +65,9 @@ class Parser {
   // any error in their body: nothing but their own calls decides the type.
   std::vector<std::string> resultsFollowing(const RetHints& probes) const;
   void reportUndeterminedResults(const std::vector<std::string>& names);
+  // After parseFile: did every loop keep the entry facts its reads relied
+  // on? If not, the facts to drop are added to `learnt`.
+  bool loopFactsHeld(LoopHints* learnt) const;
   void moveStructsTo(std::vector<std::unique_ptr<StructInfo>>& into) {
     for (auto& s : structs_) into.push_back(std::move(s));
   }
@@ -182,10 +195,10 @@ class Parser {
   Scope* jumpTo(Scope* target);
   // Closes a loop; an endless one gets a Never exit to the function's return.
   // The current scope (the back edge's) and the exit fold back into `head`.
-  void closeLoop(Scope* head, Scope* exit);
+  void closeLoop(size_t loopTok, Scope* head, Scope* exit);
   // The loop body scope of a new loop at the current control (the head);
   // the body statement starts at token `bodyStart`.
-  Scope* enterLoop(size_t bodyStart);
+  Scope* enterLoop(size_t loopTok, size_t bodyStart);
   void parseLoopBody(Scope* exit);
   // Merge two arms that each leave a value: the result Phi (or value).
   // Joins the arms a (which computed va) and b (vb); the scope they branched
@@ -268,10 +281,35 @@ class Parser {
   void reportMightBeNull(const Val& v, SrcPos pos);
   bool checkDeref(const Val& obj, SrcPos dotPos);
   void noteSelfWrite(const Val& obj);  // a method assigning a field of `self`
-  void applyFacts(Scope* s, const std::vector<int>& vars);
+  // ---- null facts (null_facts.cpp)
+  Val readVar(int idx);
+  void applyFacts(Scope* s, const std::vector<NullPath>& facts);
+  // v, read just now, is only tested (if, while, for, ?, !): whether it
+  // is null does not depend on a loop's entry facts after all.
+  Val testOnly(Val v);
+  // Those of `facts` that still hold in the current scope.
+  std::vector<NullPath> factsHolding(const std::vector<NullPath>& facts);
+  // v was just loaded from `path` (maybe none): it may be known non-null.
+  Val fromPath(Val v, const NullPath& path);
+  NullPath fieldPath(const Val& obj, StructInfo& s, int field);
+  // a[idx], unless evaluating the index changed something (`eventsBefore`).
+  NullPath elemPath(const Val& arr, const Val& idx, const SType& elem, uint64_t eventsBefore);
+  int fieldKey(StructInfo& s, int field);
+  int elemKey(const SType& elem);
+  // What can change a path's fact: each one also counts in factEvents_.
+  void noteVarAssigned(int idx);
+  void noteStore(bool element, int key);
+  void noteCall();
+  uint64_t factEvents_ = 0;
+  std::unordered_map<std::string, int> elemKeys_;
+  // Loops: the head assumes the facts of its entry; closing checks them.
+  void assumeLoopFacts(Scope* head, size_t loopTok, size_t from, size_t to);
+  void checkLoopFacts(size_t loopTok, Scope* head, Scope* back, Scope* exit);
   // Variables assigned in tokens [from, to) may be null again at `head`.
   void weakenAssignedInLoop(Scope* head, size_t from, size_t to);
-  Val readVar(int idx);
+  const LoopHints& loopHints_;
+  bool pessimisticLoops_ = false;
+  LoopHints failedLoops_;
   // A type learnt in an earlier parse, with its structs those of this parse.
   SType remapStructs(const SType& t) const;
   // The last field access parsed, so that `s.f = v` can turn it into a store.
@@ -289,7 +327,8 @@ class Parser {
   void registerStructAliases();
   Node* emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcPos pos);
   Val emitLoad(Val obj, StructInfo& s, int field, SrcPos pos);
-  void emitStore(Val obj, StructInfo& s, int field, Val v, SrcPos pos);
+  // `init`: into an object just allocated (no fact can name it yet).
+  void emitStore(Val obj, StructInfo& s, int field, Val v, SrcPos pos, bool init = false);
   // ---- arrays (parse_array.cpp)
   void registerArrayAliases();
   MemAccess elemAccess(const SType& elem);

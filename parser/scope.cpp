@@ -183,24 +183,13 @@ void Scope::bind(int i, Node* v) {
   facts_[i] = var(i).maybeNull;
 }
 
-bool Scope::maybeNull(int i) const {
-  for (const Scope* x = this; x; x = x->parent_) {
-    auto it = x->facts_.find(i);
-    if (it != x->facts_.end()) return it->second;
-  }
-  return var(i).maybeNull;
-}
-
-void Scope::setMaybeNull(int i, bool b) {
-  if (maybeNull(i) != b || !facts_.count(i)) facts_[i] = b;
-}
-
 void Scope::forget(size_t n) {
   // Only the dropped variables are looked at: a block's exit costs what it declared.
   for (size_t i = n; i < numVars_; i++) {
     dropOwn(varSlot(int(i)));
     facts_.erase(int(i));
   }
+  for (auto it = paths_.begin(); it != paths_.end();) it = size_t(it->first.maxVar()) >= n ? paths_.erase(it) : ++it;
   if (numVars_ > n) numVars_ = n;
 }
 
@@ -259,13 +248,12 @@ Scope* ScopeTable::snapshot(Scope* from, Scope* base) {
       if (slot >= 2 && size_t(slot - 2) >= base->numVars_) continue;  // not visible at the target
       s->setOwn(slot, x->node->in[1 + k]);
     }
-    for (const auto& [v, b] : x->facts_)
-      if (size_t(v) < base->numVars_ && !s->facts_.count(v)) s->facts_[v] = b;
     if (x->resetsMem_ && !classesDone) {
       classesDone = true;
       s->resetsMem_ = true;
     }
   }
+  snapshotFacts(s, from, base);
   return s;
 }
 
@@ -281,6 +269,7 @@ void ScopeTable::kill(Scope* s) {
   s->slots_ = {};
   s->where_ = {};
   s->facts_ = {};
+  s->paths_ = {};
 }
 
 Scope* ScopeTable::collapse(Scope* s) {
@@ -296,7 +285,7 @@ Scope* ScopeTable::collapse(Scope* s) {
   workCounters().scopeReads += s->slots_.size();
   for (size_t k = 0; k < s->slots_.size(); k++)
     if (s->slots_[k] != 0) p->setOwn(s->slots_[k], s->node->in[1 + k]);
-  for (const auto& [v, b] : s->facts_) p->facts_[v] = b;
+  collapseFacts(s, p);
   p->numVars_ = s->numVars_;
   kill(s);
   return p;
@@ -307,18 +296,7 @@ Node* ScopeTable::merge(Scope* s, Scope* that) {
   SIMPLEC_CHECK(s->numVars_ == that->numVars_, "parser", "merging scopes of different shapes");
   Graph& g = *s->g_;
   Peephole& peep = *s->peep_;
-  // Null facts: a dead arm proves nothing; otherwise a variable may be null
-  // after the join if it may be on either arm.
-  bool sDead = s->ctrl()->type->kind() == TKind::XCtrl;
-  bool thatDead = that->ctrl()->type->kind() == TKind::XCtrl;
-  std::vector<int> factVars;
-  for (const auto& [v, b] : s->facts_) factVars.push_back(v);
-  for (const auto& [v, b] : that->facts_)
-    if (!s->facts_.count(v)) factVars.push_back(v);
-  for (int v : factVars) {
-    bool a = s->maybeNull(v), b = that->maybeNull(v);
-    s->facts_[v] = sDead ? b : thatDead ? a : a || b;
-  }
+  mergeFacts(s, that);
   // The slots either side changed. After a call on one side every class
   // may differ: those with a value in the common parent count too.
   std::vector<int> slots;

@@ -10,17 +10,24 @@
 // what its arms change, not the number of variables in sight.
 // A scope's values are the inputs of a ScopeNode (Op::Scope) in the graph,
 // so rewrites that replace a node (subsume) update every scope holding it.
+// Null facts (scope_facts.cpp) are per scope too: for variables and for
+// paths such as `p.next` (parser/null_path.h).
 // Loop bodies: reading or writing, inside a loop, a slot the loop has not
 // touched yet gives the loop head a Phi for it (made then, not before), so
 // only variables the loop uses get Phis. Memory is split into alias classes
 // (son/mem_access.h): a class without its own value shares the base memory;
 // a call resets every class to the base.
 #pragma once
+#include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "opt/peephole.h"
+#include "parser/null_path.h"
 #include "parser/stype.h"
 #include "son/graph.h"
 
@@ -68,6 +75,11 @@ class SymbolTable {
 };
 
 class ScopeTable;
+class Scope;
+
+// Entry facts of open loops that a read was the first to rely on: (loop
+// head, fact). A use that only tests the value gives them back.
+using ReliedMarks = std::vector<std::pair<const Scope*, NullPath>>;
 
 class Scope {
  public:
@@ -95,9 +107,29 @@ class Scope {
   // Value of variable i (a loop body gets the loop Phi made on first use).
   Node* get(int i) { return read(varSlot(i)); }
   void set(int i, Node* v) { write(varSlot(i), v); }
-  // May reference variable i be null here?
-  bool maybeNull(int i) const;
+  // ---- null facts (scope_facts.cpp)
+  // May reference variable i be null here? With `mark`, a non-null answer
+  // that comes from the entry of an open loop is recorded at its head (the
+  // loop then checks that its back edges keep the fact); `added` gets the
+  // records this answer was the first to make.
+  bool maybeNull(int i, bool mark = true, ReliedMarks* added = nullptr) const;
   void setMaybeNull(int i, bool b);
+  // Is path p (with at least one step) known non-null here? (`mark`: as above.)
+  bool pathNonNull(const NullPath& p, bool mark = true, ReliedMarks* added = nullptr) const;
+  void setPathNonNull(const NullPath& p, bool nonNull);
+  // Every path fact visible here that `affected` selects no longer holds.
+  void forgetPaths(const std::function<bool(const NullPath&)>& affected);
+  // The variables and paths whose facts this scope itself set.
+  std::vector<int> ownFactVars() const;
+  std::vector<NullPath> ownPaths() const;
+  bool ownsFact(int i) const { return facts_.count(i) != 0; }
+  bool ownsPath(const NullPath& p) const;
+  // At a loop head: did a read in the loop rely on this fact of its entry?
+  // (A variable's fact is asked as NullPath::ofVar.)
+  bool reliedOn(const NullPath& p) const;
+  void clearReliedOn();
+  // Takes back records made by one read (nothing may have read since).
+  static void unmarkRelied(const ReliedMarks& marks);
   // Forgets variables beyond the first n (their values here).
   void forget(size_t n);
 
@@ -143,6 +175,14 @@ class Scope {
   std::vector<int> slots_;                   // slot of node->in[1 + k] (0: a dropped entry)
   std::unordered_map<int, uint32_t> where_;  // slot -> index k in slots_
   std::unordered_map<int, bool> facts_;      // variable -> maybe null, where it changed here
+  std::map<NullPath, bool> paths_;           // path -> non-null, where it changed here
+  // Loop head: entry facts that reads in the loop relied on.
+  mutable std::unordered_set<int> reliedVars_;
+  mutable std::set<NullPath> reliedPaths_;
+  // Records that fact p was relied on at each open loop head whose body
+  // the lookup left on its way from here to `found` (where p was found).
+  void markRelied(const Scope* found, const NullPath& p, ReliedMarks* added) const;
+  const bool* ownPath(const NullPath& p) const;
   bool dead_ = false;
 };
 
@@ -173,6 +213,10 @@ class ScopeTable {
   const Type* slotType(Scope* s, int slot) const;
 
  private:
+  // The null-fact halves of merge, snapshot and collapse (scope_facts.cpp).
+  void mergeFacts(Scope* s, Scope* that);
+  void snapshotFacts(Scope* s, Scope* from, Scope* base);
+  void collapseFacts(Scope* s, Scope* p);
   Scope* make(Graph& g, Peephole& p, SymbolTable& symbols, Scope* parent, Node* ctrl);
   std::vector<std::unique_ptr<Scope>> scopes_;
 };

@@ -695,8 +695,9 @@ class Evaluator {
           } else {
             EvalKind k = o.kinds[size_t(cell)];
             int64_t x = o.cells[size_t(cell)];
+            // Never stored: zero-filled, so a function slot holds null.
             if (k == EvalKind::None)
-              k = m.value == MemValue::Fun   ? EvalKind::Fun
+              k = m.value == MemValue::Fun   ? EvalKind::Ptr
                   : m.value == MemValue::Ptr   ? EvalKind::Ptr
                   : m.value == MemValue::Float ? EvalKind::Flt
                                                : EvalKind::Int;
