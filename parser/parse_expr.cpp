@@ -2,7 +2,7 @@
 //   expr       = assign
 //   assign     = name ('=' | op'=') assign | ternary
 //   ternary    = logical ['?' ternary [':' ternary]]
-//   logical    = bitwise {('&&' | '||') bitwise}     (no mixing without parens)
+//   logical    = bitwise [('&&' | '||') logical]     (parse_logical.cpp)
 //   bitwise    = equality {('&' | '|' | '^') equality}
 //   equality   = relational {('==' | '!=') relational}
 //   relational = shift {('<' | '<=' | '>' | '>=') shift}   (chains)
@@ -387,44 +387,6 @@ Val Parser::parseTernary() {
     b = widenToFloat(b);
   }
   return mergeValues(tScope, a, fScope, b, t);
-}
-
-Val Parser::parseLogical() {
-  SrcPos apos = tok().pos;
-  Val a = parseBitwise();
-  Tok first = Tok::Eof;
-  while (at(Tok::AndAnd) || at(Tok::OrOr)) {
-    Tok op = tok().kind;
-    SrcPos opPos = tok().pos;
-    if (first != Tok::Eof && op != first) error(opPos, "mixing '&&' and '||' needs parentheses");
-    first = op;
-    pos_++;
-    a = condition(a, apos);
-    bool isAnd = op == Tok::AndAnd;
-    // The current scope evaluates the right operand; `skip` does not.
-    Scope* other = branch(a.n, opPos);
-    applyFacts(scope(), isAnd ? a.nnTrue : a.nnFalse);
-    if (!isAnd) {
-      // `||` evaluates its right side on the false arm: swap the arms.
-      Node* t = ctrl();
-      t->keep++;
-      setCtrl(other->ctrl());
-      other->setCtrl(t);
-      t->keep--;
-    }
-    Nesting nest(*this);
-    SrcPos bpos = tok().pos;
-    Val b = condition(parseBitwise(), bpos);
-    bool same = (sameType(a.t, b.t) && !a.t.isRef()) || (a.t.isError() || b.t.isError());
-    Val onB = same ? b : toBool(b);
-    Val onSkip = same ? a : Val{con(isAnd ? 0 : 1), SType::boolT()};
-    // What both operands prove (when `&&` is true, or `||` false) holds after.
-    std::vector<int> facts = isAnd ? a.nnTrue : a.nnFalse;
-    for (int v : isAnd ? b.nnTrue : b.nnFalse) facts.push_back(v);
-    a = mergeValues(scope(), onB, other, onSkip, same ? (a.t.isError() ? b.t : a.t) : SType::boolT());
-    (isAnd ? a.nnTrue : a.nnFalse) = facts;
-  }
-  return a;
 }
 
 Val Parser::parseBitwise() {

@@ -88,14 +88,19 @@ TEST_CASE("parser/expr: constant programs fold to the value the language defines
       {"var v = true; v = 5; return v;", 5},  // inferred types are never narrow
       {"int x = 1; { int x = 2; } return x;", 1},  // shadowing in a block
       {"int x = 1; { x = 2; } return x;", 2},
-      // && and || are values: the last operand evaluated (same types).
+      // && and || are values: the last operand evaluated, for integers of
+      // any widths (parse_logical_test.cpp has the rest).
       {"return 0 && 5;", 0},
       {"return 3 && 5;", 5},
       {"return 0 || 7;", 7},
       {"return 4 || 7;", 4},
-      {"return 3 && true;", 1},  // different types: a bool
-      {"return 2 || false;", 1},
+      {"return 3 && true;", 1},
+      {"return 2 || false;", 2},
       {"return 0 || false;", 0},
+      {"u8 r = 5; return 0 || r;", 5},
+      {"u8 r = 5; bool b = false; return b || r;", 5},
+      {"u32 r = 7; i8 s = -3; return r && s;", -3},
+      {"return 1.5 && 7;", 1},  // a float operand: a bool
       // The ternary; `c ? a` is a or zero.
       {"return 1 ? 5 : 6;", 5},
       {"return 0 ? 5 : 6;", 6},
@@ -141,8 +146,9 @@ TEST_CASE("parser/expr: && and || evaluate their right side on one arm only", "[
         "  %6 = Region _, %4, %5 : ctrl\n"
         "  %7 = Parm mem %1 : mem\n"
         "  %8 = Con 5 Start\n"
-        "  %9 = Phi %6, %8, %2 : int\n"
-        "  %10 = Return %6, %7, %9 : ctrl\n");
+        "  %9 = Con 0 Start\n"
+        "  %10 = Phi %6, %8, %9 : [0,5]\n"
+        "  %11 = Return %6, %7, %10 : ctrl\n");
   // a || b: b on the false arm.
   CHECK(parseIR("return arg || 5;") ==
         "fun main (entry):\n"
@@ -156,8 +162,9 @@ TEST_CASE("parser/expr: && and || evaluate their right side on one arm only", "[
         "  %8 = Con 5 Start\n"
         "  %9 = Phi %6, %8, %2 : int\n"
         "  %10 = Return %6, %7, %9 : ctrl\n");
-  // Operands of different types give a bool.
-  CHECK(parseIR("return arg && true;").find("Phi %6, %8, %9 : [0,1]") != std::string::npos);
+  // Integers of different widths give an int; a float operand a bool.
+  CHECK(parseIR("u8 r = 200; return arg || r;").find("Phi %6, %8, %2 : int") != std::string::npos);
+  CHECK(parseIR("return arg && 2.5;").find("Phi %6, %8, %9 : [0,1]") != std::string::npos);
   // The right side's call happens only on its arm: it hangs below the If.
   Parsed p = parseText("val f = { int x -> x; }; return f(arg) && f(2);");
   REQUIRE(p.ok);
