@@ -9,7 +9,8 @@
 //   shift      = additive {('<<' | '>>' | '>>>') additive}
 //   additive   = mul {('+' | '-') mul}
 //   mul        = unary {('*' | '/' | '%') unary}
-//   unary      = ('-' | '!' | '++' | '--') unary | postfix
+//   unary      = ('-' | '!' | '++' | '--') unary | postfix   ('--' is '-' '-'
+//                                            unless a numeric variable follows)
 //   postfix    = primary {'(' args ')'} | name ('++' | '--')
 #include "parser/parser_impl.h"
 
@@ -475,14 +476,9 @@ Val Parser::parseUnary() {
   Nesting nest(*this);
   Token op = tok();
   switch (op.kind) {
-    case Tok::Minus: {
+    case Tok::Minus:
       pos_++;
-      if (at(Tok::IntLit) && !tok().isHex) return parseIntLiteral(true);
-      Val v = parseUnary();
-      if (v.t.isFloat()) return {dataOp(Op::FNeg, v.n, nullptr, op.pos), SType::floatT(64)};
-      v = requireInt(v, op.pos, "-");
-      return {dataOp(Op::Neg, v.n, nullptr, op.pos), v.t.isError() ? v.t : SType::intT()};
-    }
+      return parseNegation(op.pos);
     case Tok::Bang: {
       pos_++;
       SrcPos vpos = tok().pos;
@@ -494,6 +490,7 @@ Val Parser::parseUnary() {
     }
     case Tok::PlusPlus:
     case Tok::MinusMinus: {
+      if (op.kind == Tok::MinusMinus && !namesNumericVar(pos_ + 1)) return parseDoubleMinus();
       pos_++;
       if (!at(Tok::Ident)) syntaxError(tok().pos, std::string("'") + tokSpelling(op.kind) + "' needs a variable");
       if (peekTok().kind == Tok::Dot || peekTok().kind == Tok::LParen) {
@@ -522,6 +519,50 @@ Val Parser::parseUnary() {
     }
     default: return parsePostfix();
   }
+}
+
+Val Parser::negate(Val v, SrcPos minusPos) {
+  if (v.t.isFloat()) return {dataOp(Op::FNeg, v.n, nullptr, minusPos), SType::floatT(64)};
+  v = requireInt(v, minusPos, "-");
+  return {dataOp(Op::Neg, v.n, nullptr, minusPos), v.t.isError() ? v.t : SType::intT()};
+}
+
+// The operand of a unary minus at minusPos, negated.
+Val Parser::parseNegation(SrcPos minusPos) {
+  if (at(Tok::IntLit) && !tok().isHex) return parseIntLiteral(true);
+  return negate(parseUnary(), minusPos);
+}
+
+// A `--` that is no decrement is two minuses. Simple reads characters, so
+// the second '-' and a '-' right after it make a `--` again: `---x` is
+// `-(--x)` when x is a numeric variable, `-(-(-x))` otherwise.
+Val Parser::parseDoubleMinus() {
+  Token mm = tok();
+  pos_++;
+  SrcPos second = mm.pos;
+  second.col++;
+  bool joined = at(Tok::Minus) && tok().pos.line == mm.endPos.line && tok().pos.col == mm.endPos.col;
+  Val inner;
+  if (joined && namesNumericVar(pos_ + 1)) {
+    pos_++;
+    Token name = tok();
+    pos_++;
+    inner = incDec(true, false, name, second);
+  } else {
+    inner = parseNegation(second);
+  }
+  return negate(inner, mm.pos);
+}
+
+// Token i names a numeric variable: `--` before it decrements it. Names are
+// looked up as readName does (this function's, then enclosing constants).
+bool Parser::namesNumericVar(size_t i) {
+  if (i >= toks_.size() || toks_[i].kind != Tok::Ident) return false;
+  for (FunCtx* c = fn_; c; c = c->outer) {
+    int j = c->symbols.find(toks_[i].text);
+    if (j >= 0) return c->symbols.vars[size_t(j)].type.isNumeric();
+  }
+  return false;
 }
 
 Val Parser::parsePostfix() {

@@ -218,6 +218,10 @@ class Parser {
   Val parseAdditive();
   Val parseMultiplicative();
   Val parseUnary();
+  Val negate(Val v, SrcPos minusPos);
+  Val parseNegation(SrcPos minusPos);
+  Val parseDoubleMinus();
+  bool namesNumericVar(size_t i);
   Val parsePostfix();
   Val parsePrimary();
   Val parseIntLiteral(bool negated);
