@@ -102,6 +102,7 @@ class Driver {
  public:
   explicit Driver(const DriverOptions& o) : o_(o) {
     diag_.setColor(o.color);
+    diag_.setWarnings(o.warnings);
     if (o.timePasses) timer_ = std::make_unique<PassTimer>();
   }
 

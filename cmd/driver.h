@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "lexer/warnings.h"
+
 namespace simplec {
 
 enum class EmitKind { None, Tokens, Ir, Dot, Sched, Mir, Asm };
@@ -29,6 +31,7 @@ struct DriverOptions {
   std::string depFilePath;    // -MF
   std::string depTarget;      // -MT
   bool color = false;
+  WarningOptions warnings;    // -w, -W<name>, -Wno-<name>, -Werror...
   unsigned long long seed = 0;
   std::string argv0;
 };

@@ -62,14 +62,23 @@ int main(int argc, char** argv) {
   DriverOptions o;
   o.argv0 = argv[0];
   // Everything after "--" belongs to the program started by --run.
-  std::vector<std::string> args;
+  std::vector<std::string> args, wflags;
   for (int i = 1; i < argc; i++) {
     if (std::strcmp(argv[i], "--") == 0) {
       for (int j = i + 1; j < argc; j++) o.runArgs.push_back(argv[j]);
       break;
     }
-    // gcc spells these with one dash; CLI11 wants two for long names.
     std::string a = argv[i];
+    // Warning flags are read below, in order (CLI11 has no -Wno-<name>).
+    if (a == "-w") {
+      o.warnings.silenceAll(true);
+      continue;
+    }
+    if (a.size() > 2 && a.compare(0, 2, "-W") == 0) {
+      wflags.push_back(a);
+      continue;
+    }
+    // gcc spells these with one dash; CLI11 wants two for long names.
     if (a == "-MD" || a == "-MF" || a == "-MT") a = "-" + a;
     args.push_back(a);
   }
@@ -100,6 +109,8 @@ int main(int argc, char** argv) {
   app.add_option("--color", color, "colour diagnostics: never|always|auto")
       ->check(CLI::IsMember({"never", "always", "auto"}));
   app.add_option("--seed", o.seed, "seed for the optimizer's worklist order (testing)");
+  app.footer("Warnings as in gcc: -w, -W<name>, -Wno-<name>, -Werror, -Werror=<name>, -Wall, -Wextra.\n"
+             "Names: parentheses (on by default).");
   try {
     std::reverse(args.begin(), args.end());
     app.parse(args);
@@ -108,6 +119,16 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   o.color = color == "always" || (color == "auto" && isatty(2));
+  // -W flags apply in order (the last of -Wfoo/-Wno-foo wins); an unknown
+  // name is reported and ignored, as clang does.
+  for (const std::string& w : wflags) {
+    if (w.size() > 3 && w[3] == ',') {  // -Wl, -Wa, -Wp: options for other tools
+      std::cerr << "simplec: error: '" << w.substr(0, 4) << "' is not supported\n";
+      return 2;
+    }
+    if (!o.warnings.apply(w.substr(2)) && !o.warnings.silenced())
+      std::cerr << "simplec: warning: unknown warning option '" << w << "'\n";
+  }
   if (!emit.empty()) {
     static const std::pair<const char*, EmitKind> kinds[] = {
         {"tokens", EmitKind::Tokens}, {"ir", EmitKind::Ir},   {"dot", EmitKind::Dot},

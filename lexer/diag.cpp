@@ -156,6 +156,15 @@ void DiagEngine::report(const SourceFile& file, SrcPos pos, Severity sev,
   std::fflush(out_);
 }
 
+void DiagEngine::warn(const SourceFile& file, SrcPos pos, Warn w, const std::string& msg) {
+  if (!warnings_.enabled(w)) return;
+  if (warnings_.asError(w)) {
+    report(file, pos, Severity::Error, msg + " [-Werror=" + warnName(w) + "]");
+    return;
+  }
+  report(file, pos, Severity::Warning, msg + " [-W" + warnName(w) + "]");
+}
+
 void DiagEngine::errorNoPos(const std::string& where, const std::string& msg) {
   if (!admit(Severity::Error, where)) return;
   printHeader(out_, color_, where, Severity::Error, msg);

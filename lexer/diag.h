@@ -1,6 +1,8 @@
 // DiagEngine: the one place user diagnostics and internal errors go through.
 // User errors are collected (the compiler keeps going where it can) and printed
 // as gcc does: "FILE:LINE:COL: error: message", the source line, a caret.
+// Named warnings (lexer/warnings.h) are printed, dropped or made errors as
+// the command line says.
 // A broken compiler invariant throws InternalError; the driver turns it into
 // "internal compiler error" naming the pass, and exit status 70.
 #pragma once
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "lexer/source.h"
+#include "lexer/warnings.h"
 
 namespace simplec {
 
@@ -28,6 +31,11 @@ class DiagEngine {
   void error(const SourceFile& file, SrcPos pos, const std::string& msg) {
     report(file, pos, Severity::Error, msg);
   }
+  // A named warning: printed with " [-WNAME]" if enabled, or as an error
+  // (" [-Werror=NAME]") if the options make it one.
+  void warn(const SourceFile& file, SrcPos pos, Warn w, const std::string& msg);
+  void setWarnings(const WarningOptions& w) { warnings_ = w; }
+
   // A diagnostic that has no source position (e.g. an unreadable input file).
   void errorNoPos(const std::string& where, const std::string& msg);
 
@@ -53,6 +61,7 @@ class DiagEngine {
 
   FILE* out_;
   bool color_ = false;
+  WarningOptions warnings_;
   int errors_ = 0;
   int errorLimit_ = 100;
   bool stopped_ = false;  // the error limit was reached: print nothing more

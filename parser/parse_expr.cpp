@@ -2,14 +2,15 @@
 //   expr       = assign
 //   assign     = name ('=' | op'=') assign | ternary
 //   ternary    = logical ['?' ternary [':' ternary]]
-//   logical    = bitwise {('&&' | '||') bitwise}     (no mixing without parens)
+//   logical    = bitwise [('&&' | '||') logical]     (parse_logical.cpp)
 //   bitwise    = equality {('&' | '|' | '^') equality}
 //   equality   = relational {('==' | '!=') relational}
 //   relational = shift {('<' | '<=' | '>' | '>=') shift}   (chains)
 //   shift      = additive {('<<' | '>>' | '>>>') additive}
 //   additive   = mul {('+' | '-') mul}
 //   mul        = unary {('*' | '/' | '%') unary}
-//   unary      = ('-' | '!' | '++' | '--') unary | postfix
+//   unary      = ('-' | '!' | '++' | '--') unary | postfix   ('--' is '-' '-'
+//                                            unless a numeric variable follows)
 //   postfix    = primary {'(' args ')'} | name ('++' | '--')
 #include "parser/parser_impl.h"
 
@@ -391,45 +392,6 @@ Val Parser::parseTernary() {
   return mergeValues(tScope, a, fScope, b, t);
 }
 
-Val Parser::parseLogical() {
-  SrcPos apos = tok().pos;
-  Val a = parseBitwise();
-  Tok first = Tok::Eof;
-  while (at(Tok::AndAnd) || at(Tok::OrOr)) {
-    Tok op = tok().kind;
-    SrcPos opPos = tok().pos;
-    if (first != Tok::Eof && op != first) error(opPos, "mixing '&&' and '||' needs parentheses");
-    first = op;
-    pos_++;
-    a = condition(a, apos);
-    bool isAnd = op == Tok::AndAnd;
-    // The current scope evaluates the right operand; `skip` does not.
-    Scope* other = branch(a.n, opPos);
-    applyFacts(scope(), isAnd ? a.nnTrue : a.nnFalse);
-    if (!isAnd) {
-      // `||` evaluates its right side on the false arm: swap the arms.
-      Node* t = ctrl();
-      t->keep++;
-      setCtrl(other->ctrl());
-      other->setCtrl(t);
-      t->keep--;
-    }
-    Nesting nest(*this);
-    SrcPos bpos = tok().pos;
-    Val b = condition(parseBitwise(), bpos);
-    bool same = (sameType(a.t, b.t) && !a.t.isRef()) || (a.t.isError() || b.t.isError());
-    Val onB = same ? b : toBool(b);
-    Val onSkip = same ? a : Val{con(isAnd ? 0 : 1), SType::boolT()};
-    // What both operands prove (when `&&` is true, or `||` false) holds
-    // after, unless the right one changed what the left one proved.
-    std::vector<NullPath> facts = factsHolding(isAnd ? a.nnTrue : a.nnFalse);
-    for (const NullPath& p : isAnd ? b.nnTrue : b.nnFalse) facts.push_back(p);
-    a = mergeValues(scope(), onB, other, onSkip, same ? (a.t.isError() ? b.t : a.t) : SType::boolT());
-    (isAnd ? a.nnTrue : a.nnFalse) = facts;
-  }
-  return a;
-}
-
 Val Parser::parseBitwise() {
   Val a = parseEquality();
   while (at(Tok::Amp) || at(Tok::Pipe) || at(Tok::Caret)) {
@@ -518,14 +480,9 @@ Val Parser::parseUnary() {
   Nesting nest(*this);
   Token op = tok();
   switch (op.kind) {
-    case Tok::Minus: {
+    case Tok::Minus:
       pos_++;
-      if (at(Tok::IntLit) && !tok().isHex) return parseIntLiteral(true);
-      Val v = parseUnary();
-      if (v.t.isFloat()) return {dataOp(Op::FNeg, v.n, nullptr, op.pos), SType::floatT(64)};
-      v = requireInt(v, op.pos, "-");
-      return {dataOp(Op::Neg, v.n, nullptr, op.pos), v.t.isError() ? v.t : SType::intT()};
-    }
+      return parseNegation(op.pos);
     case Tok::Bang: {
       pos_++;
       SrcPos vpos = tok().pos;
@@ -537,6 +494,7 @@ Val Parser::parseUnary() {
     }
     case Tok::PlusPlus:
     case Tok::MinusMinus: {
+      if (op.kind == Tok::MinusMinus && !namesNumericVar(pos_ + 1)) return parseDoubleMinus();
       pos_++;
       if (!at(Tok::Ident)) syntaxError(tok().pos, std::string("'") + tokSpelling(op.kind) + "' needs a variable");
       if (peekTok().kind == Tok::Dot || peekTok().kind == Tok::LParen) {
@@ -565,6 +523,50 @@ Val Parser::parseUnary() {
     }
     default: return parsePostfix();
   }
+}
+
+Val Parser::negate(Val v, SrcPos minusPos) {
+  if (v.t.isFloat()) return {dataOp(Op::FNeg, v.n, nullptr, minusPos), SType::floatT(64)};
+  v = requireInt(v, minusPos, "-");
+  return {dataOp(Op::Neg, v.n, nullptr, minusPos), v.t.isError() ? v.t : SType::intT()};
+}
+
+// The operand of a unary minus at minusPos, negated.
+Val Parser::parseNegation(SrcPos minusPos) {
+  if (at(Tok::IntLit) && !tok().isHex) return parseIntLiteral(true);
+  return negate(parseUnary(), minusPos);
+}
+
+// A `--` that is no decrement is two minuses. Simple reads characters, so
+// the second '-' and a '-' right after it make a `--` again: `---x` is
+// `-(--x)` when x is a numeric variable, `-(-(-x))` otherwise.
+Val Parser::parseDoubleMinus() {
+  Token mm = tok();
+  pos_++;
+  SrcPos second = mm.pos;
+  second.col++;
+  bool joined = at(Tok::Minus) && tok().pos.line == mm.endPos.line && tok().pos.col == mm.endPos.col;
+  Val inner;
+  if (joined && namesNumericVar(pos_ + 1)) {
+    pos_++;
+    Token name = tok();
+    pos_++;
+    inner = incDec(true, false, name, second);
+  } else {
+    inner = parseNegation(second);
+  }
+  return negate(inner, mm.pos);
+}
+
+// Token i names a numeric variable: `--` before it decrements it. Names are
+// looked up as readName does (this function's, then enclosing constants).
+bool Parser::namesNumericVar(size_t i) {
+  if (i >= toks_.size() || toks_[i].kind != Tok::Ident) return false;
+  for (FunCtx* c = fn_; c; c = c->outer) {
+    int j = c->symbols.find(toks_[i].text);
+    if (j >= 0) return c->symbols.vars[size_t(j)].type.isNumeric();
+  }
+  return false;
 }
 
 Val Parser::parsePostfix() {

@@ -201,6 +201,10 @@ void Parser::error(SrcPos pos, const std::string& msg) {
   diag_.error(file_, pos, msg);
 }
 
+void Parser::warn(SrcPos pos, Warn w, const std::string& msg) {
+  if (!inSysLibrary()) diag_.warn(file_, pos, w, msg);
+}
+
 void Parser::syntaxError(SrcPos pos, const std::string& msg) {
   error(pos, msg);
   throw SyntaxError{};

@@ -123,6 +123,7 @@ class Parser {
   void expect(Tok k);
   [[noreturn]] void syntaxError(SrcPos pos, const std::string& msg);
   void error(SrcPos pos, const std::string& msg);
+  void warn(SrcPos pos, Warn w, const std::string& msg);
   void syncStatement();
   void skipPastBrace(size_t open);
   bool eofReported_ = false;
@@ -215,6 +216,13 @@ class Parser {
   Val parseAssign();
   Val parseTernary();
   Val parseLogical();
+  // The left operand of an `&&`/`||` whose right one is being parsed.
+  struct LogicalLeft {
+    bool isAnd;
+    Val a, cond;  // the operand, and it as a condition
+    Scope* skip;  // where the right operand is not evaluated
+  };
+  Val finishLogical(const LogicalLeft& l, Val b, SrcPos bpos);
   Val parseBitwise();
   Val parseEquality();
   Val parseRelational();
@@ -223,6 +231,10 @@ class Parser {
   Val parseAdditive();
   Val parseMultiplicative();
   Val parseUnary();
+  Val negate(Val v, SrcPos minusPos);
+  Val parseNegation(SrcPos minusPos);
+  Val parseDoubleMinus();
+  bool namesNumericVar(size_t i);
   Val parsePostfix();
   Val parsePrimary();
   Val parseIntLiteral(bool negated);

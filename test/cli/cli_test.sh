@@ -119,6 +119,26 @@ check "diagnostic" "bad.smp:1:8: error: undefined name 'x'" "$(head -1 err.txt)"
 "$SIMPLEC" -O7 prog.smp 2>/dev/null; check "bad -O status" 2 $?
 "$SIMPLEC" --version | grep -q '^simplec '; check "--version" 0 $?
 
+# Warnings (-Wparentheses is on by default) do not change the exit status;
+# -w and -Wno-parentheses silence them, -Werror makes them errors (status 1).
+printf 'int a = arg;\nreturn a && 0 || 3;\n' > warn.smp
+"$SIMPLEC" warn.smp -o warn 2>err.txt; check "warning status" 0 $?
+check "warning text" "warn.smp:2:15: warning: '&&' and '||' mixed without parentheses: 'a && b || c' groups as 'a && (b || c)' [-Wparentheses]" "$(head -1 err.txt)"
+check "warning caret" "              ^" "$(sed -n 3p err.txt)"
+./warn; check "a && (b || c)" 3 $?
+"$SIMPLEC" -w warn.smp -o warn 2>err.txt; check "-w status" 0 $?
+check "-w prints nothing" "" "$(cat err.txt)"
+"$SIMPLEC" -Wno-parentheses warn.smp -o warn 2>err.txt; check "-Wno-parentheses prints nothing" "" "$(cat err.txt)"
+"$SIMPLEC" -Wno-parentheses -Wparentheses -c warn.smp -o warn.o 2>err.txt; check "last -W wins" 1 "$(grep -c warning: err.txt)"
+"$SIMPLEC" -Werror warn.smp -o werr 2>err.txt; check "-Werror status" 1 $?
+check "-Werror text" "warn.smp:2:15: error: '&&' and '||' mixed without parentheses: 'a && b || c' groups as 'a && (b || c)' [-Werror=parentheses]" "$(head -1 err.txt)"
+[ ! -e werr ]; check "-Werror writes no output" 0 $?
+"$SIMPLEC" -Werror -Wno-error=parentheses warn.smp -o warn 2>/dev/null; check "-Wno-error=parentheses status" 0 $?
+"$SIMPLEC" -w -Werror warn.smp -o warn 2>/dev/null; check "-w -Werror status" 0 $?
+"$SIMPLEC" -Wall -Wextra -Wshadow warn.smp -o warn 2>err.txt; check "unknown -W status" 0 $?
+check "unknown -W message" "simplec: warning: unknown warning option '-Wshadow'" "$(head -1 err.txt)"
+"$SIMPLEC" -Wl,-s warn.smp -o warn 2>/dev/null; check "-Wl, status" 2 $?
+
 # Runtime errors and stack overflows name the right file: the program's, or
 # sys.smp for code of the embedded sys library.
 printf 'sys.io.p("a");\nu8[] d = new u8[2];\nsys.ary.copy(d, 0, "hello", 0, 5);\nreturn 0;\n' > libcopy.smp

@@ -201,3 +201,36 @@ TEST_CASE("internalError throws InternalError naming the pass", "[lexer][diag]")
   CHECK_NOTHROW(check(1 + 1 == 2));
   CHECK_THROWS_AS(check(1 + 1 == 3), simplec::InternalError);
 }
+
+TEST_CASE("named warnings: on by default, silenced, or errors", "[lexer][diag]") {
+  SourceFile f("w.smp", "return a && b || c;\n");
+  {
+    DiagCapture cap;
+    DiagEngine d(cap.file());
+    d.warn(f, at(1, 15), simplec::Warn::Parentheses, "mixed");
+    CHECK(cap.text() ==
+          "w.smp:1:15: warning: mixed [-Wparentheses]\n"
+          "return a && b || c;\n"
+          "              ^\n");
+    CHECK_FALSE(d.hasErrors());  // a warning is no error
+  }
+  {
+    DiagCapture cap;
+    DiagEngine d(cap.file());
+    simplec::WarningOptions w;
+    REQUIRE(w.apply("no-parentheses"));
+    d.setWarnings(w);
+    d.warn(f, at(1, 15), simplec::Warn::Parentheses, "mixed");
+    CHECK(cap.text().empty());
+  }
+  {
+    DiagCapture cap;
+    DiagEngine d(cap.file());
+    simplec::WarningOptions w;
+    REQUIRE(w.apply("error"));
+    d.setWarnings(w);
+    d.warn(f, at(1, 15), simplec::Warn::Parentheses, "mixed");
+    CHECK(cap.text().rfind("w.smp:1:15: error: mixed [-Werror=parentheses]\n", 0) == 0);
+    CHECK(d.errorCount() == 1);
+  }
+}

@@ -30,6 +30,14 @@ std::string returnsConst(int64_t v) {
 
 int countLive(const Unit& g, Op op) { return sontest::countLive(g, op); }
 
+// The main function folds to returning v (objects may stay in the graph).
+bool foldsToReturn(const std::string& ir, int64_t v) {
+  size_t r = ir.find(" = Return ");
+  if (r == std::string::npos) return false;
+  size_t lineStart = ir.rfind('\n', ir.rfind('\n', r) - 1);
+  return ir.substr(lineStart, r - lineStart).find("= Con " + std::to_string(v) + " Start\n") != std::string::npos;
+}
+
 }  // namespace
 
 TEST_CASE("parser/expr: constant programs fold to the value the language defines", "[parser][expr]") {
@@ -88,14 +96,29 @@ TEST_CASE("parser/expr: constant programs fold to the value the language defines
       {"var v = true; v = 5; return v;", 5},  // inferred types are never narrow
       {"int x = 1; { int x = 2; } return x;", 1},  // shadowing in a block
       {"int x = 1; { x = 2; } return x;", 2},
-      // && and || are values: the last operand evaluated (same types).
+      // && and || are values: the last operand evaluated, for integers of
+      // any widths (parse_logical_test.cpp has the rest).
       {"return 0 && 5;", 0},
       {"return 3 && 5;", 5},
       {"return 0 || 7;", 7},
       {"return 4 || 7;", 4},
-      {"return 3 && true;", 1},  // different types: a bool
-      {"return 2 || false;", 1},
+      {"return 3 && true;", 1},
+      {"return 2 || false;", 2},
       {"return 0 || false;", 0},
+      {"u8 r = 5; return 0 || r;", 5},
+      {"u8 r = 5; bool b = false; return b || r;", 5},
+      {"u32 r = 7; i8 s = -3; return r && s;", -3},
+      {"return 1.5 && 7;", 1},  // a float operand: a bool
+      // `--` before anything but a numeric variable's name is two minuses.
+      {"return --5;", 5},
+      {"return ---5;", -5},
+      {"return -- -5;", -5},
+      {"return --(2 + 1);", 3},
+      {"return --9223372036854775808;", INT64_MIN},
+      {"int x = 5; int y = ---x; return y * 10 + x;", -36},
+      {"int x = 5; int y = ----x; return y * 10 + x;", 44},
+      {"int x = 5; int y = -- -x; return y * 10 + x;", -45},
+      {"flt f = 2.5; --f; return int(f * 2);", 3},
       // The ternary; `c ? a` is a or zero.
       {"return 1 ? 5 : 6;", 5},
       {"return 0 ? 5 : 6;", 6},
@@ -141,8 +164,9 @@ TEST_CASE("parser/expr: && and || evaluate their right side on one arm only", "[
         "  %6 = Region _, %4, %5 : ctrl\n"
         "  %7 = Parm mem %1 : mem\n"
         "  %8 = Con 5 Start\n"
-        "  %9 = Phi %6, %8, %2 : int\n"
-        "  %10 = Return %6, %7, %9 : ctrl\n");
+        "  %9 = Con 0 Start\n"
+        "  %10 = Phi %6, %8, %9 : [0,5]\n"
+        "  %11 = Return %6, %7, %10 : ctrl\n");
   // a || b: b on the false arm.
   CHECK(parseIR("return arg || 5;") ==
         "fun main (entry):\n"
@@ -156,8 +180,9 @@ TEST_CASE("parser/expr: && and || evaluate their right side on one arm only", "[
         "  %8 = Con 5 Start\n"
         "  %9 = Phi %6, %8, %2 : int\n"
         "  %10 = Return %6, %7, %9 : ctrl\n");
-  // Operands of different types give a bool.
-  CHECK(parseIR("return arg && true;").find("Phi %6, %8, %9 : [0,1]") != std::string::npos);
+  // Integers of different widths give an int; a float operand a bool.
+  CHECK(parseIR("u8 r = 200; return arg || r;").find("Phi %6, %8, %2 : int") != std::string::npos);
+  CHECK(parseIR("return arg && 2.5;").find("Phi %6, %8, %9 : [0,1]") != std::string::npos);
   // The right side's call happens only on its arm: it hangs below the If.
   Parsed p = parseText("val f = { int x -> x; }; return f(arg) && f(2);");
   REQUIRE(p.ok);
@@ -284,4 +309,31 @@ TEST_CASE("parser/expr: floats widen, round to f32 on store and convert explicit
   CHECK(simplec::parsetest::optimizedIR("flt x = arg; return int(1 / (x + 0.0));").find("FAdd") != std::string::npos);
   // A float condition compares with 0.0; NaN is true.
   CHECK(parseIR("flt x = arg; if (x) return 1; return 0;").find("FNE") != std::string::npos);
+}
+
+TEST_CASE("parser/expr: '--' before anything but a numeric variable is two minuses", "[parser][expr]") {
+  // A field is not a variable: `--c.n` is c.n (as in Simple); `++c.n` still increments.
+  CHECK(foldsToReturn(parseIR("struct C { int n; }; C c = new C { n = 4; }; int v = --c.n; return v * 10 + c.n;"), 44));
+  CHECK(foldsToReturn(parseIR("struct C { int n; }; C c = new C { n = 4; }; int v = ++c.n; return v * 10 + c.n;"), 55));
+  CHECK(foldsToReturn(parseIR("int[] a = new int[2]; a[1] = 3; return --a[1] * 10 + a[1];"), 33));
+  // A numeric variable's name after `--`, also a bare field in a method.
+  std::string ir = parseIR("struct C { int n = 4; val dec = { -> --n; }; }; C c = new C; return c.dec();");
+  CHECK(ir.find("= Con -1 Start\n") != std::string::npos);
+  CHECK(parseIR("int x = arg; --x; return x;") == parseIR("int x = arg; x = x - 1; return x;"));
+  struct Bad {
+    const char* src;
+    const char* error;
+  };
+  const Bad bad[] = {
+      {"struct S { int x; }; S s = new S; return --s;", "1:43: operator '-' needs integer operands, found 'S'"},
+      {"return ---y;", "1:11: undefined name 'y'"},
+      {"val k = 3; return ---k;", "1:20: cannot assign to val 'k'"},
+  };
+  for (const Bad& c : bad) {
+    INFO(c.src);
+    Parsed p = parseText(c.src);
+    INFO(p.diags);
+    CHECK_FALSE(p.ok);
+    CHECK(p.errorLines() == std::vector<std::string>{c.error});
+  }
 }

@@ -243,7 +243,7 @@ TEST_CASE("parser/fun: the script's result type follows its returns", "[parser][
   struct Case {
     const char* src;
     const char* type;  // the entry's lattice result type, or "" for none
-    int line, col;     // where that type was decided
+    uint32_t line, col;  // where that type was decided
   };
   const Case cases[] = {
       {"return arg;", "int", 1, 8},

@@ -83,7 +83,7 @@ inline void onBigStack(const std::function<void()>& fn) {
   if (ctx.err) std::rethrow_exception(ctx.err);
 }
 
-inline Parsed parseText(const std::string& src) {
+inline Parsed parseText(const std::string& src, const WarningOptions& warnings = {}) {
   Parsed r;
   char* buf = nullptr;
   size_t len = 0;
@@ -92,6 +92,7 @@ inline Parsed parseText(const std::string& src) {
     SourceFile file("t.smp", src);
     DiagEngine diag(out);
     diag.setErrorLimit(0);
+    diag.setWarnings(warnings);
     r.ok = parseFile(file, diag, *r.g);
     r.errors = diag.errorCount();
   });

@@ -280,7 +280,6 @@ TEST_CASE("parser: errors are reported at their line and column", "[parser]") {
       {"int x = 1;\nint x = 2;\nreturn x;", {"2:5: redefinition of 'x'"}},
       {"val k = 3;\nk = 4;\nreturn k;", {"2:3: cannot assign to val 'k'"}},
       {"return 1 < 2 > 0;", {"1:14: comparison chain mixes '<' and '>' directions"}},
-      {"return 1 && 2 || 3;", {"1:15: mixing '&&' and '||' needs parentheses"}},
       {"val f = { int x -> x; };\nreturn f(1, 2);", {"2:9: wrong number of arguments: expected 1, found 2"}},
       {"if (arg) int x = 1;\nreturn 0;", {"1:10: cannot define a new name on one arm of an if"}},
       {"return 9223372036854775808;", {"1:8: integer literal too large"}},
