@@ -14,6 +14,7 @@ struct WarnInfo {
 // Indexed by Warn.
 constexpr WarnInfo kWarnings[] = {
     {"parentheses", true},
+    {"unreachable-code", true},
 };
 static_assert(sizeof kWarnings / sizeof kWarnings[0] == size_t(Warn::kCount));
 

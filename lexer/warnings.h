@@ -10,7 +10,8 @@
 namespace simplec {
 
 enum class Warn : uint8_t {
-  Parentheses,  // `a && b || c` without parentheses (groups as `a && (b || c)`)
+  Parentheses,      // `a && b || c` without parentheses (groups as `a && (b || c)`)
+  UnreachableCode,  // a statement after a return, break or continue of its block
   kCount
 };
 

@@ -296,7 +296,8 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
       if (ctx.scope->define(pinfo, value) < 0)
         error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
     }
-    while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatement();
+    StatementSeq seq;
+    while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatementIn(seq);
     SrcPos endPos = tok().pos;
     expect(Tok::RBrace);
     finishFunction(ctx, endPos, false);

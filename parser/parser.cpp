@@ -341,13 +341,14 @@ bool Parser::parseFile() {
     u_.funs[size_t(mainFun_)].paramTypes = {Type::intBot()};
     funTypes_[size_t(mainFun_)] = SType::fun({SType::intT()}, SType::intT());
     topLevel_ = true;
+    StatementSeq seq;
     while (!at(Tok::Eof)) {
       if (at(Tok::RBrace)) {
         error(tok().pos, "unexpected '}'");
         pos_++;
         continue;
       }
-      parseStatement();
+      parseStatementIn(seq);
     }
     topLevel_ = false;
     // Script form: the top level returns, or at least does something
@@ -459,9 +460,22 @@ void Parser::parseBlock() {
     // Statements inside leave the current scope as they found it (ifs and
     // loops fold their scopes back into it), so cutting back works.
     OnExit pop{[this, nvars, depth] { endBlock(nvars, depth); }};
-    while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatement();
+    StatementSeq seq;
+    while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatementIn(seq);
   }
   expect(Tok::RBrace);
+}
+
+void Parser::parseStatementIn(StatementSeq& seq) {
+  // Struct and top-level function declarations are not executed in place.
+  bool hoisted = at(Tok::KwStruct) || (at(Tok::KwVal) && topFunAt_.count(pos_ + 3));
+  if (seq.jumped && !seq.warned && !at(Tok::Semi) && !hoisted) {
+    warn(tok().pos, Warn::UnreachableCode, "code will never be executed");
+    seq.warned = true;
+  }
+  Tok k = tok().kind;
+  parseStatement();
+  if (k == Tok::KwReturn || k == Tok::KwBreak || k == Tok::KwContinue) seq.jumped = true;
 }
 
 void Parser::endBlock(size_t nvars, size_t depth) {

@@ -155,6 +155,12 @@ class Parser {
   // ---- statements (parser.cpp)
   void parseTopLevel();
   void parseStatement();
+  // Statements of one block, in order: the first one after a return,
+  // break or continue of the same block is warned as unreachable (once).
+  struct StatementSeq {
+    bool jumped = false, warned = false;
+  };
+  void parseStatementIn(StatementSeq& seq);
   void parseBlock();
   void parseIf();
   void parseWhile();

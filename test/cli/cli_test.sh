@@ -138,6 +138,14 @@ check "-Werror text" "warn.smp:2:15: error: '&&' and '||' mixed without parenthe
 "$SIMPLEC" -Wall -Wextra -Wshadow warn.smp -o warn 2>err.txt; check "unknown -W status" 0 $?
 check "unknown -W message" "simplec: warning: unknown warning option '-Wshadow'" "$(head -1 err.txt)"
 "$SIMPLEC" -Wl,-s warn.smp -o warn 2>/dev/null; check "-Wl, status" 2 $?
+# -Wunreachable-code (on by default): once per block, at the first statement
+# after a return, break or continue; later top-level functions are not code.
+printf 'val f = { int x -> while (x < 9) { x++; continue; x--; x--; } return x; return 1.5; };\nreturn f(arg);\nreturn 2;\nval g = { -> 1; };\n' > dead.smp
+"$SIMPLEC" dead.smp -o dead 2>err.txt; check "unreachable-code status" 0 $?
+check "unreachable-code positions" "dead.smp:1:51: dead.smp:1:73: dead.smp:3:1:" "$(grep -o '^dead.smp:[0-9]*:[0-9]*:' err.txt | tr '\n' ' ' | sed 's/ $//')"
+check "unreachable-code text" "dead.smp:1:51: warning: code will never be executed [-Wunreachable-code]" "$(head -1 err.txt)"
+./dead; check "unreachable returns do not count" 9 $?
+"$SIMPLEC" -Wno-unreachable-code dead.smp -o dead 2>err.txt; check "-Wno-unreachable-code" "" "$(cat err.txt)"
 
 # Runtime errors and stack overflows name the right file: the program's, or
 # sys.smp for code of the embedded sys library.

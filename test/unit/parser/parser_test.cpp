@@ -204,7 +204,11 @@ TEST_CASE("parser: returns", "[parser]") {
         "  %10 = Phi %6, %8, %9 : [1,2]\n"
         "  %11 = Return %6, %7, %10 : ctrl\n");
   // Code after a return is dead; falling off the end of the script returns 0.
-  CHECK(parseIR("return 3; return 4;").find("Con 4") == std::string::npos);
+  // Code after a return is dropped, with a warning.
+  Parsed dead = parseText("return 3; return 4;");
+  REQUIRE(dead.ok);
+  CHECK(dead.ir().find("Con 4") == std::string::npos);
+  CHECK(dead.diags.find("1:11: warning: code will never be executed [-Wunreachable-code]") != std::string::npos);
 }
 
 TEST_CASE("parser: a return inside a loop", "[parser]") {
