@@ -69,14 +69,35 @@ std::string selfDir() {
   return p.substr(0, p.find_last_of('/'));
 }
 
-// The runtime library: next to the build tree's simplec, or in the install prefix.
-std::string findRuntime() {
-  std::string dir = selfDir();
-  for (const char* rel : {"/../runtime/libsimplec_rt.a", "/../lib/simplec/libsimplec_rt.a"}) {
-    std::string p = dir + rel;
-    struct stat st;
-    if (stat(p.c_str(), &st) == 0) return p;
+constexpr const char* kRuntimeLib = "libsimplec_rt.a";
+
+bool isFile(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The runtime library, searched in this order: the directory given with
+// --runtime-dir, then $SIMPLEC_RUNTIME_DIR (either one, when given, is the
+// only place looked at), then relative to this executable: the build tree
+// (build/cmd/simplec, build/runtime/) and an install prefix, wherever it was
+// moved (P/bin/simplec, P/lib/simplec/). /proc/self/exe has symlinks
+// resolved, so a link to the installed binary finds its prefix. Returns ""
+// with *where describing the places searched when none has the library.
+std::string findRuntime(const std::string& optionDir, std::string* where) {
+  const char* env = getenv("SIMPLEC_RUNTIME_DIR");
+  std::string given = optionDir.empty() && env ? std::string(env) : optionDir;
+  if (!given.empty()) {
+    std::string p = given + "/" + kRuntimeLib;
+    *where = "'" + given + "' (from " + (optionDir.empty() ? "SIMPLEC_RUNTIME_DIR" : "--runtime-dir") + ")";
+    return isFile(p) ? p : "";
   }
+  std::string dir = selfDir();
+  for (const char* rel : {"/../runtime/", "/../lib/simplec/"}) {
+    std::string p = dir + rel + kRuntimeLib;
+    if (isFile(p)) return p;
+  }
+  *where = "'" + dir + "/../lib/simplec' or '" + dir +
+           "/../runtime' (next to simplec; see --runtime-dir and SIMPLEC_RUNTIME_DIR)";
   return "";
 }
 
@@ -180,10 +201,10 @@ class Driver {
 
  private:
   int link(const std::vector<std::string>& objects, const std::string& exe) {
-    std::string rt = findRuntime();
+    std::string where;
+    std::string rt = findRuntime(o_.runtimeDir, &where);
     if (rt.empty()) {
-      std::cerr << "simplec: error: cannot find the runtime library libsimplec_rt.a next to " << selfDir()
-                << "\n";
+      std::cerr << "simplec: error: cannot find the runtime library " << kRuntimeLib << " in " << where << "\n";
       return 1;
     }
     std::vector<std::string> argv{"cc", "-o", exe};

@@ -30,6 +30,7 @@ struct DriverOptions {
   bool depFile = false;       // -MD
   std::string depFilePath;    // -MF
   std::string depTarget;      // -MT
+  std::string runtimeDir;     // --runtime-dir: where libsimplec_rt.a is (else found next to simplec)
   bool color = false;
   WarningOptions warnings;    // -w, -W<name>, -Wno-<name>, -Werror...
   unsigned long long seed = 0;

@@ -108,6 +108,8 @@ int main(int argc, char** argv) {
   app.add_option("--MT", o.depTarget, "target named in the dependency file");
   app.add_option("--color", color, "colour diagnostics: never|always|auto")
       ->check(CLI::IsMember({"never", "always", "auto"}));
+  app.add_option("--runtime-dir", o.runtimeDir,
+                 "directory of the runtime library libsimplec_rt.a (overrides SIMPLEC_RUNTIME_DIR)");
   app.add_option("--seed", o.seed, "seed for the optimizer's worklist order (testing)");
   app.footer("Warnings as in gcc: -w, -W<name>, -Wno-<name>, -Werror, -Werror=<name>, -Wall, -Wextra.\n"
              "Names: parentheses (on by default).");

@@ -4,10 +4,12 @@
 // "N passed, N failed"; exit status 0 iff nothing failed (2: bad usage).
 // With --bless it first rewrites each test's EXPECT lines from its -O0 run;
 // with --interpret, simplec's graph evaluator runs the programs instead.
+// Installed (cmake --install) as `simplec-golden`, next to `simplec`.
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -29,13 +31,37 @@ namespace {
 
 constexpr int kExitUsage = 2;
 
-const char kUsage[] =
-    "usage: golden_runner --simplec PATH [--bless] [--jobs N] [--opt -O0,-O2]\n"
-    "                     [--timeout SECONDS] [--verbose] [--simplec-arg ARG]...\n"
-    "                     [--interpret] FILE_OR_DIR...\n"
-    "Runs golden tests (directories are searched recursively for *.smp).\n"
-    "--interpret runs each test with `simplec OPT --interpret FILE -- ARGS`\n"
-    "(the graph evaluator) instead of compiling and running it.\n";
+// The name this runner was started as: golden_runner in the build tree,
+// simplec-golden once installed.
+std::string gProg = "golden_runner";
+
+std::string usage() {
+  std::string pad(gProg.size(), ' ');
+  return "usage: " + gProg + " [--simplec PATH] [--bless] [--jobs N] [--opt -O0,-O2]\n" +
+         "       " + pad + " [--timeout SECONDS] [--verbose] [--simplec-arg ARG]...\n" +
+         "       " + pad + " [--interpret] FILE_OR_DIR...\n" +
+         "Runs golden tests (directories are searched recursively for *.smp).\n"
+         "Without --simplec, the simplec next to " + gProg + " is used, else the one in PATH.\n"
+         "--interpret runs each test with `simplec OPT --interpret FILE -- ARGS`\n"
+         "(the graph evaluator) instead of compiling and running it.\n";
+}
+
+// The default compiler: `simplec` in this executable's own directory (an
+// installed bin/), else `simplec` looked up in PATH; "" if there is none.
+std::string defaultSimplec() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path sibling = self.parent_path() / "simplec";
+    if (access(sibling.c_str(), X_OK) == 0) return sibling.string();
+  }
+  const char* path = getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':'))
+    if (!dir.empty() && access((dir + "/simplec").c_str(), X_OK) == 0) return "simplec";
+  return "";
+}
 
 struct Options {
   RunConfig cfg;
@@ -47,7 +73,7 @@ struct Options {
 };
 
 [[noreturn]] void usageError(const std::string& msg) {
-  std::cerr << "golden_runner: " << msg << "\n" << kUsage;
+  std::cerr << gProg << ": " << msg << "\n" << usage();
   std::exit(kExitUsage);
 }
 
@@ -62,7 +88,6 @@ std::vector<std::string> splitComma(const std::string& s) {
 
 Options parseOptions(int argc, char** argv) {
   Options o;
-  bool haveSimplec = false;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto value = [&](const std::string& name) -> std::string {
@@ -73,11 +98,11 @@ Options parseOptions(int argc, char** argv) {
     };
     auto is = [&](const std::string& name) { return a == name || a.rfind(name + "=", 0) == 0; };
     if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
+      std::cout << usage();
       std::exit(0);
     } else if (is("--simplec")) {
       o.cfg.simplec = value("--simplec");
-      haveSimplec = true;
+      if (o.cfg.simplec.empty()) usageError("--simplec needs a path");
     } else if (is("--simplec-arg")) {
       o.cfg.compilerArgs.push_back(value("--simplec-arg"));
     } else if (a == "--interpret") {
@@ -111,7 +136,8 @@ Options parseOptions(int argc, char** argv) {
       o.inputs.push_back(a);
     }
   }
-  if (!haveSimplec || o.cfg.simplec.empty()) usageError("--simplec PATH is required");
+  if (o.cfg.simplec.empty()) o.cfg.simplec = defaultSimplec();
+  if (o.cfg.simplec.empty()) usageError("no simplec next to " + gProg + " or in PATH: give --simplec PATH");
   if (o.inputs.empty()) usageError("no test files or directories given");
   if (o.cfg.simplec.find('/') != std::string::npos && access(o.cfg.simplec.c_str(), X_OK) != 0)
     usageError("compiler '" + o.cfg.simplec + "' is not an executable file");
@@ -198,6 +224,7 @@ struct TestFile {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 0 && argv[0][0]) gProg = fs::path(argv[0]).filename().string();
   Options o = parseOptions(argc, argv);
   ignoreSigpipe();
 
