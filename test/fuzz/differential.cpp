@@ -96,7 +96,8 @@ Outcome runConfig(const std::string& config, const std::string& src, const Progr
   if (config.rfind("interpret", 0) == 0) {
     // "interpret-O2": the evaluator on the graph optimized at that level.
     std::string level = config.size() > 10 ? config.substr(9) : "-O2";
-    std::vector<std::string> argv{cfg.simplec, level};
+    // -w: compile-time warnings would mix with the program's own stderr.
+    std::vector<std::string> argv{cfg.simplec, level, "-w"};
     if (cfg.optSeed) argv.insert(argv.end(), {"--seed", std::to_string(setup.optSeed)});
     argv.insert(argv.end(), {"--interpret", src});
     if (!setup.args.empty()) {
@@ -240,7 +241,7 @@ void detectFeatures(CheckConfig& cfg, bool* hasInterpret) {
 
 std::string diagnosePasses(const std::string& srcPath, const ProgramSetup& setup, const CheckConfig& cfg) {
   if (!cfg.checkPasses) return "";
-  std::vector<std::string> argv{cfg.simplec, "-O2", "--check-passes"};
+  std::vector<std::string> argv{cfg.simplec, "-O2", "-w", "--check-passes"};
   if (cfg.optSeed) argv.insert(argv.end(), {"--seed", std::to_string(setup.optSeed)});
   argv.insert(argv.end(), {"--interpret", srcPath});
   if (!setup.args.empty()) {
