@@ -24,6 +24,7 @@
 #include "lexer/pass_timer.h"
 #include "opt/pipeline.h"
 #include "parser/parser.h"
+#include "sched/schedule_verify.h"
 #include "son/evaluator.h"
 #include "son/printer.h"
 
@@ -257,6 +258,7 @@ class Driver {
     po.optLevel = o_.optLevel;
     po.verifyEach = o_.verifyEach;
     po.checkFixedPoint = o_.verifyEach;  // the peepholes leave nothing to do
+    if (o_.verifyEach) po.checkSchedules = verifySchedules;  // gcm could schedule each graph
     po.dumpAfter = o_.dumpAfter;
     po.seed = o_.seed;
     po.checkPasses = o_.checkPasses;

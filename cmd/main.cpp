@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   app.add_option("--emit", emit, "print a form instead of compiling: tokens|ir|dot|sched|mir|asm")
       ->check(CLI::IsMember({"tokens", "ir", "dot", "sched", "mir", "asm"}));
   app.add_option("--dump-after", o.dumpAfter, "print the graph after PASS (repeatable)");
-  app.add_flag("--verify-each", o.verifyEach, "verify the graph after every pass");
+  app.add_flag("--verify-each", o.verifyEach, "verify the graph after every pass (and that gcm can schedule it)");
   app.add_flag("--time-passes", o.timePasses, "print the time and live node count of each pass (stderr)");
   app.add_flag("--check-passes", o.checkPasses,
                "evaluate main (with the --run/--interpret ARGS) after parsing and after every pass; "

@@ -4,6 +4,7 @@
 #include "opt/index_facts.h"
 #include "son/control_flow.h"
 #include "son/unit.h"
+#include "son/verify.h"
 
 namespace simplec {
 
@@ -36,6 +37,9 @@ int boundsCheckElim(Graph& g) {
   }
   for (Node* bc : redundant)
     if (!bc->dead) g.subsume(bc, bc->in[0]);
+  // An index may have been all that kept a cycle (a loop's Phi and its
+  // update) in use: such garbage goes too.
+  if (!redundant.empty()) sweepUnreachable(g);
   return int(redundant.size());
 }
 

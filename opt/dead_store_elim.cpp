@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "son/mem_access.h"
+#include "son/verify.h"
 
 namespace simplec {
 
@@ -58,6 +59,9 @@ int deadStoreElim(Graph& g) {
     g.subsume(st, st->in[1]);
     removed++;
   }
+  // The stored values may have been all that kept a cycle (a loop's Phi
+  // and its update) in use: such garbage goes too.
+  if (removed) sweepUnreachable(g);
   return removed;
 }
 

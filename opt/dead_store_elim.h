@@ -7,7 +7,8 @@
 // a load that may read the bytes): then the store stays. So in
 // `a[0] = 1; a[1] = 2; a[0] = 3;` the first store goes; the peephole only
 // sees a store overwritten directly by the next one.
-// Pre: a verified graph. Post: the same program with fewer Stores.
+// Pre: a verified graph. Post: the same program with fewer Stores (and
+// without the garbage a removed store leaves: a graph that verifies).
 #pragma once
 #include "son/graph.h"
 

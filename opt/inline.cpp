@@ -6,6 +6,7 @@
 #include "lexer/diag.h"
 #include "lexer/work_counters.h"
 #include "opt/call_graph.h"
+#include "son/compute.h"
 #include "son/verify.h"
 
 namespace simplec {
@@ -40,6 +41,21 @@ bool resultFits(const Unit& u, const Node* call, int callee) {
   return have->isIntTop() || (have->lo() >= want->lo() && have->hi() <= want->hi());
 }
 
+// Nodes whose inputs no longer allow their types take the types their inputs
+// give, then their users (integers and floats go to the whole type of their
+// kind at once, so that a range cannot creep outward around a cycle).
+void widenTypes(std::vector<Node*> work) {
+  while (!work.empty()) {
+    Node* u = work.back();
+    work.pop_back();
+    if (u->dead || !u->type) continue;
+    const Type* t = compute(u);
+    if (t->isa(u->type)) continue;
+    u->type = t->isInt() ? Type::intBot() : t->isFlt() ? Type::fltBot() : t;
+    work.insert(work.end(), u->out.begin(), u->out.end());
+  }
+}
+
 // Replaces `call` (in graph g) by a copy of function `callee`'s body.
 // Returns the number of nodes copied.
 size_t inlineOne(Graph& g, Node* call, const FunInfo& f) {
@@ -71,17 +87,30 @@ size_t inlineOne(Graph& g, Node* call, const FunInfo& f) {
   workCounters().inlinedNodes += cloned.size();
   for (Node* x : cloned)
     for (Node* d : x->in) g.addDef(copy[x->id], d ? copy[d->id] : nullptr);
+  // An argument may be typed wider than its parameter (an array field read
+  // after a call is `ptr` in the graph; the parameter is `ptr!`, non-null
+  // by the language): the copies typed from the parameter would look more
+  // precise than their inputs allow. Widen them, and what was typed from them.
+  std::vector<Node*> work;
+  for (Node* x : body)
+    if (x->op == Op::Parm && x->in[0] == f.fun && x->type && copy[x->id]->type && !copy[x->id]->type->isa(x->type))
+      for (Node* u : x->out)
+        if (copy[u->id] && u != from.stop()) work.push_back(copy[u->id]);
+  widenTypes(std::move(work));
   Node* ret = copy[f.ret->id];
   // The copy's Return is only a bundle of (control, memory, value): the
   // CallEnd's projections take its parts, then both go.
   ret->keep++;
   std::vector<Node*> projs = ce->out;
+  std::vector<Node*> retyped;  // the caller's users of the result, typed by the projection's type
   for (Node* p : projs) {
     if (p->dead) continue;
     size_t part = size_t(p->aux);
     SIMPLEC_CHECK(part < 3, "inline", "a CallEnd projection out of range");
+    if (part == 2) retyped.insert(retyped.end(), p->out.begin(), p->out.end());
     g.subsume(p, ret->in[part]);
   }
+  widenTypes(std::move(retyped));
   ret->keep--;
   g.kill(ret);
   g.killIfUnused(ce);

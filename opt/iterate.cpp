@@ -58,6 +58,12 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
     // Loops whose exit just folded away are tied back to their Return
     // before anything sweeps them.
     if (reconnectEndlessLoops(g)) progress = true;
+    // Garbage first (nodes no longer reachable from Stop, e.g. a load of a
+    // loop that folded away): its uses would hide what the rules that count
+    // users may do (a store with one user left is overwritten by it), and
+    // sweeping after the last round would leave them undone.
+    sweepUnreachable(g);
+    lost.clear();
     for (Node* n : liveNodes(g)) work.push(n);
     while (!work.empty()) {
       SIMPLEC_CHECK(++steps < limit, "peephole", "peepholes did not reach a fixed point");

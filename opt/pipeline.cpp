@@ -39,8 +39,10 @@ void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
 void runUnusedFuns(Unit& u, const PassOptions&) { removeUnusedFunctions(u); }
 void runScalarReplace(Graph& g, const PassOptions&) { scalarReplace(g); }
 
-void verifyOrThrow(const Unit& u, const std::string& pass) {
+void verifyOrThrow(const Unit& u, const PassOptions& o, const std::string& pass) {
   std::vector<std::string> errs = verify(u);
+  // The schedule needs a sound graph: only then.
+  if (errs.empty() && o.checkSchedules) errs = o.checkSchedules(u);
   if (errs.empty()) return;
   std::string msg = "graph verification failed after '" + pass + "': " + errs[0];
   if (errs.size() > 1) msg += " (and " + std::to_string(errs.size() - 1) + " more)";
@@ -169,7 +171,7 @@ bool isPassName(const std::string& name) {
 void afterParse(Unit& u, const PassOptions& opts) {
   // The dump first: it shows a graph that fails verification.
   maybeDump(u, opts, "parse");
-  if (opts.verifyEach) verifyOrThrow(u, "parse");
+  if (opts.verifyEach) verifyOrThrow(u, opts, "parse");
   if (opts.timer) opts.timer->setNodes("parse", liveNodeCount(u));
 }
 
@@ -201,7 +203,7 @@ void runPipeline(Unit& u, const PassOptions& opts) {
     }
     if (opts.timer) opts.timer->setNodes(p.name, liveNodeCount(u));
     maybeDump(u, opts, p.name);
-    if (opts.verifyEach) verifyOrThrow(u, p.name);
+    if (opts.verifyEach) verifyOrThrow(u, opts, p.name);
     if (reference) {
       uint64_t now = fingerprint(u);
       if (now != checked) checkBehaviour(*reference, evaluateAfter(u, opts, p.name), p.name);

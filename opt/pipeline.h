@@ -21,6 +21,11 @@ struct PassOptions {
   int optLevel = 2;
   bool verifyEach = false;
   bool checkFixedPoint = false;             // peephole debug check
+  // With verifyEach, also run after the graph verifier (the driver passes
+  // sched's verifySchedules: a later stage, which this one cannot name):
+  // the back end's checks, so that a graph it cannot schedule is blamed on
+  // the pass that produced it. Returns violations; null: none.
+  std::vector<std::string> (*checkSchedules)(const Unit&) = nullptr;
   std::vector<std::string> dumpAfter;       // pass names ("parse" = the parser's graph)
   FILE* dumpOut = stdout;
   uint64_t seed = 0;                        // worklist order

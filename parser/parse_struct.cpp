@@ -402,7 +402,7 @@ Val Parser::parseNewStruct() {
         pos_ = saved;
       }
       bool isNull = !v.n;
-      if (isNull) v.n = f.type.kind == SType::Struct ? nullCon() : con(0);
+      if (isNull) v.n = zeroOf(f.type).n;  // 0, 0.0 or null: what the zero-filled object holds
       VarInfo info{f.name, f.type, false, nullptr, f.pos};
       // A reference or array field: null until set, if it has no initializer.
       bool ref = f.type.kind == SType::Struct || f.type.kind == SType::Array;

@@ -5,6 +5,8 @@
 // narrow field holding its value already truncated (and so extended).
 // Each field is its own alias class, `S.f`; the New itself uses the
 // struct's class `S`, so allocations of different structs are independent.
+#include <cmath>
+
 #include "parser/parser_impl.h"
 #include "son/mem_access.h"
 
@@ -50,7 +52,9 @@ Node* Parser::emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcP
   for (size_t i = 0; i < s.fields.size(); i++) {
     if (s.fields[i].isConst()) continue;
     Node* x = fieldValues[v++];
-    if (x->isConst() && ((x->type->isInt() && x->type->value() == 0) || x->type->isNullPtr())) continue;
+    if (x->isConst() && ((x->type->isInt() && x->type->value() == 0) || x->type->isNullPtr() ||
+                         (x->type->isFltConst() && x->type->fltValue() == 0.0 && !std::signbit(x->type->fltValue()))))
+      continue;
     emitStore({ptr, SType::structT(&s)}, s, int(i), {x, s.fields[i].type}, pos, /*init=*/true);
   }
   return ptr;

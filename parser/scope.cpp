@@ -117,6 +117,10 @@ Node* Scope::headPhi(int s) {
   Node* v;
   if (own(s, &v) && v && v->op == Op::Phi && v->in[0] == loop) return v;
   Node* entry = read(s);
+  // A class without a value of its own reads as the base, here the base's
+  // Phi when the loop made that first: on entry, the class is the base's
+  // value before the loop (a Phi of this loop is no value on its entry edge).
+  if (s < 0 && entry->op == Op::Phi && entry->in[0] == loop) entry = entry->in[1];
   Node* phi = g_->make(Op::Phi, {loop, entry, nullptr}, table_->slotType(this, s));
   phi->name = s >= 2 ? var(s - 2).name : s == kMemSlot ? "$mem" : "$mem" + std::to_string(-s);
   setOwn(s, phi);

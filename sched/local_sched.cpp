@@ -5,6 +5,7 @@
 #include "sched/local_sched.h"
 
 #include <algorithm>
+#include <string>
 
 #include "lexer/diag.h"
 #include "sched/cfg.h"
@@ -124,6 +125,7 @@ class BlockScheduler {
     }
     std::vector<std::pair<Node*, size_t>> stack{{root, 0}};
     std::vector<std::vector<Node*>> extras{anti_.empty() ? std::vector<Node*>{} : extraDeps(root)};
+    std::vector<char> viaAnti{0};  // stack[k] was pushed as a load that must precede stack[k - 1]
     while (!stack.empty()) {
       auto& [n, i] = stack.back();
       const std::vector<Node*>& extra = extras.back();
@@ -136,17 +138,57 @@ class BlockScheduler {
         char* st = find(d);
         if (!st || *st == kDone) continue;  // placed already, or not in this block's list
         if (*st == kOnStack && isAnti) continue;  // the load depends on n itself: it reads other bytes
-        if (*st == kOnStack)
-          internalError("gcm", "dependence cycle through " + nodeLabel(d) + " in block " + std::to_string(block_));
+        if (*st == kOnStack) internalError("gcm", cycleMessage(stack, viaAnti, d));
         *st = kOnStack;
         stack.push_back({d, 0});
         extras.push_back(anti_.empty() ? std::vector<Node*>{} : extraDeps(d));
+        viaAnti.push_back(isAnti);
         continue;
       }
       emit(n);
       stack.pop_back();
       extras.pop_back();
+      viaAnti.pop_back();
     }
+  }
+
+  // The top of `stack` needs `d`, which is below it on the stack: the nodes
+  // from d up form a cycle. Names its two ends: a load and the store or call
+  // that may overwrite what it reads (the load must come first, yet it needs
+  // the writer's result), or, with no anti-dependence in the cycle, the two
+  // nodes whose use closes it; then the cycle itself (clipped).
+  std::string cycleMessage(const std::vector<std::pair<Node*, size_t>>& stack, const std::vector<char>& viaAnti,
+                           const Node* d) const {
+    size_t from = stack.size() - 1;
+    while (from > 0 && stack[from].first != d) from--;
+    // The cycle as "needs" links, starting after an anti-dependence if any.
+    size_t start = from;
+    for (size_t k = from + 1; k < stack.size(); k++)
+      if (viaAnti[k]) {
+        start = k;
+        break;
+      }
+    std::vector<const Node*> cycle;
+    size_t len = stack.size() - from;
+    for (size_t j = 0; j < len; j++) cycle.push_back(stack[from + (start - from + j) % len].first);
+    cycle.push_back(cycle[0]);  // closed
+    constexpr size_t kShown = 8;  // first and last four of a longer cycle
+    std::string path;
+    for (size_t j = 0; j < cycle.size(); j++) {
+      if (cycle.size() > kShown && j == kShown / 2) {
+        path += " needs ... (" + std::to_string(cycle.size() - kShown) + " more)";
+        j = cycle.size() - kShown / 2;
+      }
+      path += (j == 0 ? "" : " needs ") + nodeLabel(cycle[j]);
+    }
+    std::string at = "dependence cycle in block " + std::to_string(block_) + ": ";
+    if (start != from) {
+      const Node* load = stack[start].first;
+      const Node* writer = stack[start - 1].first;
+      return at + nodeLabel(load) + " must run before " + nodeLabel(writer) +
+             ", which may overwrite what it reads, but it depends on " + nodeLabel(writer) + ": " + path;
+    }
+    return at + nodeLabel(stack.back().first) + " and " + nodeLabel(d) + " depend on each other: " + path;
   }
 
   void emit(Node* n) {

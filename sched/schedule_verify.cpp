@@ -7,6 +7,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "lexer/diag.h"
+#include "sched/cfg.h"
+#include "sched/gcm.h"
+#include "son/mem_access.h"
 #include "son/unit.h"
 
 namespace simplec {
@@ -16,6 +20,7 @@ namespace {
 constexpr size_t kMaxErrors = 50;
 constexpr size_t kExactDomLimit = 3000;       // blocks: exact idom check (quadratic)
 constexpr double kLoopCheckLimit = 5e7;       // blocks x loops for the depth check
+constexpr long kAntiDepVisitLimit = 20'000'000;  // memory users visited by the anti-dependence check
 
 std::string ref(const Node* n) { return "%" + std::to_string(n->id) + " (" + n->label() + ")"; }
 std::string blk(int b) { return "B" + std::to_string(b); }
@@ -42,6 +47,7 @@ class Checker {
     if (!errs_.empty()) return errs_;
     checkLoopDepths();
     checkDependences();
+    checkAntiDependences();
     return errs_;
   }
 
@@ -370,6 +376,63 @@ class Checker {
     }
   }
 
+  // Memory users of each memory value (by the user's memory inputs), then a
+  // walk from each load's memory state: see the header. Only the writers the
+  // walk reaches first are checked; the ones beyond them are later still.
+  void checkAntiDependences() {
+    std::unordered_map<const Node*, std::vector<const Node*>> users;
+    for (const auto& [u, p] : pos_)
+      for (size_t i = 1; i < u->in.size(); i++) {
+        const Node* d = u->in[i];
+        bool takesMemory = (u->op == Op::Store || u->op == Op::Call || u->op == Op::New) ? i == 1
+                           : u->op == Op::MergeMem;
+        if (d && takesMemory) users[d].push_back(u);
+      }
+    for (auto& [m, us] : users)
+      std::sort(us.begin(), us.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+    long visits = 0;
+    std::vector<const Node*> loads;
+    for (const auto& [n, p] : pos_)
+      if (n->op == Op::Load && n->in.size() > 2 && n->in[1]) loads.push_back(n);
+    std::sort(loads.begin(), loads.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+    for (const Node* load : loads) {
+      int alias = MemAccess::decode(load->aux).alias;
+      std::unordered_set<const Node*> seen{load->in[1]};
+      std::vector<const Node*> work{load->in[1]};
+      while (!work.empty() && visits < kAntiDepVisitLimit) {
+        const Node* m = work.back();
+        work.pop_back();
+        auto it = users.find(m);
+        if (it == users.end()) continue;
+        for (const Node* u : it->second) {
+          visits++;
+          const Node* next = nullptr;
+          if (u->op == Op::Store && (MemAccess::decode(u->aux).alias != alias || provablyDisjoint(load, u))) {
+            next = u;
+          } else if (u->op == Op::Store || u->op == Op::Call) {
+            checkLoadBefore(load, u);
+            continue;
+          } else if (u->op == Op::New) {
+            for (const Node* x : u->out)
+              if (x->op == Op::Proj && x->aux == 1) next = x;
+          } else {
+            next = u;  // MergeMem
+          }
+          if (next && seen.insert(next).second) work.push_back(next);
+        }
+      }
+    }
+  }
+
+  void checkLoadBefore(const Node* load, const Node* writer) {
+    int lb = blockOf(load), wb = blockOf(writer);
+    if (lb < 0 || wb < 0) return;
+    bool after = lb == wb ? indexIn(writer) < indexIn(load) : dominates(wb, lb);
+    if (after)
+      err(blk(lb) + ": " + ref(load) + " runs after " + ref(writer) + " (" + blk(wb) +
+          "), which may overwrite what it reads");
+  }
+
   const Graph& g_;
   const Schedule& s_;
   std::unordered_map<const Node*, std::pair<int, int>> pos_;  // block, index in it
@@ -380,5 +443,20 @@ class Checker {
 }  // namespace
 
 std::vector<std::string> verifySchedule(const Graph& g, const Schedule& s) { return Checker(g, s).run(); }
+
+std::vector<std::string> verifySchedules(const Unit& u) {
+  std::vector<std::string> errs;
+  for (const FunInfo& f : u.funs) {
+    if (!f.hasBody()) continue;
+    const Graph& g = *f.graph;
+    try {
+      Schedule s = gcm(g);
+      for (const std::string& e : verifySchedule(g, s)) errs.push_back("gcm: " + funLabel(g) + ": " + e);
+    } catch (const InternalError& e) {
+      errs.push_back("gcm: " + std::string(e.what()));  // gcm names the function
+    }
+  }
+  return errs;
+}
 
 }  // namespace simplec

@@ -1,8 +1,9 @@
 // The expression half of the program generator: literals near the edges of
 // the int range, arithmetic that wraps, divisions (redundant ones, and ones
 // whose divisor may be zero), shifts by any count, chained comparisons,
-// value-returning && and ||, ternaries, side effects and calls, and
-// integers computed by way of float expressions.
+// value-returning && and ||, ternaries, side effects and calls (of
+// functions and methods), float expressions (mixed with ints, which widen)
+// and integers computed by way of them.
 // Invariant: every compound expression is fully parenthesized, so the text
 // means what the generator built whatever the precedence rules; with
 // pureDepth_ > 0 the text has no side effects and no calls.
@@ -92,35 +93,13 @@ std::string Generator::literal() {
   }
 }
 
-std::string Generator::arrayIndex(const std::string& arr) {
-  // Inside a loop over arr's indices: the counter, mostly as is, sometimes
-  // one off (out of bounds at one end of the loop).
-  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
-    for (const Var& v : *s)
-      if (v.counter && v.overArray == arr && rng_.chance(60)) {
-        switch (rng_.weighted({70, 12, 12, 6})) {
-          case 0: return v.name;
-          case 1: return v.name + " - 1";
-          case 2: return v.name + " + 1";
-          default: return arr + "# - 1 - " + v.name;
-        }
-      }
-  // In bounds: a non-negative value reduced modulo the length (never 0).
-  if (!rng_.chance(1)) return "((" + intExpr(1) + ") & 1023) % " + arr + "#";
-  return intExpr(1);  // anything: maybe a runtime error
-}
-
-std::string Generator::arrayRead() {
-  const Var* a = pickVar([](const Var& v) { return v.ty == Ty::IntArr; }, false);
-  if (!a) return "";
-  std::string name = a->name;
-  if (rng_.chance(25)) return name + "#";
-  return name + "[" + arrayIndex(name) + "]";
-}
-
 std::string Generator::leaf(bool preferCounter) {
   if (rng_.chance(8)) {
     std::string r = arrayRead();
+    if (!r.empty()) return r;
+  }
+  if (on(Feature::Nullable) && rng_.chance(5)) {
+    std::string r = nullableFieldRead();
     if (!r.empty()) return r;
   }
   if (rng_.chance(62)) {
@@ -143,7 +122,8 @@ std::string Generator::expr(Ty want, int depth) {
 // An expression whose type is int even when its operands are bools (the
 // final return of a function fixes its result type to int).
 std::string Generator::intTypedExpr(int depth) {
-  if (const Var* v = rng_.chance(30) ? pickVar([](const Var& v) { return v.ty == Ty::Int; }, false) : nullptr)
+  if (const Var* v = rng_.chance(30) ? pickVar([](const Var& v) { return v.ty == Ty::Int && v.elem.empty(); }, false)
+                                     : nullptr)
     return v->name;
   if (rng_.chance(20)) return literal();
   static const char* const kOps[] = {"+", "-", "*", "<<", ">>", ">>>"};
@@ -168,7 +148,8 @@ std::string Generator::intExpr(int depth) {
       impure ? 8 : 0,              // call
       impure ? 3 : 0,              // call through a function reference
       divPool_.empty() ? 0 : 6,    // a division seen before (redundant)
-      4,                           // by way of floats
+      on(Feature::Floats) ? 6 : 0, // by way of floats
+      impure && on(Feature::Methods) ? 4 : 0,  // a method call
   };
   switch (rng_.weighted(w)) {
     case 0: {
@@ -212,7 +193,11 @@ std::string Generator::intExpr(int depth) {
       return s.empty() ? leaf(false) : s;
     }
     case 12: return divPool_[rng_.below(divPool_.size())].second;
-    default: return intThroughFloats(depth);
+    case 13: return intThroughFloats(depth);
+    default: {
+      std::string s = methodCallExpr(depth);
+      return s.empty() ? leaf(false) : s;
+    }
   }
 }
 
@@ -227,17 +212,35 @@ std::string Generator::floatLiteral() {
   return lit[0] == '-' ? "(" + lit + ")" : lit;  // so that `-` before it is no `--`
 }
 
-std::string Generator::floatExpr(int depth) {
-  if (depth <= 0 || rng_.chance(25)) {
-    if (rng_.chance(50)) return floatLiteral();
-    return "flt(" + leaf(ctx_.loopDepth > 0) + ")";
+// A float variable, field or element, a literal, or a converted int.
+std::string Generator::floatLeaf() {
+  int r = static_cast<int>(rng_.below(100));
+  if (r < 45) {
+    if (const Var* v = pickVar([](const Var& v) { return v.ty == Ty::Flt; }, false)) return v->name;
+  } else if (r < 55) {
+    std::string a = floatArrayRead();
+    if (!a.empty()) return a;
   }
-  switch (rng_.weighted({30, 8, 8, 10, 6, 6, 6, 6})) {
+  if (rng_.chance(50)) return floatLiteral();
+  return "flt(" + leaf(ctx_.loopDepth > 0) + ")";
+}
+
+std::string Generator::floatExpr(int depth) {
+  if (depth <= 0 || rng_.chance(25)) return floatLeaf();
+  switch (rng_.weighted({30, 8, 8, 10, 6, 6, 6, 6, 8, pureDepth_ == 0 ? 4 : 0})) {
     case 0: {
       static const char* const kOps[] = {"+", "-", "*", "/"};
       return "(" + floatExpr(depth - 1) + " " + kOps[rng_.below(4)] + " " + floatExpr(depth - 1) + ")";
     }
     case 1: return "(" + floatExpr(depth - 1) + " * " + intExpr(depth - 1) + ")";  // mixed: widens
+    case 8: {  // mixed the other way round: the int widens
+      static const char* const kOps[] = {"+", "-", "*", "/"};
+      return "(" + intExpr(depth - 1) + " " + kOps[rng_.below(4)] + " " + floatExpr(depth - 1) + ")";
+    }
+    case 9: {
+      std::string c = floatCallExpr(depth);
+      return c.empty() ? floatLeaf() : c;
+    }
     case 2: return "(-" + floatExpr(depth - 1) + ")";
     case 3: {
       static const char* const kFns[] = {"sqrt", "floor", "ceil", "abs"};
@@ -258,10 +261,14 @@ std::string Generator::floatExpr(int depth) {
 
 std::string Generator::intThroughFloats(int depth) {
   std::string a = floatExpr(depth - 1);
-  switch (rng_.below(6)) {
+  switch (rng_.below(7)) {
     case 0: {
       static const char* const kOps[] = {"<", "<=", ">", ">=", "==", "!="};
       return "(" + a + " " + kOps[rng_.below(6)] + " " + floatExpr(depth - 1) + ")";
+    }
+    case 6: {  // an int compared with a float: the int widens
+      static const char* const kOps[] = {"<", "<=", ">", ">=", "==", "!="};
+      return "(" + intExpr(depth - 1) + " " + kOps[rng_.below(6)] + " " + a + ")";
     }
     case 1: return "i32(" + a + ")";
     case 2: return "u8(" + a + ")";
@@ -299,7 +306,10 @@ std::string Generator::zeroProneDivisor() {
 // its guard (out of a branch or a loop) would trap.
 std::string Generator::guardedDivision(int depth) {
   std::string d = zeroProneDivisor();
+  // Pure: a side effect on the divisor's variable would void the guard.
+  pureDepth_++;
   std::string a = intExpr(depth - 1);
+  pureDepth_--;
   const char* op = rng_.chance(60) ? " / " : " % ";
   switch (rng_.below(4)) {
     case 0: return "((" + d + " != 0) ? (" + a + op + d + ") : " + literal() + ")";
@@ -473,13 +483,18 @@ std::string Generator::argsFor(const FuncInfo& f, int depth) {
       else text += "(" + intExpr(depth - 1) + " & " + std::to_string(kMaxDepth) + ")";
       continue;
     }
-    switch (f.params[i]) {
+    const Var& p = f.params[i];
+    switch (p.ty) {
       case Ty::Int: text += intExpr(depth - 1); break;
       case Ty::Bool: text += rng_.chance(70) ? condExpr(depth - 1) : intExpr(depth - 1); break;
+      case Ty::Flt: text += rng_.chance(85) ? floatExpr(depth - 1) : intExpr(depth - 1); break;
+      case Ty::IntArr:
+      case Ty::FltArr: text += arrayValue(p, depth - 1); break;
+      case Ty::Ref: text += refValue(p, depth - 1); break;
       default: {
         uint64_t cost = 0;
         size_t order = 0;
-        text += fnValue(f.params[i], f.order, &cost, &order);
+        text += fnValue(p.ty, f.order, &cost, &order);
         break;
       }
     }
@@ -489,9 +504,12 @@ std::string Generator::argsFor(const FuncInfo& f, int depth) {
 
 std::string Generator::callExpr(int depth) {
   if (pureDepth_ > 0) return "";
-  std::vector<const FuncInfo*> cands;
+  std::vector<const FuncInfo*> cands, fresh;
   for (const auto& f : funcs_)
-    if (f.returnsValue && canAfford(f.cost)) cands.push_back(&f);
+    if (f.returnsValue && f.ret.ty == Ty::Int && canAfford(f.cost)) {
+      cands.push_back(&f);
+      if (!f.called) fresh.push_back(&f);
+    }
   // A recursive function calls itself only outside loops, at most its quota.
   bool self = ctx_.recursive && ctx_.selfCallsLeft > 0 && ctx_.mult == 1;
   if (self && (cands.empty() || rng_.chance(40))) {
@@ -499,10 +517,56 @@ std::string Generator::callExpr(int depth) {
     return ctx_.info.name + "(" + argsFor(ctx_.info, depth) + ")";
   }
   if (cands.empty()) return "";
+  // Functions nothing called yet first, half of the time (a large program's
+  // functions would mostly never run otherwise).
+  const FuncInfo& f = !fresh.empty() && rng_.chance(50) ? *fresh[rng_.below(fresh.size())]
+                                                         : *cands[rng_.below(cands.size())];
+  charge(f.cost);
+  markCalled(f.name);
+  return f.name + "(" + argsFor(f, depth) + ")";
+}
+
+std::string Generator::floatCallExpr(int depth) {
+  if (pureDepth_ > 0) return "";
+  std::vector<const FuncInfo*> cands;
+  for (const auto& f : funcs_)
+    if (f.returnsValue && f.ret.ty == Ty::Flt && canAfford(f.cost)) cands.push_back(&f);
+  if (cands.empty()) return "";
   const FuncInfo& f = *cands[rng_.below(cands.size())];
   charge(f.cost);
   markCalled(f.name);
   return f.name + "(" + argsFor(f, depth) + ")";
+}
+
+std::string Generator::refCallExpr(const Var& want, int depth) {
+  if (pureDepth_ > 0) return "";
+  std::vector<const FuncInfo*> cands;
+  for (const auto& f : funcs_) {
+    if (!f.returnsValue || f.ret.ty != want.ty || !canAfford(f.cost)) continue;
+    if (want.ty == Ty::Ref && f.ret.sid != want.sid) continue;
+    if ((want.ty == Ty::IntArr || want.ty == Ty::FltArr) &&
+        (f.ret.elem != want.elem || f.ret.minLen < want.minLen || f.ret.maxLen > want.maxLen))
+      continue;
+    cands.push_back(&f);
+  }
+  if (cands.empty()) return "";
+  const FuncInfo& f = *cands[rng_.below(cands.size())];
+  charge(f.cost);
+  markCalled(f.name);
+  std::string args = argsFor(f, depth);  // may call others
+  lastCallee_ = &f;
+  return f.name + "(" + args + ")";
+}
+
+void Generator::floatAssignment(std::string* out) {
+  const Var* t = pickVar([](const Var& v) { return v.ty == Ty::Flt && v.assignable; }, false);
+  if (!t) return;
+  std::string name = t->name;
+  static const char* const kOps[] = {"=", "=", "+=", "-=", "*=", "/="};
+  std::string op = kOps[rng_.below(6)];
+  // Mixed: an int on the right widens.
+  std::string rhs = rng_.chance(80) ? floatExpr(3) : intExpr(2);
+  *out = rng_.chance(8) ? name + (rng_.chance(50) ? "++;" : "--;") : name + " " + op + " " + rhs + ";";
 }
 
 std::string Generator::fnRefCall(int depth) {

@@ -35,11 +35,17 @@ const char kUsage[] =
     "usage: simplec_fuzz --simplec PATH [--count N] [--seed S] [--time-budget SECONDS]\n"
     "                    [--keep-failures DIR] [--jobs N] [--reduce] [--reduce-time SECONDS]\n"
     "                    [--levels -O0,-O1,-O2] [--no-interpret] [--no-verify] [--timeout SECONDS]\n"
-    "                    [--cost-budget N] [--work-dir DIR] [--verbose]\n"
+    "                    [--cost-budget N] [--lines N] [--features LIST] [--no-swarm]\n"
+    "                    [--work-dir DIR] [--verbose]\n"
     "       simplec_fuzz --simplec PATH --reduce-file FILE [--reduce-time SECONDS]\n"
     "       simplec_fuzz --print SEED\n"
     "Checks programs from seeds S, S+1, ... (default 300 programs from seed 1; with\n"
-    "--time-budget and no --count, as many as fit in the budget).\n";
+    "--time-budget and no --count, as many as fit in the budget).\n"
+    "--lines N: programs of about N lines (1000 to 20000: many functions).\n"
+    "--features LIST: comma-separated feature names, each forced on, or off with a\n"
+    "leading '-'; the others are on or off at random per program (swarm testing),\n"
+    "or all on with --no-swarm. Features: arrays arrayargs selfindex structs\n"
+    "nullable methods floats narrow longfuncs recursion fnrefs divzero strings.\n";
 
 struct Options {
   CheckConfig check;
@@ -131,6 +137,18 @@ Options parseOptions(int argc, char** argv) {
       o.check.runTimeout = toDouble(value("--timeout"), "--timeout");
     } else if (is("--cost-budget")) {
       o.gen.costBudget = toUnsigned(value("--cost-budget"), "--cost-budget");
+    } else if (is("--lines")) {
+      o.gen.targetLines = static_cast<int>(toUnsigned(value("--lines"), "--lines"));
+    } else if (is("--features")) {
+      for (const std::string& item : splitComma(value("--features"))) {
+        bool off = item[0] == '-';
+        std::string name = off || item[0] == '+' ? item.substr(1) : item;
+        int f = featureByName(name);
+        if (f < 0) usageError("unknown feature '" + name + "'");
+        o.gen.force[size_t(f)] = off ? -1 : 1;
+      }
+    } else if (a == "--no-swarm") {
+      o.gen.swarm = false;
     } else if (is("--work-dir")) {
       o.workDir = value("--work-dir");
     } else if (a == "--verbose" || a == "-v") {

@@ -30,10 +30,12 @@ void Generator::loopStatement(int depth) {
   // Copies: declaring more names below may move the Var `outer` points to.
   std::string outerName = outer ? outer->name : "";
   int64_t outerBound = outer ? outer->bound : 0;
-  // An int array (never reassigned) whose indices a loop can run over.
-  const Var* arr = pickVar([](const Var& v) { return v.ty == Ty::IntArr; }, false);
+  // An array (a variable, never reassigned) whose indices a loop can run over.
+  const Var* arr = pickVar([](const Var& v) { return (v.ty == Ty::IntArr || v.ty == Ty::FltArr) && !v.isField; }, false);
   std::string arrName = arr ? arr->name : "";
-  std::vector<int> w = {20, 10, 12, 14, 14, 7, 5, triangle ? 10 : 0, 5, arr && cap >= 10 ? 12 : 0};
+  int64_t arrMax = arr ? arr->maxLen : 0;
+  std::vector<int> w = {20, 10, 12, 14, 14, 7, 5, triangle ? 10 : 0, 5,
+                        arr && cap >= uint64_t(arrMax) + 2 ? 12 : 0};
   int form = static_cast<int>(rng_.weighted(w));
 
   // Sometimes an accumulator and a derived induction variable around the loop.
@@ -147,13 +149,13 @@ void Generator::loopStatement(int depth) {
       header = "for (int " + counter.name + " = 0; " + counter.name + " < " + outerName + "; " + counter.name + "++)";
       break;
     }
-    case 9: {  // over an array's indices (a# <= 8): up, down, or one past the end
+    case 9: {  // over an array's indices (a# <= maxLen): up, down, or one past the end
       counter.name = freshName("i");
-      counter.bound = 9;
+      counter.bound = arrMax + 1;
       counter.overArray = arrName;
-      trips = 9;
+      trips = uint64_t(arrMax) + 1;
       std::string i = counter.name, n = arrName + "#";
-      switch (rng_.weighted({30, 20, 15, 15, 10})) {
+      switch (rng_.weighted({30, 20, 15, 15, errorsOk_ ? 10 : 0})) {
         case 0: header = "for (int " + i + " = 0; " + i + " < " + n + "; " + i + "++)"; break;
         case 1: header = "for (int " + i + " = " + n + " - 1; " + i + " >= 0; " + i + "--)"; break;
         case 2: header = "for (int " + i + " = 1; " + i + " < " + n + "; " + i + "++)"; break;

@@ -1,5 +1,7 @@
-// The statement half of the program generator: program layout, functions,
-// declarations, assignments, prints, ifs, loops and jumps.
+// The statement half of the program generator: features (swarm testing),
+// program layout, functions, declarations, assignments, prints, ifs and
+// jumps. Loops are in loop_generator.cpp, arrays in array_generator.cpp,
+// structs and references in struct_generator.cpp.
 // Invariant: every loop has a trip bound fixed before its body runs (its
 // control variables are never assignable in the body), and the cost of each
 // statement is charged at the current loop multiplier before it is emitted.
@@ -9,15 +11,84 @@
 
 namespace simplec::fuzz {
 
-std::string generateProgram(uint64_t seed, const GeneratorOptions& opts) {
-  Generator g(seed, opts);
-  return "// simplec_fuzz program, seed " + std::to_string(seed) + "\n" + g.program();
+namespace {
+
+struct FeatureSpec {
+  Feature f;
+  const char* name;
+  int percent;  // chance of being on in a program (swarm testing)
+};
+
+const FeatureSpec kFeatures[] = {
+    {Feature::Arrays, "arrays", 70},     {Feature::ArrayArgs, "arrayargs", 50}, {Feature::SelfIndex, "selfindex", 40},
+    {Feature::Structs, "structs", 50},   {Feature::Nullable, "nullable", 50},   {Feature::Methods, "methods", 35},
+    {Feature::Floats, "floats", 50},     {Feature::Narrow, "narrow", 50},       {Feature::LongFuncs, "longfuncs", 35},
+    {Feature::Recursion, "recursion", 60}, {Feature::FnRefs, "fnrefs", 60},     {Feature::DivZero, "divzero", 30},
+    {Feature::Strings, "strings", 30},
+};
+static_assert(sizeof kFeatures / sizeof kFeatures[0] == size_t(Feature::Count), "one entry per feature");
+
+// The features a feature needs: off when one of them is forced off, else
+// they are turned on with it.
+const std::pair<Feature, Feature> kNeeds[] = {
+    {Feature::ArrayArgs, Feature::Arrays}, {Feature::SelfIndex, Feature::Arrays},
+    {Feature::Nullable, Feature::Structs}, {Feature::Methods, Feature::Structs},
+};
+
+constexpr uint64_t kBaseBudget = 20000;  // a default-size program's cost budget
+
+}  // namespace
+
+const char* featureName(Feature f) {
+  for (const auto& s : kFeatures)
+    if (s.f == f) return s.name;
+  return "?";
 }
 
-Generator::Generator(uint64_t seed, const GeneratorOptions& opts) : rng_(seed), o_(opts) {}
+int featureByName(const std::string& name) {
+  for (const auto& s : kFeatures)
+    if (name == s.name) return int(s.f);
+  return -1;
+}
+
+std::string generateProgram(uint64_t seed, const GeneratorOptions& opts) {
+  Generator g(seed, opts);
+  std::string body = g.program();
+  return "// simplec_fuzz program, seed " + std::to_string(seed) + "\n" + g.featureLine() + body;
+}
+
+Generator::Generator(uint64_t seed, const GeneratorOptions& opts) : rng_(seed), o_(opts) {
+  // A large program runs more: its functions keep the budgets of a small one's.
+  if (o_.targetLines > 0) o_.costBudget += uint64_t(o_.targetLines) * 10;
+}
+
+void Generator::chooseFeatures() {
+  for (const auto& s : kFeatures) {
+    bool r = rng_.chance(s.percent);  // drawn whatever is forced: a seed keeps its other choices
+    int forced = size_t(s.f) < o_.force.size() ? o_.force[size_t(s.f)] : 0;
+    feat_[size_t(s.f)] = forced > 0 || (forced == 0 && (!o_.swarm || r));
+  }
+  for (auto [f, need] : kNeeds) {
+    if (!on(f) || on(need)) continue;
+    bool needOff = size_t(need) < o_.force.size() && o_.force[size_t(need)] < 0;
+    feat_[size_t(needOff ? f : need)] = !needOff;
+  }
+}
+
+std::string Generator::featureLine() const {
+  std::string line = "// features:";
+  for (const auto& s : kFeatures)
+    if (on(s.f)) line += std::string(" ") + s.name;
+  return line + "\n";
+}
 
 std::string Generator::program() {
-  zeroDivisors_ = rng_.chance(30);
+  chooseFeatures();
+  // A large program's run ends at its first runtime error: it makes them
+  // only when asked to (divzero forced on).
+  errorsOk_ = o_.targetLines == 0 || (size_t(Feature::DivZero) < o_.force.size() && o_.force[size_t(Feature::DivZero)] > 0);
+  if (!errorsOk_) feat_[size_t(Feature::DivZero)] = false;
+  zeroDivisors_ = on(Feature::DivZero);
   scopes_.assign(1, {});
   std::string constants;
   int nConst = static_cast<int>(rng_.below(3));
@@ -29,14 +100,27 @@ std::string Generator::program() {
     constants += "val " + v.name + " = " + constant(value) + ";\n";
     declare(v);
   }
+  if (on(Feature::Structs)) declareStructs();
   // Helpers: function k may call functions 0..k-1, so calls form a DAG
   // (plus bounded self-recursion) and costs are known when a caller is made.
-  int nFuncs = static_cast<int>(rng_.below(static_cast<uint64_t>(o_.maxFunctions) + 1));
   std::vector<std::string> pieces;
-  for (int k = 0; k < nFuncs; k++) {
-    out_.clear();
-    function(static_cast<size_t>(k));
-    pieces.push_back(out_);
+  if (o_.targetLines > 0) {
+    // Until the helpers fill the target, less what main and the structs take.
+    long lines = std::count(constants.begin(), constants.end(), '\n') + 60;
+    for (const auto& s : structs_) lines += long(s.fields.size() + s.methods.size() + s.statics.size()) + 2;
+    for (size_t k = 0; lines < o_.targetLines; k++) {
+      out_.clear();
+      function(k);
+      lines += std::count(out_.begin(), out_.end(), '\n');
+      pieces.push_back(out_);
+    }
+  } else {
+    int nFuncs = static_cast<int>(rng_.below(static_cast<uint64_t>(o_.maxFunctions) + 1));
+    for (int k = 0; k < nFuncs; k++) {
+      out_.clear();
+      function(static_cast<size_t>(k));
+      pieces.push_back(out_);
+    }
   }
   bool functionForm = rng_.chance(35);
   bool hasArg = !functionForm || rng_.chance(80);
@@ -46,8 +130,7 @@ std::string Generator::program() {
   // Definitions in a random order: calls before definitions are allowed.
   for (size_t i = pieces.size(); i > 1; i--) std::swap(pieces[i - 1], pieces[rng_.below(i)]);
   if (functionForm) pieces.insert(pieces.begin() + static_cast<long>(rng_.below(pieces.size() + 1)), mainText);
-  std::string text = constants;
-  if (usesStruct_) text = "struct Cell { int a; int b = 7; i16 n; Cell? next; };\n" + text;
+  std::string text = constants + structDecls();
   for (const auto& p : pieces) text += p;
   if (!functionForm) text += mainText;
   return text;
@@ -90,13 +173,16 @@ uint64_t Generator::room() const {
   return ctx_.cost >= ctx_.budget ? 0 : (ctx_.budget - ctx_.cost) / ctx_.mult;
 }
 
-static const char* typeName(Ty t) {
-  switch (t) {
-    case Ty::Int: return "int";
+std::string Generator::typeText(const Var& t) const {
+  switch (t.ty) {
+    case Ty::Int: return t.elem.empty() ? "int" : t.elem;
     case Ty::Bool: return "bool";
+    case Ty::Flt: return t.elem.empty() ? "flt" : t.elem;
     case Ty::Fn1: return "{ int -> int }";
     case Ty::Fn2: return "{ int int -> int }";
-    case Ty::IntArr: return "int[]";
+    case Ty::IntArr: return (t.elem.empty() ? "int" : t.elem) + (t.readOnly ? "[~]" : "[]");
+    case Ty::FltArr: return std::string("flt") + (t.readOnly ? "[~]" : "[]");
+    case Ty::Ref: return structs_[size_t(t.sid)].name + (t.nullable ? "?" : "");
   }
   return "int";
 }
@@ -113,35 +199,63 @@ bool Generator::hasFnCandidate(Ty sig, size_t maxOrder) const {
 }
 
 bool Generator::matches(const FuncInfo& f, Ty sig) {
-  if (f.recursive || !f.returnsValue) return false;
-  if (sig == Ty::Fn1) return f.params == std::vector<Ty>{Ty::Int};
-  if (sig == Ty::Fn2) return f.params == std::vector<Ty>{Ty::Int, Ty::Int};
-  return false;
+  if (f.recursive || !f.returnsValue || f.ret.ty != Ty::Int || !f.ret.elem.empty()) return false;
+  size_t n = sig == Ty::Fn1 ? 1 : sig == Ty::Fn2 ? 2 : 0;
+  if (n == 0 || f.params.size() != n) return false;
+  for (const Var& p : f.params)
+    if (p.ty != Ty::Int || !p.elem.empty()) return false;
+  return true;
 }
 
 void Generator::function(size_t order) {
   FuncInfo f;
   f.name = freshName("f");
   f.order = order;
+  // A long function: 20-40 lines that call several earlier functions.
+  bool longFn = on(Feature::LongFuncs) && order > 0 && rng_.chance(40);
   size_t nParams = rng_.chance(15) ? static_cast<size_t>(rng_.range(7, 10))
                                    : static_cast<size_t>(rng_.range(0, 3));
-  f.recursive = nParams > 0 && rng_.chance(25);
+  f.recursive = on(Feature::Recursion) && !longFn && nParams > 0 && rng_.chance(25);
   f.returnsValue = f.recursive || !rng_.chance(10);
+  if (f.returnsValue && !f.recursive) {
+    int r = static_cast<int>(rng_.below(100));
+    if (on(Feature::Floats) && r < 15) f.ret.ty = Ty::Flt;
+    else if (on(Feature::ArrayArgs) && r < 30) f.ret = arrayResultType();
+    else if (!structs_.empty() && r < 42) {
+      f.ret.ty = Ty::Ref;
+      f.ret.sid = static_cast<int>(rng_.below(structs_.size()));
+    }
+  }
   // Some helpers get exactly the shapes function references can hold.
-  if (!f.recursive && f.returnsValue && rng_.chance(30)) nParams = rng_.chance(50) ? 1 : 2;
+  if (on(Feature::FnRefs) && !f.recursive && f.returnsValue && f.ret.ty == Ty::Int && rng_.chance(30))
+    nParams = rng_.chance(50) ? 1 : 2;
+  bool fnShape = on(Feature::FnRefs) && f.ret.ty == Ty::Int && nParams <= 2 && rng_.chance(50);
   for (size_t i = 0; i < nParams; i++) {
-    Ty t = Ty::Int;
+    Var t;
     if (i > 0 || !f.recursive) {
       int r = static_cast<int>(rng_.below(100));
-      if (r < 12) t = Ty::Bool;
-      else if (r < 20 && hasFnCandidate(Ty::Fn1, order)) t = Ty::Fn1;
-      else if (r < 25 && hasFnCandidate(Ty::Fn2, order)) t = Ty::Fn2;
+      if (fnShape) r = 100;  // int parameters only
+      if (r < 12) t.ty = Ty::Bool;
+      else if (r < 20 && on(Feature::FnRefs) && hasFnCandidate(Ty::Fn1, order)) t.ty = Ty::Fn1;
+      else if (r < 25 && on(Feature::FnRefs) && hasFnCandidate(Ty::Fn2, order)) t.ty = Ty::Fn2;
+      else if (r < 40 && on(Feature::ArrayArgs)) t = arrayParamType();
+      else if (r < 52 && !structs_.empty()) {
+        t.ty = Ty::Ref;
+        t.sid = static_cast<int>(rng_.below(structs_.size()));
+        t.nullable = on(Feature::Nullable) && rng_.chance(30);
+      } else if (r < 62 && on(Feature::Floats)) {
+        t.ty = Ty::Flt;
+        if (on(Feature::Narrow) && rng_.chance(25)) t.elem = "f32";
+      } else if (r < 72 && on(Feature::Narrow)) {
+        t.elem = rng_.pick({"i8", "u8", "i16", "u16", "i32", "u32", "byte"});
+      }
     }
     f.params.push_back(t);
   }
-  if (f.recursive && f.params.empty()) f.params.push_back(Ty::Int);
+  if (f.recursive && f.params.empty()) f.params.push_back(Var{});
 
-  int64_t maxBudget = std::max<int64_t>(40, static_cast<int64_t>(o_.costBudget / (f.recursive ? 4 : 12)));
+  int64_t maxBudget = std::max<int64_t>(40, static_cast<int64_t>(std::min(o_.costBudget, kBaseBudget) / (f.recursive ? 4 : 12)));
+  if (longFn) maxBudget *= 2;
   uint64_t budget = static_cast<uint64_t>(rng_.range(20, maxBudget));
   int selfCalls = f.recursive ? (rng_.chance(65) ? 1 : 2) : 0;
   // Invocations of one outside call: a chain of kMaxDepth+1, or a binary tree.
@@ -155,13 +269,15 @@ void Generator::function(size_t order) {
   ctx_.budget = std::max<uint64_t>(budget / invocations, 12);
   ctx_.selfCallsLeft = selfCalls;
   ctx_.info = f;
+  retTy_ = f.returnsValue ? f.ret : Var{};
 
   openScope();
+  fnScope_ = scopes_.size();
   std::string header = "val " + f.name + " = {";
+  std::vector<Var> refParams;
   for (size_t i = 0; i < f.params.size(); i++) {
-    Var v;
+    Var v = f.params[i];
     v.name = freshName("p");
-    v.ty = f.params[i];
     if (i == 0 && f.recursive) {
       v.assignable = false;
       v.bound = kMaxDepth;
@@ -173,9 +289,14 @@ void Generator::function(size_t order) {
       for (const auto& g : funcs_)
         if (matches(g, v.ty)) v.fnCost = std::max(v.fnCost, g.cost);
     }
-    header += std::string(i == 0 ? " " : (rng_.chance(85) ? ", " : " ")) + typeName(v.ty) + " " + v.name;
+    // Arrays and non-null references are never reassigned: loops run over
+    // an array's indices, `p.f` names a field of the same object throughout.
+    if (v.ty == Ty::IntArr || v.ty == Ty::FltArr || (v.ty == Ty::Ref && !v.nullable)) v.assignable = false;
+    header += std::string(i == 0 ? " " : (rng_.chance(85) ? ", " : " ")) + typeText(v) + " " + v.name;
     declare(v);
+    if (v.ty == Ty::Ref && !v.nullable) refParams.push_back(v);
   }
+  for (const Var& v : refParams) declareFields(v);
   header += " ->";
   line(header);
   indent_++;
@@ -185,23 +306,63 @@ void Generator::function(size_t order) {
     charge(1);
     std::string test = rng_.chance(50) ? ctx_.depthParam + " <= 0" : ctx_.depthParam + " < 1";
     if (rng_.chance(50)) {
-      line("if (" + test + ") return " + intTypedExpr(2) + ";");
+      line("if (" + test + ") " + returnText());
     } else {
       line("if (" + test + ") {");
       indent_++;
       openScope();
       block(2, 3);
-      line("return " + intTypedExpr(2) + ";");
+      line(returnText());
       closeScope();
       indent_--;
       line("}");
     }
     ctx_.selfCallsLeft = saved;
   }
-  int n = 1 + static_cast<int>(rng_.below(static_cast<uint64_t>(o_.maxBlockStatements)));
-  bool ended = block(n, 0);
+  bool ended = false;
+  std::vector<std::string> results;  // a long function's call results
+  if (longFn) {
+    // Calls of several distinct earlier functions spread over the body.
+    std::vector<size_t> callees;
+    for (size_t k = 0; k < funcs_.size(); k++)
+      if (funcs_[k].returnsValue && funcs_[k].ret.ty == Ty::Int) callees.push_back(k);
+    for (size_t i = callees.size(); i > 1; i--) std::swap(callees[i - 1], callees[rng_.below(i)]);
+    if (callees.size() > 4) callees.resize(size_t(rng_.range(2, 4)));
+    int n = static_cast<int>(rng_.range(12, 26));
+    for (int k = 0; k < n && !ended; k++) {
+      if (!canAfford(2)) break;
+      bool callNow = !callees.empty() && rng_.below(static_cast<uint64_t>(n - k)) < callees.size();
+      const FuncInfo& g = funcs_[callees.empty() ? 0 : callees.back()];
+      if (callNow && canAfford(g.cost + 1)) {
+        callees.pop_back();
+        charge(g.cost + 1);
+        markCalled(g.name);
+        Var t;
+        t.name = freshName("t");
+        std::string call = g.name + "(" + argsFor(g, 2) + ")";
+        static const char* const kOps[] = {" + ", " ^ ", " - ", " & "};
+        line("int " + t.name + " = " + (rng_.chance(50) ? call : "(" + call + kOps[rng_.below(4)] + intExpr(2) + ")") + ";");
+        declare(t);
+        results.push_back(t.name);
+        continue;
+      }
+      if (callNow) callees.pop_back();
+      ended = statement(0);
+    }
+  } else {
+    int n = 1 + static_cast<int>(rng_.below(static_cast<uint64_t>(o_.maxBlockStatements)));
+    ended = block(n, 0);
+  }
   if (f.returnsValue) {
-    if (!ended) line("return " + intTypedExpr(3) + ";");
+    if (!ended) {
+      if (results.size() >= 2 && retTy_.ty == Ty::Int) {
+        std::string sum = results[0];
+        for (size_t k = 1; k < results.size(); k++) sum = "(" + sum + (rng_.chance(50) ? " ^ " : " + ") + results[k] + ")";
+        line("return " + sum + " + " + intExpr(2) + ";");
+      } else {
+        line(returnText());
+      }
+    }
   } else {
     line("sys.io.p(" + expr(Ty::Int, 2) + ");");
   }
@@ -212,16 +373,28 @@ void Generator::function(size_t order) {
   funcs_.push_back(f);
 }
 
+std::string Generator::returnText() {
+  switch (retTy_.ty) {
+    case Ty::Flt: return "return " + floatExpr(3) + ";";
+    case Ty::IntArr:
+    case Ty::FltArr: return "return " + arrayValue(retTy_, 2) + ";";
+    case Ty::Ref: return "return " + refValue(retTy_, 2) + ";";
+    default: return "return " + intTypedExpr(3) + ";";
+  }
+}
+
 void Generator::mainBody(bool functionForm, bool hasArg) {
   ctx_ = FnCtx{};
   ctx_.order = funcs_.size();
   ctx_.isMain = true;
   ctx_.budget = o_.costBudget;
+  retTy_ = Var{};
   if (functionForm) {
     line(hasArg ? "val main = { int arg ->" : "val main = { ->");
     indent_++;
   }
   openScope();
+  fnScope_ = scopes_.size();
   if (hasArg) {
     Var a;
     a.name = "arg";
@@ -252,12 +425,15 @@ void Generator::mainBody(bool functionForm, bool hasArg) {
       if (f.called || !canAfford(f.cost + 2)) continue;
       charge(f.cost + 2);
       std::string call = f.name + "(" + argsFor(f, 2) + ")";
-      line(f.returnsValue ? "sys.io.p(" + call + "); sys.io.p(\" \");" : call + ";");
+      if (!f.returnsValue) line(call + ";");
+      else if (f.ret.ty == Ty::Int || f.ret.ty == Ty::Flt) line("sys.io.p(" + call + "); sys.io.p(\" \");");
+      else if (f.ret.ty == Ty::Ref) line(call + ";");
+      else line("sys.io.p(" + call + "#); sys.io.p(\" \");");
     }
     // Print what main computed so that a wrong value shows in the output.
     std::string prints;
     for (const Var& v : scopes_.back())
-      if (v.ty == Ty::Int || v.ty == Ty::Bool) prints += "sys.io.p(" + v.name + "); sys.io.p(\" \"); ";
+      if (v.ty == Ty::Int || v.ty == Ty::Bool || v.ty == Ty::Flt) prints += "sys.io.p(" + v.name + "); sys.io.p(\" \"); ";
     if (!prints.empty()) line(prints + "sys.io.p(\"\\n\");");
     line("return " + intTypedExpr(3) + ";");
   }
@@ -279,7 +455,8 @@ bool Generator::block(int n, int depth) {
 bool Generator::statement(int depth) {
   bool nest = depth < o_.maxStatementDepth;
   // Main returns early only now and then, or its final prints would rarely run.
-  int jumpWeight = ctx_.loopDepth > 0 ? 5 : ctx_.procedure ? 0 : ctx_.isMain ? (depth > 0 ? 1 : 0) : 4;
+  // A large program's main never does: its helpers would not run.
+  int jumpWeight = ctx_.loopDepth > 0 ? 5 : ctx_.procedure ? 0 : ctx_.isMain ? (depth > 0 && o_.targetLines == 0 ? 1 : 0) : 4;
   std::vector<int> w = {
       18,                        // declaration
       18,                        // assignment
@@ -290,6 +467,8 @@ bool Generator::statement(int depth) {
       funcs_.empty() && !ctx_.recursive ? 0 : 6,  // call statement
       nest ? 3 : 0,              // nested block
       ctx_.loopDepth > 0 ? 5 : 2,  // division under a guard
+      on(Feature::SelfIndex) ? 6 : 0,  // a store through an index loaded from the same array
+      on(Feature::Nullable) ? 6 : 0,   // a null check
   };
   switch (rng_.weighted(w)) {
     case 0: declaration(); return false;
@@ -300,7 +479,14 @@ bool Generator::statement(int depth) {
     case 5: return jumpStatement(depth);
     case 6: callStatement(); return false;
     case 7: nestedBlock(depth); return false;
-    default: guardedDivisionStatement(); return false;
+    case 8: guardedDivisionStatement(); return false;
+    case 9: {
+      charge(1);
+      std::string t = selfIndexedText();
+      line(t.empty() ? assignmentText() : t);
+      return false;
+    }
+    default: return nullCheckStatement(depth);
   }
 }
 
@@ -312,7 +498,10 @@ void Generator::guardedDivisionStatement() {
   const Var* t = pickVar([](const Var& v) { return v.assignable && v.ty == Ty::Int; }, false);
   std::string target = t ? t->name : "";
   std::string d = zeroProneDivisor();
+  // Pure: a side effect on the divisor's variable would void the guard.
+  pureDepth_++;
   std::string a = intExpr(2);
+  pureDepth_--;
   std::string op = rng_.chance(60) ? " / " : " % ";
   std::string guard;
   const Var* c = pickVar([](const Var& v) { return v.counter && v.bound >= 0; }, false);
@@ -329,11 +518,17 @@ void Generator::guardedDivisionStatement() {
 }
 
 void Generator::declaration() {
-  charge(1);
   bool haveFn1 = hasFnCandidate(Ty::Fn1, ctx_.order), haveFn2 = hasFnCandidate(Ty::Fn2, ctx_.order);
-  std::vector<int> w = {30, 14, 9, 9, 7, 16, 3, scopes_.size() > 3 ? 5 : 0, haveFn1 || haveFn2 ? 7 : 0, 10, 8, 6};
+  bool fnRefs = on(Feature::FnRefs) && (haveFn1 || haveFn2);
+  std::vector<int> w = {30, 14, 9, 9, 7, 16, 3, scopes_.size() > 3 ? 5 : 0, fnRefs ? 7 : 0,
+                        on(Feature::Narrow) ? 10 : 0, on(Feature::Arrays) ? 14 : 0,
+                        on(Feature::Structs) ? 14 : 0, on(Feature::Floats) ? 12 : 0};
+  size_t kind = rng_.weighted(w);
+  if (kind == 10) return arrayDeclaration();
+  if (kind == 11) return refDeclaration();
+  charge(1);
   Var v;
-  switch (rng_.weighted(w)) {
+  switch (kind) {
     case 0: {
       std::string init = expr(Ty::Int, o_.maxExprDepth);
       v.name = freshName("v");
@@ -382,8 +577,8 @@ void Generator::declaration() {
     case 9: {  // a narrow integer: every store to it truncates
       std::string init = expr(Ty::Int, 3);
       v.name = freshName("n");
-      line(std::string(rng_.pick({"i8", "u8", "i16", "u16", "i32", "u32", "byte", "u1"})) + " " + v.name + " = " +
-           init + ";");
+      v.elem = rng_.pick({"i8", "u8", "i16", "u16", "i32", "u32", "byte", "u1"});
+      line(v.elem + " " + v.name + " = " + init + ";");
       break;
     }
     case 7: {  // shadow an int of an enclosing block
@@ -392,7 +587,8 @@ void Generator::declaration() {
         for (const Var& o : scopes_[s])
           // Never a fixed variable: a shadowed recursion depth or loop limit
           // would no longer bound the recursion or the loop.
-          if (o.ty == Ty::Int && !o.counter && o.assignable && !o.isField && o.name != "arg") outer.push_back(&o);
+          if (o.ty == Ty::Int && o.elem.empty() && !o.counter && o.assignable && !o.isField && o.name != "arg")
+            outer.push_back(&o);
       bool inCurrent = false;
       const Var* o = outer.empty() ? nullptr : outer[rng_.below(outer.size())];
       if (o)
@@ -402,33 +598,19 @@ void Generator::declaration() {
       line("int " + v.name + " = " + init + ";");
       break;
     }
-    case 10: {  // an int array: a constant length, a computed one, rarely a negative one
-      v.name = freshName("a");
-      v.ty = Ty::IntArr;
-      v.assignable = false;
-      std::string len;
-      if (rng_.chance(60)) len = std::to_string(rng_.range(1, 8));
-      else if (rng_.chance(97)) len = "((" + intExpr(2) + ") & 7) + 1";
-      else len = "((" + intExpr(2) + ") & 3) - 1";
-      // `!` or `var`: an array declared with an initializer in an inner
-      // block would be read-only through its name.
-      line(std::string(rng_.chance(70) ? "int[] !" : "var ") + v.name + " = new int[" + len + "];");
-      break;
-    }
-    case 11: {  // a struct object whose fields are then used like int variables
-      std::string init = expr(Ty::Int, 3);
-      std::string name = freshName("o");
-      // `var`: a reference declared with an initializer in an inner block
-      // would be read-only through its name.
-      line("var " + name + " = new Cell { a = " + init + "; n = a + b; };");
-      usesStruct_ = true;
-      for (const char* f : {"a", "b", "n"}) {
-        Var fv;
-        fv.name = name + "." + f;
-        fv.isField = true;
-        declare(fv);
+    case 12: {  // a float; sometimes an f32, rounded on every store
+      v.ty = Ty::Flt;
+      v.name = freshName("w");
+      std::string init = rng_.chance(80) ? floatExpr(3) : intExpr(2);  // an int widens
+      if (on(Feature::Narrow) && rng_.chance(25)) {
+        v.elem = "f32";
+        line("f32 " + v.name + " = " + init + ";");
+      } else if (rng_.chance(25) && init.find('.') != std::string::npos) {
+        line("var " + v.name + " = flt(" + init + ");");
+      } else {
+        line("flt " + v.name + " = " + init + ";");
       }
-      return;
+      break;
     }
     default: {
       Ty sig = haveFn1 && (!haveFn2 || rng_.chance(60)) ? Ty::Fn1 : Ty::Fn2;
@@ -441,7 +623,7 @@ void Generator::declaration() {
       v.fnCost = cost;
       v.fnOrder = order;
       int form = static_cast<int>(rng_.below(3));
-      if (form == 0) line(std::string(typeName(sig)) + " " + v.name + " = " + init + ";");
+      if (form == 0) line(typeText(v) + " " + v.name + " = " + init + ";");
       else line((form == 1 ? "val " : "var ") + v.name + " = " + init + ";");
       break;
     }
@@ -451,7 +633,8 @@ void Generator::declaration() {
 
 void Generator::printStatement() {
   charge(1);
-  std::string e = expr(rng_.chance(85) ? Ty::Int : Ty::Bool, o_.maxExprDepth);
+  std::string e = on(Feature::Floats) && rng_.chance(20) ? floatExpr(3)
+                                                          : expr(rng_.chance(85) ? Ty::Int : Ty::Bool, o_.maxExprDepth);
   switch (rng_.below(3)) {
     case 0: line("sys.io.p(" + e + "); sys.io.p(\" \");"); break;
     case 1: line("sys.io.p(" + e + "); sys.io.p(\"\\n\");"); break;
@@ -506,9 +689,9 @@ bool Generator::jumpStatement(int depth) {
   charge(1);
   bool inLoop = ctx_.loopDepth > 0;
   bool canReturn = !ctx_.procedure;
-  int keepLoop = ctx_.isMain ? 95 : 75;
+  int keepLoop = ctx_.isMain ? (o_.targetLines > 0 ? 100 : 95) : 75;
   int kind = inLoop && (!canReturn || rng_.chance(keepLoop)) ? static_cast<int>(rng_.below(2)) : 2;
-  std::string jump = kind == 0 ? "break;" : kind == 1 ? "continue;" : "return " + intTypedExpr(2) + ";";
+  std::string jump = kind == 0 ? "break;" : kind == 1 ? "continue;" : returnText();
   // Unconditional only inside a nested block, so that loops and main keep a body.
   if (depth > 0 && rng_.chance(kind == 2 ? 10 : 20)) {
     line(jump);
@@ -532,6 +715,7 @@ void Generator::callStatement() {
     return;
   }
   std::string call = callExpr(2);
+  if (call.empty() && on(Feature::Methods)) call = methodCallExpr(2);
   if (call.empty()) call = sideEffectExpr(2);
   if (call.empty()) {
     line(assignmentText());
@@ -553,7 +737,16 @@ void Generator::nestedBlock(int depth) {
 
 std::string Generator::assignmentText() {
   if (rng_.chance(25)) {
-    std::string a = arrayAssignmentText();
+    std::string a = on(Feature::Floats) && rng_.chance(20) ? floatArrayAssignmentText() : arrayAssignmentText();
+    if (!a.empty()) return a;
+  }
+  if (on(Feature::Floats) && rng_.chance(15)) {
+    std::string a;
+    floatAssignment(&a);
+    if (!a.empty()) return a;
+  }
+  if (on(Feature::Structs) && rng_.chance(10)) {
+    std::string a = refAssignmentText();
     if (!a.empty()) return a;
   }
   const Var* t = pickVar([](const Var& v) { return v.assignable && (v.ty == Ty::Int || v.ty == Ty::Bool); }, false);
@@ -581,21 +774,6 @@ std::string Generator::assignmentText() {
       const Var* u = pickVar([](const Var& v) { return v.assignable && v.ty == Ty::Int; }, false);
       return name + " = " + u->name + " = " + expr(Ty::Int, 3) + ";";
     }
-  }
-}
-
-std::string Generator::arrayAssignmentText() {
-  const Var* a = pickVar([](const Var& v) { return v.ty == Ty::IntArr; }, false);
-  if (!a) return "";
-  std::string target = a->name + "[" + arrayIndex(a->name) + "]";
-  switch (rng_.below(4)) {
-    case 0:
-    case 1: return target + " = " + expr(Ty::Int, 3) + ";";
-    case 2: {
-      static const char* const kOps[] = {"+=", "-=", "*=", "&=", "|=", "^=", "<<="};
-      return target + " " + kOps[rng_.below(7)] + " " + expr(Ty::Int, 2) + ";";
-    }
-    default: return target + (rng_.chance(50) ? "++;" : "--;");
   }
 }
 

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "sched/schedule_verify.h"
 #include "test/fuzz/libfuzzer/fuzz_compile.h"
 #include "test/fuzz/program_generator.h"
 
@@ -29,6 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   PassOptions po;
   po.optLevel = int(shape / 1400 % 3);
   po.verifyEach = true;
+  po.checkSchedules = verifySchedules;
   po.checkPasses = true;
   po.checkArgc = 1 + int64_t(shape / 4200 % 3);
   po.checkFile = "fuzz.smp";

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sched/schedule_verify.h"
 #include "test/fuzz/libfuzzer/fuzz_compile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -14,6 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   PassOptions po;
   po.optLevel = int(fuzz::inputHash(data, size) % 3);
   po.verifyEach = true;
+  po.checkSchedules = verifySchedules;
   fuzz::compileOrAbort(std::string(reinterpret_cast<const char*>(data), size), po);
   return 0;
 }
