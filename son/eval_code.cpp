@@ -381,9 +381,12 @@ class Builder {
               if (m->op == Op::MergeMem)
                 for (size_t i = 1; i < m->in.size(); i++) work.push_back(m->in[i]);
             }
+            // A store of another alias class cannot change what o reads (the
+            // classes share a memory state until one of them is stored to).
+            int alias = MemAccess::decode(n->aux).alias;
             for (const Node* o : ops)
               if (o->op == Op::Load && o != n && std::find(states.begin(), states.end(), o->in[1]) != states.end() &&
-                  !provablyDisjoint(o, n))  // the store cannot change what o reads
+                  MemAccess::decode(o->aux).alias == alias && !provablyDisjoint(o, n))
                 d.push_back(o);
           }
           std::reverse(d.begin(), d.end());
