@@ -630,6 +630,7 @@ Val Parser::parseIntLiteral(bool negated) {
 }
 
 Val Parser::readName(const Token& name) {
+  if (constInit_.active) return readNameInConstant(name);
   int idx = syms().find(name.text);
   if (idx >= 0) {
     const VarInfo& info = syms().vars[size_t(idx)];
@@ -649,15 +650,18 @@ Val Parser::readName(const Token& name) {
     }
     return readVar(idx);
   }
-  // Enclosing functions: only constants are visible (functions are not closures).
-  for (FunCtx* c = fn_->outer; c; c = c->outer) {
-    int j = c->symbols.find(name.text);
-    if (j < 0) continue;
-    const VarInfo& v = c->symbols.vars[size_t(j)];
-    if (v.constValue) return {conOf(v.constValue), v.type};
-    if (v.externVar >= 0) return loadExternVar(v.externVar, name.pos);
-    error(name.pos, "'" + name.text + "' of an enclosing function is not a constant and cannot be used here");
-    return {con(0), SType::error()};
+  // A method sees its struct's constants bare; enclosing functions show
+  // only their constants (functions are not closures).
+  for (FunCtx* c = fn_; c; c = c->outer) {
+    if (int j = c == fn_ ? -1 : c->symbols.find(name.text); j >= 0) {
+      const VarInfo& v = c->symbols.vars[size_t(j)];
+      if (v.constValue) return {conOf(v.constValue), v.type};
+      if (v.externVar >= 0) return loadExternVar(v.externVar, name.pos);
+      error(name.pos, "'" + name.text + "' of an enclosing function is not a constant and cannot be used here");
+      return {con(0), SType::error()};
+    }
+    Val k;
+    if (c->selfStruct && bareStructConstant(*const_cast<StructInfo*>(c->selfStruct), name, &k)) return k;
   }
   if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos);
   Val later;

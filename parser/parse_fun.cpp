@@ -255,7 +255,9 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
 
   FunCtx ctx;
   enterGraph(ctx, idx);
-  ctx.outer = isTop ? mainCtx_ : fn_;
+  // A method is lexically at file level (inside its struct), wherever it is
+  // first used: it must not see the locals of the function that used it.
+  ctx.outer = isTop || selfStruct ? mainCtx_ : fn_;
   Node* fun = info.fun;
   Node* mem = nullptr;
   for (Node* u : fun->out)
@@ -267,6 +269,9 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   bool savedTop = topLevel_;
   fn_ = &ctx;
   topLevel_ = false;
+  // A function literal in a constant's initializer has names of its own.
+  ConstInit savedConstInit = constInit_;
+  constInit_ = {};
   try {
     size_t firstParam = 0;
     if (selfStruct) {
@@ -304,10 +309,12 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   } catch (...) {
     fn_ = savedFn;
     topLevel_ = savedTop;
+    constInit_ = savedConstInit;
     throw;
   }
   fn_ = savedFn;
   topLevel_ = savedTop;
+  constInit_ = savedConstInit;
   lastMethodUsedSelf_ = ctx.usedSelf;
   lastMethodWroteSelf_ = ctx.wroteSelf;
   SType ret = ctx.retTypeKnown ? ctx.retType : SType::voidT();

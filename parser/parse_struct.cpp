@@ -212,6 +212,8 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   typeContext_ = &s;
   Val v;
   if (!f.isMethod) constStack_.push_back(s.name + "." + f.name);
+  ConstInit savedConstInit = constInit_;
+  if (!f.isMethod) constInit_ = {true, &s};
   try {
     if (f.isMethod) parsingMethod_ = &f;
     if (f.isMethod)
@@ -222,6 +224,7 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
     v = {con(0), SType::error()};
   }
   if (!f.isMethod) constStack_.pop_back();
+  constInit_ = savedConstInit;
   parsingMethod_ = nullptr;
   pos_ = saved;
   typeContext_ = savedCtx;
@@ -255,6 +258,36 @@ std::string Parser::constCycle(const std::string& name) const {
   return path + name;
 }
 
+Val Parser::readNameInConstant(const Token& name) {
+  Val v;
+  if (constInit_.strct && bareStructConstant(*constInit_.strct, name, &v)) return v;
+  const SymbolTable& top = mainCtx_->symbols;
+  if (auto it = top.blocks[0].find(name.text); it != top.blocks[0].end()) {
+    const VarInfo& info = top.vars[size_t(it->second)];
+    if (info.constValue) return {conOf(info.constValue), info.type};
+    if (info.externVar >= 0) return loadExternVar(info.externVar, name.pos);
+    // Read as a value, it gives "... is not a constant" where it is used.
+    if (fn_ == mainCtx_) return readVar(it->second);
+    error(name.pos, "'" + name.text + "' is not a constant, so a constant cannot use it");
+    return {con(0), SType::error()};
+  }
+  if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos);
+  if (laterTopConstant(name, &v)) return v;
+  error(name.pos, "undefined name '" + name.text + "'");
+  return {con(0), SType::error()};
+}
+
+bool Parser::bareStructConstant(StructInfo& s, const Token& name, Val* out) {
+  int fi = s.find(name.text);
+  if (fi < 0) return false;
+  FieldInfo& f = s.fields[size_t(fi)];
+  // Methods are called bare through selfMethodNamed; here only values.
+  if (!f.isConst() || f.isMethod || f.externDecl) return false;
+  Node* n = fieldConst(s, f);
+  *out = n ? Val{n, f.type} : Val{con(0), SType::error()};
+  return true;
+}
+
 // A top-level `val` declared after the struct constant that uses it: its
 // initializer is evaluated here, once, and must be a constant.
 bool Parser::laterTopConstant(const Token& name, Val* out) {
@@ -273,12 +306,15 @@ bool Parser::laterTopConstant(const Token& name, Val* out) {
   size_t saved = pos_;
   pos_ = tv.initTok;
   constStack_.push_back(name.text);
+  ConstInit savedConstInit = constInit_;
+  constInit_ = {true, nullptr};  // a file-level val: no struct's constants
   Val v;
   try {
     v = parseExpr();
   } catch (SyntaxError&) {
     v = {con(0), SType::error()};
   }
+  constInit_ = savedConstInit;
   constStack_.pop_back();
   pos_ = saved;
   if (!v.t.isError() && (!v.n || !v.t.hasValue() || !v.n->isConst())) {

@@ -267,6 +267,12 @@ class Parser {
   // Variables.
   struct VarRef { int idx = -1; Scope* scope = nullptr; };
   Val readName(const Token& name);
+  // A name in a constant's initializer: only file-level names and the
+  // constants of the struct being declared are visible.
+  Val readNameInConstant(const Token& name);
+  // `name` as a per-type constant of `s` named bare (a method's or a
+  // constant's own struct); false if `s` has no such constant.
+  bool bareStructConstant(StructInfo& s, const Token& name, Val* out);
   void assignVar(const Token& name, int idx, Val v, SrcPos opPos);
   Val compoundAssign(const Token& name, Tok op, SrcPos opPos);
   Val incDec(bool prefix, bool inc, const Token& name, SrcPos opPos);
@@ -442,6 +448,14 @@ class Parser {
   // The constants being evaluated, innermost last ("C.k", "base"): a cycle
   // among them is reported with its path.
   std::vector<std::string> constStack_;
+  // Set while a constant's initializer is parsed: it is evaluated where it is
+  // first needed, but its names are those of the file level (and of its
+  // struct, for a per-type constant).
+  struct ConstInit {
+    bool active = false;
+    StructInfo* strct = nullptr;
+  };
+  ConstInit constInit_;
   bool laterTopConstant(const Token& name, Val* out);
   std::string constCycle(const std::string& name) const;
   FunCtx* mainCtx_ = nullptr;

@@ -209,3 +209,21 @@ TEST_CASE("parser/struct: a constant may use a later top-level val", "[parser][s
   REQUIRE_FALSE(n.ok);
   CHECK(n.errorLines()[0] == "1:20: 'base' is not a constant, so a struct constant cannot use it before its declaration");
 }
+
+TEST_CASE("parser/struct: per-type constants named bare; constants see file-level names only",
+          "[parser][struct]") {
+  // Inside a method `k` is `S.k`, as a bare field name is `self.f`.
+  Parsed p = parseText("struct S { int x; val k = 3; val k2 = k + 1; val m = { -> x + k * k2; }; };\n"
+                       "S s = new S { x = 2; };\nreturn s.m() + S.k2;");
+  INFO(p.diags);
+  REQUIRE(p.ok);
+  // A method first used inside f must not see f's local constant q, nor a
+  // constant initializer f's parameter y.
+  Parsed m = parseText("val f = { int y -> val q = 2; return S.m() + y; };\nreturn f(1);\n"
+                       "struct S { val m = { -> return q; }; };");
+  REQUIRE_FALSE(m.ok);
+  CHECK(m.errorLines()[0] == "3:32: undefined name 'q'");
+  Parsed c = parseText("val f = { int y -> return S.k + y; };\nreturn f(1);\nstruct S { val k = y * 2; };");
+  REQUIRE_FALSE(c.ok);
+  CHECK(c.errorLines()[0] == "3:20: undefined name 'y'");
+}
