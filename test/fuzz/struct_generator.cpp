@@ -96,8 +96,8 @@ void Generator::declareStructs() {
       fields.push_back(c);
     }
     structs_[size_t(k)].fields = fields;
-    // Per-type constants read through the type anywhere (`S.k`); inside a
-    // method a bare `k` is no field (the parser only aliases stored fields).
+    // Per-type constants read through the type anywhere (`S.k`), and bare
+    // inside the struct's methods.
     for (const FieldInfo& f : fields)
       if (f.isVal) {
         Var c = f.type;
@@ -118,7 +118,7 @@ void Generator::declareStructs() {
       inMethod_ = true;
       openScope();
       for (const FieldInfo& f : fields) {
-        if (f.isVal || (f.type.ty != Ty::Int && f.type.ty != Ty::Bool && f.type.ty != Ty::Flt)) continue;
+        if (f.type.ty != Ty::Int && f.type.ty != Ty::Bool && f.type.ty != Ty::Flt) continue;
         Var v = f.type;
         v.assignable = !f.isVal;
         declare(v);
