@@ -674,9 +674,9 @@ Val Parser::parsePrimary() {
     case Tok::KwTrue: pos_++; return {con(1), SType::boolT()};
     case Tok::KwFalse: pos_++; return {con(0), SType::boolT()};
     case Tok::LParen: {
-      pos_++;
+      size_t open = pos_++;
       Val v = parseExpr();
-      expect(Tok::RParen);
+      expect(Tok::RParen, open);
       return v;
     }
     case Tok::StrLit: {

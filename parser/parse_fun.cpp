@@ -97,6 +97,7 @@ void Parser::addReturn(Val v, SrcPos pos) {
               (f.retType.isRef() && v.t.isRef() && !commonType(f.retType, v.t).isError());
     if (!ok) {
       error(pos, "return type mismatch: '" + v.t.str() + "' here, '" + f.retType.str() + "' before");
+      note(f.retPos, "'" + f.retType.str() + "' comes from this return");
     } else {
       SType t = commonType(f.retType, v.t);
       if (!sameType(t, f.retType)) f.retPos = pos;
@@ -299,7 +300,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
     StatementSeq seq;
     while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatementIn(seq);
     SrcPos endPos = tok().pos;
-    expect(Tok::RBrace);
+    expect(Tok::RBrace, open);
     finishFunction(ctx, endPos, false);
   } catch (...) {
     fn_ = savedFn;
@@ -463,6 +464,7 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
 
 //   args = '(' [expr {',' expr}] ')'
 void Parser::parseArguments(std::vector<Val>* args, std::vector<SrcPos>* argPos) {
+  size_t lp = pos_;
   expect(Tok::LParen);
   if (!at(Tok::RParen)) {
     for (;;) {
@@ -471,7 +473,7 @@ void Parser::parseArguments(std::vector<Val>* args, std::vector<SrcPos>* argPos)
       if (!accept(Tok::Comma)) break;
     }
   }
-  expect(Tok::RParen);
+  expect(Tok::RParen, lp);
 }
 
 Val Parser::parseCall(Val callee, SrcPos pos) {
@@ -536,10 +538,11 @@ Val Parser::parseSys() {
     return {con(0), SType::error()};
   }
   SrcPos lp = tok().pos;
+  size_t open = pos_;
   expect(Tok::LParen);
   SrcPos argPos = tok().pos;
   Val v = parseExpr();
-  expect(Tok::RParen);
+  expect(Tok::RParen, open);
   return printCall(v, argPos.valid() ? argPos : lp);
 }
 

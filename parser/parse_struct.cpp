@@ -158,7 +158,7 @@ void Parser::parseStructStatement() {
   if (!at(Tok::LBrace)) syntaxError(tok().pos, "expected '{'");
   size_t open = pos_;
   skipPastBrace(open);
-  if (prevTok().kind != Tok::RBrace || pos_ - 1 == open) expect(Tok::RBrace);  // unterminated: at the end of file
+  if (prevTok().kind != Tok::RBrace || pos_ - 1 == open) expect(Tok::RBrace, open);  // unterminated: at the end of file
   accept(Tok::Semi);
   StructInfo* s = nullptr;
   for (auto& x : structs_)
@@ -411,9 +411,9 @@ Val Parser::parseNewStruct() {
       slots[i] = scope()->define(info, v.n);
     }
     if (at(Tok::LBrace)) {
-      pos_++;
+      size_t open = pos_++;
       while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatement();
-      expect(Tok::RBrace);
+      expect(Tok::RBrace, open);
     }
     std::vector<Node*> values;
     for (size_t i = 0; i < s->fields.size(); i++) {

@@ -2,6 +2,7 @@
 // parser.cpp (files, statements), parse_expr.cpp (expressions),
 // parse_fun.cpp (function literals, calls, returns, sys.io.p).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -120,9 +121,14 @@ class Parser {
   const Token& prevTok() const { return toks_[pos_ ? pos_ - 1 : 0]; }
   bool at(Tok k) const { return tok().kind == k; }
   bool accept(Tok k);
-  void expect(Tok k);
+  // With `open`, the token index of the bracket that k closes: a missing k
+  // gets a note pointing at it ("to match this '{'").
+  static constexpr size_t kNoOpen = SIZE_MAX;
+  void expect(Tok k, size_t open = kNoOpen);
   [[noreturn]] void syntaxError(SrcPos pos, const std::string& msg);
   void error(SrcPos pos, const std::string& msg);
+  // Attaches to the error or warning just reported.
+  void note(SrcPos pos, const std::string& msg) { diag_.note(file_, pos, msg); }
   void warn(SrcPos pos, Warn w, const std::string& msg);
   void syncStatement();
   void skipPastBrace(size_t open);
