@@ -13,6 +13,7 @@
 //                                            unless a numeric variable follows)
 //   postfix    = primary {'(' args ')'} | name ('++' | '--')
 #include "parser/parser_impl.h"
+#include "parser/suggest.h"
 
 namespace simplec {
 
@@ -236,7 +237,7 @@ Val Parser::parseAssign() {
       if (name.text == "sys" || topFuns_.count(name.text))
         error(op.pos, "cannot assign to '" + name.text + "'");
       else
-        error(name.pos, "undefined name '" + name.text + "'");
+        error(name.pos, "undefined name '" + name.text + "'" + didYouMean(name.text, namesInScope()));
       return v;
     }
     SType to = syms().vars[size_t(idx)].type;
@@ -662,7 +663,7 @@ Val Parser::readName(const Token& name) {
   if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos);
   Val later;
   if (laterTopConstant(name, &later)) return later;
-  error(name.pos, "undefined name '" + name.text + "'");
+  error(name.pos, "undefined name '" + name.text + "'" + didYouMean(name.text, namesInScope()));
   return {con(0), SType::error()};
 }
 

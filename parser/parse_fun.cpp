@@ -533,7 +533,7 @@ Val Parser::parseSys() {
     if (path.rfind("sys.math.", 0) == 0) return parseSysMath(path.substr(9), sys.pos);
   }
   if (path != "sys.io.p") {
-    error(sys.pos, "unknown name '" + path + "'");
+    error(sys.pos, "unknown name '" + path + "'" + sysSuggestion(path));
     if (at(Tok::LParen)) parseCall({con(0), SType::error()}, tok().pos);
     return {con(0), SType::error()};
   }

@@ -88,7 +88,7 @@ Val Parser::parseSysMath(const std::string& fn, SrcPos namePos) {
   std::vector<SrcPos> argPos;
   parseArguments(&args, &argPos);
   if (!known) {
-    error(namePos, "unknown name 'sys.math." + fn + "'");
+    error(namePos, "unknown name 'sys.math." + fn + "'" + sysSuggestion("sys.math." + fn));
     return {con(0), SType::error()};
   }
   if (args.size() != size_t(arity)) {

@@ -8,6 +8,7 @@
 
 #include "parser/on_exit.h"
 #include "parser/parser_impl.h"
+#include "parser/suggest.h"
 
 namespace simplec {
 
@@ -368,7 +369,8 @@ Val Parser::parseNewStruct() {
   StructInfo* s = structNameAt(pos_, &end);
   if (!s) {
     if (at(Tok::TypeName) || at(Tok::Ident))
-      syntaxError(tok().pos, at(Tok::Ident) ? "unknown struct '" + tok().text + "'" : "expected '[' and an array size");
+      syntaxError(tok().pos, at(Tok::Ident) ? "unknown struct '" + tok().text + "'" + didYouMean(tok().text, structNames())
+                                            : "expected '[' and an array size");
     syntaxError(tok().pos, "expected a struct name after 'new'");
   }
   pos_ = end;
@@ -441,7 +443,7 @@ Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
   StructInfo* s = const_cast<StructInfo*>(obj.t.strct);
   int fi = s->find(name.text);
   if (fi < 0) {
-    error(name.pos, "struct '" + s->name + "' has no field '" + name.text + "'");
+    error(name.pos, "struct '" + s->name + "' has no field '" + name.text + "'" + didYouMean(name.text, fieldNames(*s)));
     return {con(0), SType::error()};
   }
   FieldInfo& f = s->fields[size_t(fi)];

@@ -131,6 +131,17 @@ class Parser {
   void note(SrcPos pos, const std::string& msg) { diag_.note(file_, pos, msg); }
   void warn(SrcPos pos, Warn w, const std::string& msg);
   void syncStatement();
+  // Candidates for "did you mean" (suggest_names.cpp): the names an
+  // expression could use here, the type names, a struct's fields.
+  std::vector<std::string> namesInScope() const;
+  std::vector<std::string> typeNames() const;
+  std::vector<std::string> structNames() const;
+  // "; did you mean 'sys.io.p'?" for an unknown `sys.` path, or "".
+  std::string sysSuggestion(const std::string& path) const;
+  static std::vector<std::string> fieldNames(const StructInfo& s);
+  // The source text of tokens [from, to) when they are a dotted name
+  // (`p.items`), else `fallback`: to quote an expression in a hint.
+  std::string spelling(size_t from, size_t to, const std::string& fallback) const;
   void skipPastBrace(size_t open);
   bool eofReported_ = false;
 
