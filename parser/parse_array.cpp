@@ -115,6 +115,10 @@ Val Parser::parseNew() {
   size_t end = 0;
   if (structNameAt(pos_ + 1, &end) && toks_[end].kind != Tok::LBracket && toks_[end].kind != Tok::Question)
     return parseNewStruct();
+  // `new Pointt;`: an unknown struct (reported there), not an array of one.
+  Tok after = peekTok(2).kind;
+  if (peekTok().kind == Tok::Ident && !structNameAt(pos_ + 1, &end) && after != Tok::LBracket && after != Tok::Question)
+    return parseNewStruct();
   SrcPos newPos = tok().pos;
   pos_++;
   if (!at(Tok::TypeName) && !at(Tok::LBrace) && !at(Tok::Ident)) syntaxError(tok().pos, "expected a type after 'new'");

@@ -214,6 +214,10 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   try {
     while (!at(Tok::Arrow)) {
       if (at(Tok::Eof)) syntaxError(tok().pos, "expected '->'");
+      // `{ x -> ... }`: a name without a type, not a type without a name.
+      size_t end = 0;
+      if (at(Tok::Ident) && !structNameAt(pos_, &end) && (peekTok().kind == Tok::Arrow || peekTok().kind == Tok::Comma))
+        syntaxError(tok().pos, "expected a type");
       SType t = parseType();
       accept(Tok::Bang);  // `int[] !a`: parameters are mutable anyway
       if (at(Tok::TypeName)) syntaxError(tok().pos, "'" + tok().text + "' cannot be used as a name");

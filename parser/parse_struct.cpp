@@ -439,6 +439,11 @@ Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
   Token name = tok();
   pos_++;
   lastField_ = {};
+  if (obj.t.kind == SType::Array) {
+    // `a.length`, `a.size`: a Java or C++ habit; Simple writes `a#`.
+    error(dotPos, "arrays have no fields; use '" + spelling(startTok, pos_ - 2, "a") + "#' for the length");
+    return {con(0), SType::error()};
+  }
   if (!checkDeref(obj, dotPos)) return {con(0), SType::error()};
   StructInfo* s = const_cast<StructInfo*>(obj.t.strct);
   int fi = s->find(name.text);

@@ -194,6 +194,7 @@ class Parser {
   void parseArguments(std::vector<Val>* args, std::vector<SrcPos>* argPos);
   bool isFunTypeAt(size_t p) const;
   bool isStructDeclAt(size_t p) const;
+  bool isUnknownTypeDeclAt(size_t p) const;
   // Is a reference declared so (with an initializer) read-only through its name?
   bool readonlyDecl(bool isVal, bool isVar, bool bang);
   bool forInit_ = false;  // parsing the init of a `for`: its variables stay mutable
