@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <string_view>
+#include <tuple>
+
+#include "lexer/utf8.h"
 
 namespace simplec {
 
@@ -68,17 +71,25 @@ void printHeader(FILE* out, bool color, const std::string& where, Severity sev,
   std::fputc('\n', out);
 }
 
-// Prints the source line, then a caret under byte column `col` (1-based).
-// The caret line copies the tabs of the source line so the caret lines up
-// whatever the terminal's tab width.
-void printSnippet(FILE* out, bool color, std::string_view line, uint32_t col) {
-  size_t target = std::min<size_t>(col == 0 ? 0 : col - 1, line.size());
+
+bool isCont(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// Prints the source line, then a caret under the character at byte offset
+// `target` of the line. The caret line copies the tabs of the source line so
+// the caret lines up whatever the terminal's tab width; every other character
+// is padded by the cells it takes (two for a CJK character, none for a
+// combining mark).
+void printSnippet(FILE* out, bool color, std::string_view line, size_t target) {
+  target = std::min(target, line.size());
   size_t begin = 0;
   size_t end = line.size();
   bool cutFront = false, cutBack = false;
   if (line.size() > kLongLine) {
+    // The window never cuts a character in two.
     begin = target > kWindowBefore ? target - kWindowBefore : 0;
+    while (begin < target && isCont(line[begin])) ++begin;
     end = std::min(line.size(), target + kWindowAfter);
+    while (end < line.size() && isCont(line[end])) ++end;
     cutFront = begin > 0;
     cutBack = end < line.size();
   }
@@ -89,7 +100,12 @@ void printSnippet(FILE* out, bool color, std::string_view line, uint32_t col) {
 
   std::string pad;
   if (cutFront) pad = "   ";
-  for (size_t i = begin; i < target; ++i) pad += line[i] == '\t' ? '\t' : ' ';
+  for (size_t i = begin; i < target; i += utf8CharLen(line, i)) {
+    if (line[i] == '\t')
+      pad += '\t';
+    else
+      pad.append(static_cast<size_t>(utf8DisplayWidth(line, i)), ' ');
+  }
   writeView(out, pad);
   if (color) std::fputs(kGreen, out);
   std::fputc('^', out);
@@ -97,17 +113,41 @@ void printSnippet(FILE* out, bool color, std::string_view line, uint32_t col) {
   std::fputc('\n', out);
 }
 
+// Source order; diagnostics without a position go after those with one.
+bool before(SrcPos a, SrcPos b) {
+  auto key = [](SrcPos p) { return std::make_tuple(p.file, p.valid() ? p.line : UINT32_MAX, p.col); };
+  return key(a) < key(b);
+}
+
 }  // namespace
 
-bool DiagEngine::admit(Severity sev, const std::string& where) {
-  if (sev == Severity::Error) ++errors_;
+void DiagEngine::print(const Diag& d) {
+  std::string where = d.file->path();
+  if (d.pos.valid()) {
+    where += ':';
+    where += std::to_string(d.pos.line);
+    where += ':';
+    where += std::to_string(d.pos.col);
+  }
+  printHeader(out_, color_, where, d.sev, d.msg);
+  if (d.pos.valid()) printSnippet(out_, color_, d.file->lineText(d.pos.line), d.file->lineOffsetOf(d.pos));
+  std::fflush(out_);
+}
+
+bool DiagEngine::passesLimit(Severity sev, const std::string& where) {
   if (stopped_) return false;
-  if (sev == Severity::Error && errorLimit_ > 0 && errors_ > errorLimit_) {
+  if (sev == Severity::Error && errorLimit_ > 0 && ++shownErrors_ > errorLimit_) {
     stopped_ = true;
     printHeader(out_, color_, where, Severity::Note, "too many errors emitted, stopping now");
     std::fflush(out_);
     return false;
   }
+  return true;
+}
+
+bool DiagEngine::show(const Diag& d) {
+  if (!passesLimit(d.sev, d.file->path())) return false;
+  print(d);
   return true;
 }
 
@@ -121,9 +161,21 @@ void DiagEngine::release() {
   holding_ = false;
   std::vector<Held> h = std::move(held_);
   held_.clear();
-  errors_ -= heldErrors_;
   heldErrors_ = 0;
-  for (const Held& d : h) report(*d.file, d.pos, d.sev, d.msg);
+  // Files keep the order in which they first reported.
+  std::vector<const SourceFile*> files;
+  for (const Held& e : h)
+    if (std::find(files.begin(), files.end(), e.d.file) == files.end()) files.push_back(e.d.file);
+  auto rank = [&](const SourceFile* f) { return std::find(files.begin(), files.end(), f) - files.begin(); };
+  std::stable_sort(h.begin(), h.end(), [&](const Held& a, const Held& b) {
+    if (a.d.file != b.d.file) return rank(a.d.file) < rank(b.d.file);
+    return before(a.d.pos, b.d.pos);
+  });
+  for (const Held& e : h) {
+    lastDropped_ = !show(e.d);
+    if (lastDropped_) continue;
+    for (const Diag& n : e.notes) print(n);
+  }
 }
 
 void DiagEngine::discard() {
@@ -135,29 +187,30 @@ void DiagEngine::discard() {
 
 void DiagEngine::report(const SourceFile& file, SrcPos pos, Severity sev,
                         const std::string& msg) {
-  if (holding_) {
-    held_.push_back({&file, pos, sev, msg});
-    if (sev == Severity::Error) {
-      errors_++;
-      heldErrors_++;
-    }
+  Diag d{&file, pos, sev, msg};
+  if (sev == Severity::Note) {
+    if (lastDropped_) return;
+    if (!holding_)
+      print(d);
+    else if (!held_.empty())
+      held_.back().notes.push_back(std::move(d));
     return;
   }
-  if (!admit(sev, file.path())) return;
-  std::string where = file.path();
-  if (pos.valid()) {
-    where += ':';
-    where += std::to_string(pos.line);
-    where += ':';
-    where += std::to_string(pos.col);
+  if (sev == Severity::Error) ++errors_;
+  if (holding_) {
+    if (sev == Severity::Error) ++heldErrors_;
+    held_.push_back({std::move(d), {}});
+    lastDropped_ = false;
+    return;
   }
-  printHeader(out_, color_, where, sev, msg);
-  if (pos.valid()) printSnippet(out_, color_, file.lineText(pos.line), pos.col);
-  std::fflush(out_);
+  lastDropped_ = !show(d);
 }
 
 void DiagEngine::warn(const SourceFile& file, SrcPos pos, Warn w, const std::string& msg) {
-  if (!warnings_.enabled(w)) return;
+  if (!warnings_.enabled(w)) {
+    lastDropped_ = true;
+    return;
+  }
   if (warnings_.asError(w)) {
     report(file, pos, Severity::Error, msg + " [-Werror=" + warnName(w) + "]");
     return;
@@ -166,7 +219,9 @@ void DiagEngine::warn(const SourceFile& file, SrcPos pos, Warn w, const std::str
 }
 
 void DiagEngine::errorNoPos(const std::string& where, const std::string& msg) {
-  if (!admit(Severity::Error, where)) return;
+  ++errors_;
+  lastDropped_ = true;  // nothing for a note to follow
+  if (!passesLimit(Severity::Error, where)) return;
   printHeader(out_, color_, where, Severity::Error, msg);
   std::fflush(out_);
 }

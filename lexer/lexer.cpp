@@ -1,15 +1,18 @@
 // The lexer: one left-to-right pass over the bytes, no recursion, no
 // backtracking beyond a fixed few bytes of lookahead, so it is linear in the
 // file size. Invariants: every byte is either skipped (whitespace, comment,
-// reported bad byte) or inside exactly one token; token offsets only grow;
+// reported bad character) or inside exactly one token; token offsets only grow;
 // the result always ends with exactly one Eof, at the end of the file.
 #include "lexer/lexer.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string_view>
+
+#include "lexer/utf8.h"
 
 namespace simplec {
 
@@ -41,6 +44,15 @@ std::string byteName(unsigned char c) {
   if (c >= 0x20 && c < 0x7f) return std::string(1, static_cast<char>(c));
   static const char kHex[] = "0123456789ABCDEF";
   return std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+}
+
+// A multibyte character as a message shows it: "U+00D7 '×'"; an invisible
+// one (a zero-width space, a bidi control) by its code point alone.
+std::string charName(std::string_view src, size_t i, size_t n) {
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(utf8Decode(src, i)));
+  if (utf8DisplayWidth(src, i) == 0) return hex;
+  return std::string(hex) + " '" + std::string(src.substr(i, n)) + "'";
 }
 
 std::string clip(std::string_view s) {
@@ -79,10 +91,14 @@ class Lexer {
   std::string_view src_;
   size_t i_ = 0;  // the next unread byte
   std::vector<Token> toks_;
-  // posAt() state: the line containing trackOff_ starts at trackLineStart_.
+  // posAt() state: the line containing trackOff_ starts at trackLineStart_;
+  // in a non-ASCII file the character at trackColOff_ (on that line) is in
+  // column trackCol_.
   size_t trackOff_ = 0;
   size_t trackLine_ = 1;
   size_t trackLineStart_ = 0;
+  size_t trackColOff_ = 0;
+  size_t trackCol_ = 1;
 
   int at(size_t off) const {
     return off < src_.size() ? static_cast<unsigned char>(src_[off]) : kEnd;
@@ -121,7 +137,23 @@ SrcPos Lexer::posAt(size_t off) {
   }
   SrcPos pos;
   pos.line = saturate32(trackLine_);
-  pos.col = saturate32(off - trackLineStart_ + 1);
+  if (file_.isAscii()) {
+    pos.col = saturate32(off - trackLineStart_ + 1);
+    return pos;
+  }
+  // Count characters from where the last call stopped on this line; a
+  // character that ends past `off` contains it and gives its column.
+  if (trackColOff_ < trackLineStart_) {
+    trackColOff_ = trackLineStart_;
+    trackCol_ = 1;
+  }
+  while (trackColOff_ < off) {
+    size_t n = utf8CharLen(src_, trackColOff_);
+    if (trackColOff_ + n > off) break;
+    trackColOff_ += n;
+    ++trackCol_;
+  }
+  pos.col = saturate32(trackCol_);
   return pos;
 }
 
@@ -154,8 +186,11 @@ std::vector<Token> Lexer::run() {
     } else if (c == '\'') {
       lexChar();
     } else if (!lexPunct()) {
-      error(i_, "unexpected character '" + byteName(static_cast<unsigned char>(c)) + "'");
-      ++i_;
+      // A well-formed multibyte character is one problem, not one per byte.
+      size_t n = utf8CharLen(src_, i_);
+      error(i_, n > 1 ? "unexpected character " + charName(src_, i_, n)
+                      : "unexpected character '" + byteName(static_cast<unsigned char>(c)) + "'");
+      i_ += n;
     }
   }
   push(Tok::Eof, src_.size(), src_.size());

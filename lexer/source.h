@@ -1,5 +1,6 @@
 // A source file held in memory, and positions inside it.
-// Lines and columns are 1-based; columns count bytes, as gcc's do.
+// Lines and columns are 1-based; columns count characters (lexer/utf8.h),
+// so a caret lands under the same character whatever bytes precede it.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -26,15 +27,31 @@ class SourceFile {
   SourceFile(std::string path, std::string text);
   const std::string& path() const { return path_; }
   const std::string& text() const { return text_; }
-  // The position of byte offset `off` (clamped to the end of the file).
+  // The position of byte offset `off` (clamped to the end of the file). An
+  // offset inside a multibyte character gets that character's column.
   SrcPos posOf(size_t off) const;
+  // The byte offset, within its line's text, of the character at `pos`
+  // (clamped to the end of the line).
+  size_t lineOffsetOf(SrcPos pos) const;
   // The text of line `line` without its newline ("" when out of range).
   std::string_view lineText(uint32_t line) const;
+  // No byte above 0x7F: columns are byte offsets plus one.
+  bool isAscii() const { return marks_.empty(); }
 
  private:
   std::string path_;
   std::string text_;
   std::vector<size_t> lineStarts_;
+  // Only for a file with non-ASCII bytes: every kMarkBytes bytes, the first
+  // character boundary there and how many characters precede it, so that
+  // a column is found in O(kMarkBytes) even on a line of megabytes.
+  struct Mark {
+    size_t off;
+    size_t chars;
+  };
+  std::vector<Mark> marks_;
+  // Characters wholly before byte offset `off`.
+  size_t charsBefore(size_t off) const;
 };
 
 }  // namespace simplec

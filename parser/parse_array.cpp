@@ -115,6 +115,10 @@ Val Parser::parseNew() {
   size_t end = 0;
   if (structNameAt(pos_ + 1, &end) && toks_[end].kind != Tok::LBracket && toks_[end].kind != Tok::Question)
     return parseNewStruct();
+  // `new Pointt;`: an unknown struct (reported there), not an array of one.
+  Tok after = peekTok(2).kind;
+  if (peekTok().kind == Tok::Ident && !structNameAt(pos_ + 1, &end) && after != Tok::LBracket && after != Tok::Question)
+    return parseNewStruct();
   SrcPos newPos = tok().pos;
   pos_++;
   if (!at(Tok::TypeName) && !at(Tok::LBrace) && !at(Tok::Ident)) syntaxError(tok().pos, "expected a type after 'new'");
@@ -123,10 +127,10 @@ Val Parser::parseNew() {
   SType elem = parseType(/*stopAtSize=*/true);
   if (!at(Tok::LBracket)) syntaxError(tok().pos, "expected '[' and an array size");
   SrcPos lb = tok().pos;
-  pos_++;
+  size_t open = pos_++;
   SrcPos npos = tok().pos;
   Val n = requireInt(parseExpr(), npos, "new");
-  expect(Tok::RBracket);
+  expect(Tok::RBracket, open);
   if (elem.isRef() && !elem.nullable && !elem.isError()) {
     error(typePos, "array elements of reference type '" + elem.str() + "' must be nullable");
     elem = elem.withNullable(true);
@@ -156,11 +160,11 @@ Node* Parser::allocate(const MemAccess& slots, Node* count, SrcPos pos) {
 Val Parser::parseIndex(Val arr) {
   if (!arr.n) arr.n = con(0);  // a call without a value (reported below)
   SrcPos lb = tok().pos;
-  pos_++;
+  size_t open = pos_++;
   SrcPos ipos = tok().pos;
   uint64_t events = factEvents_;
   Val idx = requireInt(parseExpr(), ipos, "[]");
-  expect(Tok::RBracket);
+  expect(Tok::RBracket, open);
   bool ok = checkArrayUse(arr, lb, "index");
   SType elem = ok ? *arr.t.elem : SType::error();
   Tok op = tok().kind;

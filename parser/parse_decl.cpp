@@ -3,6 +3,7 @@
 //   type        = typename | '{' type* '->' [type] '}'
 #include "parser/on_exit.h"
 #include "parser/parser_impl.h"
+#include "parser/suggest.h"
 
 namespace simplec {
 
@@ -67,13 +68,39 @@ bool Parser::isStructDeclAt(size_t p) const {
   return q < toks_.size() && toks_[q].kind == Tok::Ident;
 }
 
+bool Parser::isUnknownTypeDeclAt(size_t p) const {
+  // `Strng s = ...;`, `Nde? n;`, `Pont[] !ps, qs;`: a name nothing defines,
+  // then type suffixes and a declared name, is a declaration with a
+  // misspelt type (as an expression it could only be a syntax error).
+  size_t n = toks_.size(), end = 0;
+  if (p >= n || toks_[p].kind != Tok::Ident || structNameAt(p, &end)) return false;
+  const std::string& name = toks_[p].text;
+  if (name == "sys" || (fn_ && fn_->symbols.find(name) >= 0) || topFuns_.count(name) || topVals_.count(name)) return false;
+  size_t q = p + 1;
+  for (;;) {
+    if (q < n && toks_[q].kind == Tok::Question)
+      q++;
+    else if (q + 1 < n && toks_[q].kind == Tok::LBracket && toks_[q + 1].kind == Tok::RBracket)
+      q += 2;
+    else if (q + 2 < n && toks_[q].kind == Tok::LBracket && toks_[q + 1].kind == Tok::Tilde &&
+             toks_[q + 2].kind == Tok::RBracket)
+      q += 3;
+    else
+      break;
+  }
+  if (q < n && toks_[q].kind == Tok::Bang) q++;
+  if (q + 1 >= n || toks_[q].kind != Tok::Ident) return false;
+  Tok after = toks_[q + 1].kind;
+  return after == Tok::Assign || after == Tok::Semi || after == Tok::Comma;
+}
+
 bool Parser::atDeclaration() {
   switch (tok().kind) {
     case Tok::KwVar:
     case Tok::KwVal: return true;
     case Tok::TypeName: return peekTok().kind != Tok::LParen;  // int(x) is a conversion
     case Tok::LBrace: return isFunTypeAt(pos_);
-    case Tok::Ident: return isStructDeclAt(pos_);
+    case Tok::Ident: return isStructDeclAt(pos_) || isUnknownTypeDeclAt(pos_);
     default: return false;
   }
 }
@@ -93,9 +120,16 @@ SType Parser::parseType(bool stopAtSize) {
   } else if (at(Tok::Ident)) {
     size_t end = 0;
     StructInfo* s = structNameAt(pos_, &end);
-    if (!s) syntaxError(tok().pos, "expected a type");
-    pos_ = end;
-    t = SType::structT(s);
+    if (s) {
+      pos_ = end;
+      t = SType::structT(s);
+    } else {
+      // One error for the type; what it declares gets the error type, so
+      // its uses report nothing more.
+      error(tok().pos, "unknown type '" + tok().text + "'" + didYouMean(tok().text, typeNames()));
+      pos_++;
+      t = SType::error();
+    }
   } else if (at(Tok::LBrace)) {
     pos_++;
     std::vector<SType> params;
@@ -111,7 +145,11 @@ SType Parser::parseType(bool stopAtSize) {
     syntaxError(tok().pos, "expected a type");
   }
   for (;;) {
-    if (at(Tok::Question)) {
+    if (t.isError() && (at(Tok::Question) || (at(Tok::LBracket) && peekTok().kind == Tok::RBracket))) {
+      pos_ += at(Tok::Question) ? 1 : 2;  // an unknown type stays one error, whatever its suffixes
+    } else if (t.isError() && at(Tok::LBracket) && peekTok().kind == Tok::Tilde && peekTok(2).kind == Tok::RBracket) {
+      pos_ += 3;
+    } else if (at(Tok::Question)) {
       if (!t.isRef() && !t.isError()) error(tok().pos, "'" + t.str() + "' cannot be nullable");
       else t.nullable = true;
       pos_++;

@@ -13,6 +13,7 @@
 //                                            unless a numeric variable follows)
 //   postfix    = primary {'(' args ')'} | name ('++' | '--')
 #include "parser/parser_impl.h"
+#include "parser/suggest.h"
 
 namespace simplec {
 
@@ -236,7 +237,7 @@ Val Parser::parseAssign() {
       if (name.text == "sys" || topFuns_.count(name.text))
         error(op.pos, "cannot assign to '" + name.text + "'");
       else
-        error(name.pos, "undefined name '" + name.text + "'");
+        error(name.pos, "undefined name '" + name.text + "'" + didYouMean(name.text, namesInScope()));
       return v;
     }
     SType to = syms().vars[size_t(idx)].type;
@@ -666,7 +667,7 @@ Val Parser::readName(const Token& name) {
   if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos);
   Val later;
   if (laterTopConstant(name, &later)) return later;
-  error(name.pos, "undefined name '" + name.text + "'");
+  error(name.pos, "undefined name '" + name.text + "'" + didYouMean(name.text, namesInScope()));
   return {con(0), SType::error()};
 }
 
@@ -678,9 +679,9 @@ Val Parser::parsePrimary() {
     case Tok::KwTrue: pos_++; return {con(1), SType::boolT()};
     case Tok::KwFalse: pos_++; return {con(0), SType::boolT()};
     case Tok::LParen: {
-      pos_++;
+      size_t open = pos_++;
       Val v = parseExpr();
-      expect(Tok::RParen);
+      expect(Tok::RParen, open);
       return v;
     }
     case Tok::StrLit: {

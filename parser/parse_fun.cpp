@@ -97,6 +97,7 @@ void Parser::addReturn(Val v, SrcPos pos) {
               (f.retType.isRef() && v.t.isRef() && !commonType(f.retType, v.t).isError());
     if (!ok) {
       error(pos, "return type mismatch: '" + v.t.str() + "' here, '" + f.retType.str() + "' before");
+      note(f.retPos, "'" + f.retType.str() + "' comes from this return");
     } else {
       SType t = commonType(f.retType, v.t);
       if (!sameType(t, f.retType)) f.retPos = pos;
@@ -213,6 +214,10 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   try {
     while (!at(Tok::Arrow)) {
       if (at(Tok::Eof)) syntaxError(tok().pos, "expected '->'");
+      // `{ x -> ... }`: a name without a type, not a type without a name.
+      size_t end = 0;
+      if (at(Tok::Ident) && !structNameAt(pos_, &end) && (peekTok().kind == Tok::Arrow || peekTok().kind == Tok::Comma))
+        syntaxError(tok().pos, "expected a type");
       SType t = parseType();
       accept(Tok::Bang);  // `int[] !a`: parameters are mutable anyway
       if (at(Tok::TypeName)) syntaxError(tok().pos, "'" + tok().text + "' cannot be used as a name");
@@ -304,7 +309,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
     StatementSeq seq;
     while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatementIn(seq);
     SrcPos endPos = tok().pos;
-    expect(Tok::RBrace);
+    expect(Tok::RBrace, open);
     finishFunction(ctx, endPos, false);
   } catch (...) {
     fn_ = savedFn;
@@ -470,6 +475,7 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
 
 //   args = '(' [expr {',' expr}] ')'
 void Parser::parseArguments(std::vector<Val>* args, std::vector<SrcPos>* argPos) {
+  size_t lp = pos_;
   expect(Tok::LParen);
   if (!at(Tok::RParen)) {
     for (;;) {
@@ -478,7 +484,7 @@ void Parser::parseArguments(std::vector<Val>* args, std::vector<SrcPos>* argPos)
       if (!accept(Tok::Comma)) break;
     }
   }
-  expect(Tok::RParen);
+  expect(Tok::RParen, lp);
 }
 
 Val Parser::parseCall(Val callee, SrcPos pos) {
@@ -538,15 +544,16 @@ Val Parser::parseSys() {
     if (path.rfind("sys.math.", 0) == 0) return parseSysMath(path.substr(9), sys.pos);
   }
   if (path != "sys.io.p") {
-    error(sys.pos, "unknown name '" + path + "'");
+    error(sys.pos, "unknown name '" + path + "'" + sysSuggestion(path));
     if (at(Tok::LParen)) parseCall({con(0), SType::error()}, tok().pos);
     return {con(0), SType::error()};
   }
   SrcPos lp = tok().pos;
+  size_t open = pos_;
   expect(Tok::LParen);
   SrcPos argPos = tok().pos;
   Val v = parseExpr();
-  expect(Tok::RParen);
+  expect(Tok::RParen, open);
   return printCall(v, argPos.valid() ? argPos : lp);
 }
 

@@ -53,10 +53,11 @@ void Parser::parseWhile() {
   SrcPos wpos = tok().pos;
   size_t loopTok = pos_++;
   Scope* head = enterLoop(loopTok, at(Tok::LParen) ? partner_[pos_] + 1 : pos_);
+  size_t lp = pos_;
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
   Val c = condition(testOnly(parseExpr()), cpos);
-  expect(Tok::RParen);
+  expect(Tok::RParen, lp);
   Scope* exit = branch(c.n, wpos);
   applyFacts(scope(), c.nnTrue);
   applyFacts(exit, c.nnFalse);
@@ -89,6 +90,7 @@ void Parser::parseFor() {
   SrcPos fpos = tok().pos;
   size_t loopTok = pos_++;
   size_t bodyStart = at(Tok::LParen) ? partner_[pos_] + 1 : pos_;
+  size_t lp = pos_;
   expect(Tok::LParen);
   size_t outerVars = syms().vars.size(), outerDepth = syms().depth();
   syms().pushBlock();
@@ -112,7 +114,7 @@ void Parser::parseFor() {
     if (at(Tok::RParen)) parens--;
     pos_++;
   }
-  expect(Tok::RParen);
+  expect(Tok::RParen, lp);
   Scope* exit = branch(c.n, fpos);
   applyFacts(scope(), c.nnTrue);
   applyFacts(exit, c.nnFalse);

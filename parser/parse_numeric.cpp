@@ -58,10 +58,11 @@ Val Parser::parseConversion() {
   Token name = tok();
   pos_++;
   SType to = primitiveTypeNamed(name.text);
+  size_t lp = pos_;
   expect(Tok::LParen);
   SrcPos argPos = tok().pos;
   Val v = parseExpr();
-  expect(Tok::RParen);
+  expect(Tok::RParen, lp);
   if (v.t.isError() || to.isError()) return zeroOf(to.isError() ? SType::error() : to);
   if (!v.t.isNumeric()) {
     if (!v.t.hasValue())
@@ -87,7 +88,7 @@ Val Parser::parseSysMath(const std::string& fn, SrcPos namePos) {
   std::vector<SrcPos> argPos;
   parseArguments(&args, &argPos);
   if (!known) {
-    error(namePos, "unknown name 'sys.math." + fn + "'");
+    error(namePos, "unknown name 'sys.math." + fn + "'" + sysSuggestion("sys.math." + fn));
     return {con(0), SType::error()};
   }
   if (args.size() != size_t(arity)) {

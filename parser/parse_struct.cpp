@@ -8,6 +8,7 @@
 
 #include "parser/on_exit.h"
 #include "parser/parser_impl.h"
+#include "parser/suggest.h"
 
 namespace simplec {
 
@@ -158,7 +159,7 @@ void Parser::parseStructStatement() {
   if (!at(Tok::LBrace)) syntaxError(tok().pos, "expected '{'");
   size_t open = pos_;
   skipPastBrace(open);
-  if (prevTok().kind != Tok::RBrace || pos_ - 1 == open) expect(Tok::RBrace);  // unterminated: at the end of file
+  if (prevTok().kind != Tok::RBrace || pos_ - 1 == open) expect(Tok::RBrace, open);  // unterminated: at the end of file
   accept(Tok::Semi);
   StructInfo* s = nullptr;
   for (auto& x : structs_)
@@ -404,7 +405,8 @@ Val Parser::parseNewStruct() {
   StructInfo* s = structNameAt(pos_, &end);
   if (!s) {
     if (at(Tok::TypeName) || at(Tok::Ident))
-      syntaxError(tok().pos, at(Tok::Ident) ? "unknown struct '" + tok().text + "'" : "expected '[' and an array size");
+      syntaxError(tok().pos, at(Tok::Ident) ? "unknown struct '" + tok().text + "'" + didYouMean(tok().text, structNames())
+                                            : "expected '[' and an array size");
     syntaxError(tok().pos, "expected a struct name after 'new'");
   }
   pos_ = end;
@@ -447,9 +449,9 @@ Val Parser::parseNewStruct() {
       slots[i] = scope()->define(info, v.n);
     }
     if (at(Tok::LBrace)) {
-      pos_++;
+      size_t open = pos_++;
       while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatement();
-      expect(Tok::RBrace);
+      expect(Tok::RBrace, open);
     }
     std::vector<Node*> values;
     for (size_t i = 0; i < s->fields.size(); i++) {
@@ -473,11 +475,16 @@ Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
   Token name = tok();
   pos_++;
   lastField_ = {};
+  if (obj.t.kind == SType::Array) {
+    // `a.length`, `a.size`: a Java or C++ habit; Simple writes `a#`.
+    error(dotPos, "arrays have no fields; use '" + spelling(startTok, pos_ - 2, "a") + "#' for the length");
+    return {con(0), SType::error()};
+  }
   if (!checkDeref(obj, dotPos)) return {con(0), SType::error()};
   StructInfo* s = const_cast<StructInfo*>(obj.t.strct);
   int fi = s->find(name.text);
   if (fi < 0) {
-    error(name.pos, "struct '" + s->name + "' has no field '" + name.text + "'");
+    error(name.pos, "struct '" + s->name + "' has no field '" + name.text + "'" + didYouMean(name.text, fieldNames(*s)));
     return {con(0), SType::error()};
   }
   FieldInfo& f = s->fields[size_t(fi)];

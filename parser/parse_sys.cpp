@@ -43,7 +43,7 @@ Val Parser::parseSysLibraryName(const Token& sys) {
     // Past the path: the struct names, then `.NAME` if there is one.
     pos_ = s ? end : pos_ + 1;
     if (s && at(Tok::Dot) && peekTok().kind == Tok::Ident) pos_ += 2;
-    error(sys.pos, "unknown name '" + path + "'");
+    error(sys.pos, "unknown name '" + path + "'" + sysSuggestion(path));
     if (at(Tok::LParen)) parseCall({con(0), SType::error()}, tok().pos);
     return {con(0), SType::error()};
   }

@@ -170,7 +170,7 @@ bool Parser::accept(Tok k) {
   return true;
 }
 
-void Parser::expect(Tok k) {
+void Parser::expect(Tok k, size_t open) {
   if (accept(k)) return;
   // At the end of the file one "expected" is enough: everything still open
   // would report its own.
@@ -178,7 +178,13 @@ void Parser::expect(Tok k) {
   if (at(Tok::Eof)) eofReported_ = true;
   // A missing token is reported just past the previous one.
   SrcPos p = pos_ ? prevTok().endPos : tok().pos;
-  syntaxError(p, "expected " + tokDescription(k));
+  error(p, "expected " + tokDescription(k));
+  if (open < toks_.size()) note(toks_[open].pos, "to match this " + tokDescription(toks_[open].kind));
+  // A ';' missing at the end of a line: go on as if it were there. Skipping
+  // to the next ';' instead would swallow the next line's statement, and a
+  // declaration there would come back as "undefined name" errors.
+  if (k == Tok::Semi && pos_ && !at(Tok::Eof) && tok().pos.line > prevTok().endPos.line) return;
+  throw SyntaxError{};
 }
 
 void Parser::skipPastBrace(size_t open) {
@@ -453,6 +459,7 @@ void Parser::parseStatement() {
 
 //   block = '{' statement* '}'
 void Parser::parseBlock() {
+  size_t open = pos_;
   expect(Tok::LBrace);
   size_t nvars = syms().vars.size(), depth = syms().depth();
   syms().pushBlock();
@@ -463,7 +470,7 @@ void Parser::parseBlock() {
     StatementSeq seq;
     while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatementIn(seq);
   }
-  expect(Tok::RBrace);
+  expect(Tok::RBrace, open);
 }
 
 void Parser::parseStatementIn(StatementSeq& seq) {
@@ -510,10 +517,11 @@ Scope* Parser::join(Scope* a, Scope* b) {
 void Parser::parseIf() {
   SrcPos ifPos = tok().pos;
   pos_++;
+  size_t lp = pos_;
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
   Val c = condition(testOnly(parseExpr()), cpos);
-  expect(Tok::RParen);
+  expect(Tok::RParen, lp);
   Scope* fScope = branch(c.n, ifPos);
   applyFacts(scope(), c.nnTrue);
   applyFacts(fScope, c.nnFalse);

@@ -2,6 +2,7 @@
 // parser.cpp (files, statements), parse_expr.cpp (expressions),
 // parse_fun.cpp (function literals, calls, returns, sys.io.p).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -120,11 +121,27 @@ class Parser {
   const Token& prevTok() const { return toks_[pos_ ? pos_ - 1 : 0]; }
   bool at(Tok k) const { return tok().kind == k; }
   bool accept(Tok k);
-  void expect(Tok k);
+  // With `open`, the token index of the bracket that k closes: a missing k
+  // gets a note pointing at it ("to match this '{'").
+  static constexpr size_t kNoOpen = SIZE_MAX;
+  void expect(Tok k, size_t open = kNoOpen);
   [[noreturn]] void syntaxError(SrcPos pos, const std::string& msg);
   void error(SrcPos pos, const std::string& msg);
+  // Attaches to the error or warning just reported.
+  void note(SrcPos pos, const std::string& msg) { diag_.note(file_, pos, msg); }
   void warn(SrcPos pos, Warn w, const std::string& msg);
   void syncStatement();
+  // Candidates for "did you mean" (suggest_names.cpp): the names an
+  // expression could use here, the type names, a struct's fields.
+  std::vector<std::string> namesInScope() const;
+  std::vector<std::string> typeNames() const;
+  std::vector<std::string> structNames() const;
+  // "; did you mean 'sys.io.p'?" for an unknown `sys.` path, or "".
+  std::string sysSuggestion(const std::string& path) const;
+  static std::vector<std::string> fieldNames(const StructInfo& s);
+  // The source text of tokens [from, to) when they are a dotted name
+  // (`p.items`), else `fallback`: to quote an expression in a hint.
+  std::string spelling(size_t from, size_t to, const std::string& fallback) const;
   void skipPastBrace(size_t open);
   bool eofReported_ = false;
 
@@ -177,6 +194,7 @@ class Parser {
   void parseArguments(std::vector<Val>* args, std::vector<SrcPos>* argPos);
   bool isFunTypeAt(size_t p) const;
   bool isStructDeclAt(size_t p) const;
+  bool isUnknownTypeDeclAt(size_t p) const;
   // Is a reference declared so (with an initializer) read-only through its name?
   bool readonlyDecl(bool isVal, bool isVar, bool bang);
   bool forInit_ = false;  // parsing the init of a `for`: its variables stay mutable

@@ -234,3 +234,137 @@ TEST_CASE("named warnings: on by default, silenced, or errors", "[lexer][diag]")
     CHECK(d.errorCount() == 1);
   }
 }
+
+TEST_CASE("column and caret count characters after a multibyte string", "[lexer][diag]") {
+  // `s = "héllo"; x` with é two bytes: x is the 14th character, 15th byte.
+  SourceFile f("u.smp", "s = \"h\xC3\xA9llo\"; x\n");
+  DiagCapture cap;
+  DiagEngine d(cap.file());
+  d.error(f, f.posOf(14), "undefined name 'x'");
+  CHECK(cap.text() ==
+        "u.smp:1:14: error: undefined name 'x'\n"
+        "s = \"h\xC3\xA9llo\"; x\n"
+        "             ^\n");
+}
+
+TEST_CASE("caret pads wide characters by two cells and keeps tabs", "[lexer][diag]") {
+  // \t"中文" @  : 中 and 文 take two cells each on a terminal.
+  SourceFile f("w.smp", "\t\"\xE4\xB8\xAD\xE6\x96\x87\" @\n");
+  DiagCapture cap;
+  DiagEngine d(cap.file());
+  d.error(f, f.posOf(10), "unexpected character '@'");
+  CHECK(cap.text() ==
+        "w.smp:1:7: error: unexpected character '@'\n"
+        "\t\"\xE4\xB8\xAD\xE6\x96\x87\" @\n"
+        "\t       ^\n");
+}
+
+TEST_CASE("a long line's window does not cut a multibyte character", "[lexer][diag]") {
+  std::string line;
+  for (int i = 0; i < 3000; ++i) line += "\xC3\xA9";  // é, two bytes each
+  line += "@";
+  SourceFile f("big.smp", line);
+  DiagCapture cap;
+  DiagEngine d(cap.file());
+  d.error(f, f.posOf(6000), "unexpected character '@'");
+  std::string out = cap.text();
+  CHECK(out.rfind("big.smp:1:3001: error: unexpected character '@'\n", 0) == 0);
+  // 256 bytes before the '@' are 128 whole characters.
+  std::string window;
+  for (int i = 0; i < 128; ++i) window += "\xC3\xA9";
+  CHECK(out.find("\n..." + window + "@\n" + std::string(3 + 128, ' ') + "^\n") != std::string::npos);
+}
+
+TEST_CASE("a note prints right after its diagnostic", "[lexer][diag]") {
+  SourceFile f("n.smp", "val f = {\n  return 1;\n");
+  DiagCapture cap;
+  DiagEngine d(cap.file());
+  d.error(f, at(2, 12), "expected '}'");
+  d.note(f, at(1, 9), "to match this '{'");
+  CHECK(cap.text() ==
+        "n.smp:2:12: error: expected '}'\n"
+        "  return 1;\n"
+        "           ^\n"
+        "n.smp:1:9: note: to match this '{'\n"
+        "val f = {\n"
+        "        ^\n");
+  CHECK(d.errorCount() == 1);
+}
+
+TEST_CASE("held diagnostics print in source order, notes staying with theirs", "[lexer][diag]") {
+  SourceFile f("o.smp", "a\nb\nc\nd\n");
+  DiagCapture cap;
+  DiagEngine d(cap.file());
+  d.hold();
+  d.error(f, at(3, 1), "third");
+  d.note(f, at(1, 1), "note of third");
+  d.report(f, at(2, 1), Severity::Warning, "second");
+  d.error(f, SrcPos{}, "no position");
+  d.error(f, at(1, 1), "first");
+  d.error(f, at(3, 1), "third again");  // same place: report order kept
+  CHECK(cap.text().empty());
+  d.release();
+  std::string out = cap.text();
+  std::vector<std::string> heads;
+  for (size_t p = 0; p < out.size();) {
+    size_t e = out.find('\n', p);
+    std::string l = out.substr(p, e - p);
+    if (l.rfind("o.smp", 0) == 0) heads.push_back(l);
+    p = e + 1;
+  }
+  CHECK(heads == std::vector<std::string>{
+                     "o.smp:1:1: error: first", "o.smp:2:1: warning: second", "o.smp:3:1: error: third",
+                     "o.smp:1:1: note: note of third", "o.smp:3:1: error: third again", "o.smp: error: no position"});
+  CHECK(d.errorCount() == 4);
+}
+
+TEST_CASE("the error limit applies in source order after a hold", "[lexer][diag]") {
+  SourceFile f("l.smp", "a\nb\nc\n");
+  DiagCapture cap;
+  DiagEngine d(cap.file());
+  d.setErrorLimit(2);
+  d.hold();
+  d.error(f, at(3, 1), "three");
+  d.note(f, at(3, 1), "note of three");
+  d.error(f, at(2, 1), "two");
+  d.error(f, at(1, 1), "one");
+  d.release();
+  std::string out = cap.text();
+  CHECK(out.find("error: one") != std::string::npos);
+  CHECK(out.find("error: two") != std::string::npos);
+  CHECK(out.find("three") == std::string::npos);  // nor its note
+  CHECK(out.find("l.smp: note: too many errors emitted, stopping now\n") != std::string::npos);
+  CHECK(d.errorCount() == 3);
+}
+
+TEST_CASE("discard drops held diagnostics with their notes", "[lexer][diag]") {
+  SourceFile f("t.smp", "a\n");
+  DiagCapture cap;
+  DiagEngine d(cap.file());
+  d.hold();
+  d.error(f, at(1, 1), "tried");
+  d.note(f, at(1, 1), "why");
+  d.discard();
+  CHECK(d.errorCount() == 0);
+  d.hold();
+  d.error(f, at(1, 1), "kept");
+  d.release();
+  CHECK(cap.text() == "t.smp:1:1: error: kept\na\n^\n");
+  CHECK(d.errorCount() == 1);
+}
+
+TEST_CASE("a note of a disabled warning is dropped with it", "[lexer][diag]") {
+  SourceFile f("w.smp", "x\n");
+  DiagCapture cap;
+  DiagEngine d(cap.file());
+  simplec::WarningOptions w;
+  REQUIRE(w.apply("no-parentheses"));
+  d.setWarnings(w);
+  d.warn(f, at(1, 1), simplec::Warn::Parentheses, "mixed");
+  d.note(f, at(1, 1), "use parentheses");
+  d.hold();
+  d.warn(f, at(1, 1), simplec::Warn::Parentheses, "mixed");
+  d.note(f, at(1, 1), "use parentheses");
+  d.release();
+  CHECK(cap.text().empty());
+}

@@ -44,8 +44,17 @@ TEST_CASE("unexpected characters are reported and skipped", "[lexer][errors]") {
   CHECK(errorsOf("\x7f") == S{"1:1: error: unexpected character '\\x7F'"});
   CHECK(errorsOf("\x01") == S{"1:1: error: unexpected character '\\x01'"});
   CHECK(errorsOf("\n  \x1b") == S{"2:3: error: unexpected character '\\x1B'"});
-  CHECK(errorsOf("caf\xC3\xA9") == S{"1:4: error: unexpected character '\\xC3'",
-                                     "1:5: error: unexpected character '\\xA9'"});
+  // A well-formed multibyte character is one error, one column; a broken
+  // sequence is one error per byte.
+  CHECK(errorsOf("caf\xC3\xA9 x \xC3") == S{"1:4: error: unexpected character U+00E9 '\xC3\xA9'",
+                                            "1:8: error: unexpected character '\\xC3'"});
+  Lexed l2 = lexText("a \xE2\x80\x8B\xC3\x97 b");  // zero-width space, then ×
+  CHECK(errorLines(l2) == S{"1:3: error: unexpected character U+200B",
+                            "1:4: error: unexpected character U+00D7 '\xC3\x97'"});
+  REQUIRE(l2.toks.size() == 3);
+  CHECK(lc(l2.toks[1].pos) == "1:6");
+  CHECK(errorsOf("\xE4\xB8") == S{"1:1: error: unexpected character '\\xE4'",
+                                   "1:2: error: unexpected character '\\xB8'"});
 }
 
 TEST_CASE("the full diagnostic shows the line and a caret", "[lexer][errors]") {

@@ -1,8 +1,10 @@
 // Tests for SourceFile: byte offsets to 1-based line:col, and line texts.
-// Columns count bytes; a file ending in '\n' has a final empty line.
+// Columns count characters (UTF-8); a file ending in '\n' has a final empty line.
 #include "lexer/source.h"
 
 #include <catch2/catch.hpp>
+
+#include "lexer/utf8.h"
 
 using simplec::SourceFile;
 using simplec::SrcPos;
@@ -86,6 +88,65 @@ TEST_CASE("posOf agrees with a naive count on many lines", "[lexer][source]") {
     if (off < text.size() && text[off] == '\n') {
       ++line;
       col = 1;
+    } else {
+      ++col;
+    }
+  }
+}
+
+TEST_CASE("columns count UTF-8 characters, not bytes", "[lexer][source]") {
+  // s = "héllo"; x   (é is two bytes)
+  SourceFile f("u.smp", "s = \"h\xC3\xA9llo\"; x\n\xE4\xB8\xAD\xE6\x96\x87 y\n");
+  using P = std::pair<uint32_t, uint32_t>;
+  CHECK(lc(f, 5) == P{1, 6});    // h
+  CHECK(lc(f, 6) == P{1, 7});    // the first byte of é
+  CHECK(lc(f, 7) == P{1, 7});    // inside é: its column
+  CHECK(lc(f, 8) == P{1, 8});    // the 'l' after it
+  CHECK(lc(f, 14) == P{1, 14});  // x: byte column 15, character 14
+  CHECK(lc(f, 16) == P{2, 1});
+  CHECK(lc(f, 23) == P{2, 4});   // y after two three-byte characters and a space
+  CHECK(f.lineOffsetOf(SrcPos{1, 14}) == 14);
+  CHECK(f.lineOffsetOf(SrcPos{1, 7}) == 6);
+  CHECK(f.lineOffsetOf(SrcPos{1, 8}) == 8);
+  CHECK(f.lineOffsetOf(SrcPos{2, 4}) == 7);
+  CHECK(f.lineOffsetOf(SrcPos{2, 99}) == f.lineText(2).size());  // clamped
+  CHECK_FALSE(f.isAscii());
+  CHECK(SourceFile("a.smp", "abc").isAscii());
+}
+
+TEST_CASE("invalid bytes are one column each", "[lexer][source]") {
+  SourceFile f("b.smp", "\x80\x80\xFFx");
+  using P = std::pair<uint32_t, uint32_t>;
+  CHECK(lc(f, 1) == P{1, 2});
+  CHECK(lc(f, 2) == P{1, 3});
+  CHECK(lc(f, 3) == P{1, 4});
+}
+
+TEST_CASE("character columns agree with a naive count on long mixed lines", "[lexer][source]") {
+  // Long enough to cross many of the file's column marks, with characters
+  // straddling them, and bad bytes between.
+  std::string text;
+  const char* pieces[] = {"a", "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80", "\xFF", "\n", "\x80"};
+  for (int i = 0; i < 9000; ++i) {
+    int k = (i * 7 + i / 13) % 7;
+    if (i < 6000 || k != 5) text += pieces[k];  // the last third is one long line
+  }
+  SourceFile f("m.smp", text);
+  uint32_t line = 1, col = 1;
+  size_t off = 0, lineStart = 0;
+  while (off <= text.size()) {
+    SrcPos p = f.posOf(off);
+    REQUIRE(p.line == line);
+    REQUIRE(p.col == col);
+    REQUIRE(f.lineOffsetOf(p) == off - lineStart);  // and back
+    if (off == text.size()) break;
+    size_t n = simplec::utf8CharLen(text, off);
+    for (size_t k = 1; k < n; ++k) REQUIRE(lc(f, off + k) == std::pair<uint32_t, uint32_t>{line, col});
+    off += n;
+    if (text[off - n] == '\n') {
+      ++line;
+      col = 1;
+      lineStart = off;
     } else {
       ++col;
     }
