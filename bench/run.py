@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
 """Benchmark runner: simplec -O2 against C compilers on the same programs.
 
-Every bench/simple/NAME.smp has a C twin bench/c/NAME.c printing the same
-output. This script compiles each program with simplec -O2 and the C twin with
-gcc -O2, gcc -O0, clang -O2 and tcc (those installed), checks that all print
-the same, then runs the binaries round-robin (every binary once per round,
-so that machine noise hits all of them alike) and reports per program the
-median runtime of each as a ratio of gcc -O2, the compile-time ratios
-(compile only: `-c`, no linking), and the geometric means. It writes
-docs/benchmarks.md and docs/benchmarks.svg.
+Every bench/simple/NAME.smp has a C twin bench/c/NAME.c and a Rust twin
+bench/rust/NAME.rs printing the same output. This script compiles each
+program with simplec -O2, the C twin with gcc -O2, gcc -O0, clang -O2 and tcc
+and the Rust twin with rustc -O (those installed), checks that every binary
+prints what the gcc -O2 one prints, then runs the binaries round-robin (every
+binary once per round, so that machine noise hits all of them alike) and
+reports per program the median runtime of each as a ratio of gcc -O2, the
+compile-time ratios (compile only: `-c`, or `--emit=obj` for rustc; no
+linking), and the geometric means. It writes docs/benchmarks.md and
+docs/benchmarks.svg.
 
 A Simple program that simplec cannot compile yet is reported as
 "skipped: does not compile" and left out of the means; the run still succeeds.
 This is a measurement, not a test: it is not part of ctest.
 
-    python3 bench/run.py [--simplec build/cmd/simplec] [--runs 5] [NAME...]
+    python3 bench/run.py [--simplec build/cmd/simplec] [--rustc PATH] [--runs 5] [NAME...]
 """
 import argparse
 import math
@@ -38,6 +40,18 @@ C_COMPILERS = [
 ]
 REFERENCE = "gcc -O2"
 SIMPLEC = "simplec -O2"
+RUSTC = "rustc -O"
+
+
+def find_rustc(path):
+    """rustc from --rustc, else PATH, else rustup's default place; None if absent."""
+    if path:
+        return path if os.path.exists(path) else None
+    found = shutil.which("rustc")
+    if found:
+        return found
+    home = os.path.join(os.path.expanduser("~"), ".cargo", "bin", "rustc")
+    return home if os.path.exists(home) else None
 
 
 def timed(argv, cwd=None):
@@ -73,6 +87,7 @@ class Program:
         self.name = name
         self.smp = os.path.join(BENCH, "simple", name + ".smp")
         self.c = os.path.join(BENCH, "c", name + ".c")
+        self.rs = os.path.join(BENCH, "rust", name + ".rs")
         self.exes = {}          # label -> executable path
         self.compile_time = {}  # label -> seconds
         self.times = {}         # label -> [seconds per run]
@@ -80,7 +95,26 @@ class Program:
         self.problems = []      # wrong output, crashes
 
 
-def build(prog, simplec, compilers, work, repeats):
+def build_rust(prog, rustc, work, repeats):
+    """The Rust twin: timed as `--emit=obj` (no linking), then built to run."""
+    if not os.path.exists(prog.rs):
+        prog.problems.append("no Rust twin")
+        return
+    obj = os.path.join(work, prog.name + ".rustc.o")
+    exe = os.path.join(work, prog.name + ".rustc")
+    ct, err = best_compile_time([rustc, "-O", "--emit=obj", prog.rs, "-o", obj], repeats)
+    if ct is None:
+        prog.problems.append("rustc does not compile the Rust twin: %s" % err.strip()[:200])
+        return
+    full = subprocess.run([rustc, "-O", prog.rs, "-o", exe], stderr=subprocess.PIPE)
+    if full.returncode != 0:
+        prog.problems.append("rustc cannot build the Rust twin")
+        return
+    prog.compile_time[RUSTC] = ct
+    prog.exes[RUSTC] = exe
+
+
+def build(prog, simplec, compilers, rustc, work, repeats):
     # The C twins: the reference output comes from gcc -O2.
     for label, cc, flags in compilers:
         obj = os.path.join(work, prog.name + "." + label.replace(" ", "") + ".o")
@@ -95,6 +129,8 @@ def build(prog, simplec, compilers, work, repeats):
             continue
         prog.compile_time[label] = ct
         prog.exes[label] = exe
+    if rustc:
+        build_rust(prog, rustc, work, repeats)
     obj = os.path.join(work, prog.name + ".simplec.o")
     ct, err = best_compile_time([simplec, "-O2", "-c", prog.smp, "-o", obj], repeats)
     if ct is None:
@@ -149,7 +185,7 @@ def fmt(x, digits=2):
     return "-" if x is None else ("%.*f" % (digits, x))
 
 
-def report(programs, labels, runs, simplec):
+def report(programs, labels, runs, simplec, rustc):
     lines = []
     lines.append("# Benchmarks")
     lines.append("")
@@ -159,6 +195,8 @@ def report(programs, labels, runs, simplec):
     lines.append("The programs and their C twins are in `bench/`. simplec: `%s` (%s); load average at the end: %s."
                  % (os.path.relpath(simplec, ROOT) if simplec.startswith(ROOT) else simplec, version(simplec),
                     " ".join("%.1f" % x for x in os.getloadavg())))
+    if rustc:
+        lines.append("rustc: %s (the Rust twins in `bench/rust/`, `rustc -O`)." % version(rustc))
     lines.append("")
     head = ["program", "gcc -O2 time"] + ["%s run" % l for l in labels if l != REFERENCE] + \
            ["%s compile" % l for l in labels if l != REFERENCE] + ["notes"]
@@ -196,15 +234,17 @@ def report(programs, labels, runs, simplec):
     row.append("simplec over %d of %d programs: %s" % (len(measured), len(programs), ", ".join(measured)))
     lines.append("| " + " | ".join(row) + " |")
     lines.append("")
-    lines.append("The geomean of every C compiler is over all programs; simplec's only over the")
-    lines.append("programs it compiles (its column would otherwise mix different sets).")
+    lines.append("The geomean of every C compiler is over all programs, rustc's over the programs")
+    lines.append("with a Rust twin, simplec's only over the programs it compiles (a column would")
+    lines.append("otherwise mix different sets).")
     return "\n".join(lines) + "\n", means
 
 
 def svg_chart(programs, labels):
     """A grouped bar chart of runtime ratios to gcc -O2 (log scale)."""
     series = [l for l in labels if l != REFERENCE]
-    colors = {"simplec -O2": "#d62728", "gcc -O0": "#7f7f7f", "clang -O2": "#1f77b4", "tcc": "#2ca02c"}
+    colors = {"simplec -O2": "#d62728", "gcc -O0": "#7f7f7f", "clang -O2": "#1f77b4", "tcc": "#2ca02c",
+              "rustc -O": "#ff7f0e"}
     rows = [p for p in programs if p.times]
     w_label, bar_h, gap = 110, 10, 8
     group_h = bar_h * len(series) + gap
@@ -253,6 +293,7 @@ def svg_chart(programs, labels):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--simplec", default=os.path.join(ROOT, "build", "cmd", "simplec"))
+    ap.add_argument("--rustc", default=None, help="rustc to use (default: PATH, then ~/.cargo/bin/rustc)")
     ap.add_argument("--runs", type=int, default=5, help="timed runs of every binary (default 5)")
     ap.add_argument("--compile-repeats", type=int, default=3, help="compiles timed per program (best counts)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs"), help="where benchmarks.md/.svg go")
@@ -263,15 +304,21 @@ def main():
     names = a.names or sorted(f[:-4] for f in os.listdir(os.path.join(BENCH, "simple")) if f.endswith(".smp"))
     compilers = [c for c in C_COMPILERS if shutil.which(c[1])]
     missing = [c[0] for c in C_COMPILERS if not shutil.which(c[1])]
+    rustc = find_rustc(a.rustc)
     labels = [REFERENCE, SIMPLEC] + [c[0] for c in compilers if c[0] != REFERENCE]
+    if rustc:
+        labels.append(RUSTC)
+    else:
+        missing.append(RUSTC)
+        print("bench: rustc not installed, skipping the Rust twins", file=sys.stderr)
     programs = [Program(n) for n in names]
     with tempfile.TemporaryDirectory(prefix="simplec-bench-") as work:
         for prog in programs:
             print("building %s" % prog.name, file=sys.stderr)
-            build(prog, a.simplec, compilers, work, a.compile_repeats)
+            build(prog, a.simplec, compilers, rustc, work, a.compile_repeats)
             check_outputs(prog)
         measure(programs, a.runs)
-    md, _ = report(programs, labels, a.runs, a.simplec)
+    md, _ = report(programs, labels, a.runs, a.simplec, rustc)
     if missing:
         md += "\nNot installed, so not measured: %s.\n" % ", ".join(missing)
     md += ("\nCompile speed on large generated programs (10k to 100k lines, five shapes, against gcc and tcc)"
