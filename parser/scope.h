@@ -36,7 +36,7 @@ namespace simplec {
 // What a name is, for the warnings about names (parser/warn_names.cpp):
 // only the user's own locals and parameters are warned unused or shadowing.
 enum class VarKind : uint8_t {
-  Other,   // made by the compiler (arg, self, fields, temporaries) or a C declaration
+  Other,   // made by the compiler (arg, self, temporaries) or a C declaration
   Local,
   Param,
   Global,  // a function or constant at the script's top level: never "unused"
