@@ -112,7 +112,9 @@ int main(int argc, char** argv) {
                  "directory of the runtime library libsimplec_rt.a (overrides SIMPLEC_RUNTIME_DIR)");
   app.add_option("--seed", o.seed, "seed for the optimizer's worklist order (testing)");
   app.footer("Warnings as in gcc: -w, -W<name>, -Wno-<name>, -Werror, -Werror=<name>, -Wall, -Wextra.\n"
-             "Names: parentheses (on by default).");
+             "Names: parentheses, unreachable-code, self-assign, int-conversion (on by default);\n"
+             "unused-variable, unused-but-set-variable, bitwise-instead-of-logical (-Wall);\n"
+             "unused-parameter, unused-but-set-parameter, constant-condition (-Wextra); shadow.");
   try {
     std::reverse(args.begin(), args.end());
     app.parse(args);

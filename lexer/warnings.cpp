@@ -8,13 +8,22 @@ namespace {
 
 struct WarnInfo {
   const char* name;
-  bool onByDefault;
+  WarnGroup group;
 };
 
-// Indexed by Warn.
+// Indexed by Warn. Groups follow gcc where gcc has the warning, else clang.
 constexpr WarnInfo kWarnings[] = {
-    {"parentheses", true},
-    {"unreachable-code", true},
+    {"parentheses", WarnGroup::Default},
+    {"unreachable-code", WarnGroup::Default},
+    {"self-assign", WarnGroup::Default},
+    {"unused-variable", WarnGroup::All},
+    {"unused-but-set-variable", WarnGroup::All},
+    {"unused-parameter", WarnGroup::Extra},
+    {"unused-but-set-parameter", WarnGroup::Extra},
+    {"bitwise-instead-of-logical", WarnGroup::All},
+    {"int-conversion", WarnGroup::Default},
+    {"constant-condition", WarnGroup::Extra},
+    {"shadow", WarnGroup::NameOnly},
 };
 static_assert(sizeof kWarnings / sizeof kWarnings[0] == size_t(Warn::kCount));
 
@@ -35,9 +44,15 @@ bool startsWith(const std::string& s, const char* prefix, std::string* rest) {
 
 const char* warnName(Warn w) { return kWarnings[size_t(w)].name; }
 
+WarnGroup warnGroup(Warn w) { return kWarnings[size_t(w)].group; }
+
 bool WarningOptions::apply(const std::string& flag) {
-  if (flag == "all" || flag == "extra") {
+  if (flag == "all") {
     all_ = true;
+    return true;
+  }
+  if (flag == "extra") {
+    extra_ = true;
     return true;
   }
   if (flag == "error" || flag == "no-error") {
@@ -70,7 +85,13 @@ bool WarningOptions::enabled(Warn w) const {
   if (silenced_) return false;
   Set s = enable_[size_t(w)];
   if (s != Set::Default) return s == Set::On;
-  return all_ || kWarnings[size_t(w)].onByDefault;
+  switch (warnGroup(w)) {
+    case WarnGroup::Default: return true;
+    case WarnGroup::All: return all_;
+    case WarnGroup::Extra: return extra_;
+    case WarnGroup::NameOnly: return false;
+  }
+  return false;
 }
 
 bool WarningOptions::asError(Warn w) const {

@@ -209,6 +209,7 @@ Val Parser::parseIndex(Val arr) {
     v = coerce(v, elem, rhsPos);
     boundsCheck(arr.n, idx.n, lb);
     storeElem(arr.n, idx.n, elem, v.n);
+    v.form = ExprForm::Assign;
     return v;
   }
   // Read, modify, write: one bounds check covers both accesses.

@@ -277,6 +277,8 @@ void Parser::parseDeclaration() {
     info.readonlyByBlock = ro && !isVal && (t.kind == SType::Struct || t.kind == SType::Array);
     info.maybeNull = t.isNullTracked() && maybeNull;
     if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n->type;
+    info.kind = declKind(t, info.constValue);
+    warnShadow(name);
     if (scope()->define(info, v.n) < 0) error(name.pos, "redefinition of '" + name.text + "'");
     if (!accept(Tok::Comma)) break;
   }

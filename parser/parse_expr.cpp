@@ -226,10 +226,14 @@ Val Parser::parseAssign() {
     int idx = syms().find(name.text);
     SrcPos rhsPos = tok().pos;
     Nesting nest(*this);
+    size_t rhsStart = pos_;
     Val v = parseAssign();
+    checkSelfAssign(rhsStart - 2, rhsStart - 1, rhsStart, op.pos);
+    v.form = ExprForm::Assign;
     int ext = externVarNamed(name.text);
     if (ext >= 0) {
       v = coerce(v, funTypes_[size_t(ext)], rhsPos);
+      v.form = ExprForm::Assign;
       storeExternVar(ext, v, op.pos);
       return v;
     }
@@ -244,6 +248,7 @@ Val Parser::parseAssign() {
     if (regainsWrite(v.t, to) && !syms().vars[size_t(idx)].immutable)
       error(op.pos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
     v = coerce(v, to, rhsPos);
+    v.form = ExprForm::Assign;
     assignVar(name, idx, v, op.pos);
     return v;
   }
@@ -273,8 +278,13 @@ Val Parser::parseAssign() {
   if (isAssignOp(tok().kind)) {
     if (lastField_.strct && lastField_.startTok == start && lastField_.endTok == pos_) {
       Token op = tok();
-      pos_++;
-      return fieldAssign(op.kind, op.pos);
+      size_t opTok = pos_++;
+      Val r = fieldAssign(op.kind, op.pos);
+      if (op.kind == Tok::Assign) {
+        checkSelfAssign(start, opTok, opTok + 1, op.pos);
+        r.form = ExprForm::Assign;
+      }
+      return r;
     }
     if (!v.t.isError()) syntaxError(tok().pos, "cannot assign to this expression");
     // The target was wrong (reported): still parse the value.
@@ -307,6 +317,7 @@ void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
     return;
   }
   if (info.type.isNullTracked()) scope()->setMaybeNull(idx, v.t.kind == SType::Null || v.t.nullable);
+  syms().vars[size_t(idx)].assigned = true;
   scope()->set(idx, v.n);
   noteVarAssigned(idx);
 }
@@ -399,6 +410,7 @@ Val Parser::parseBitwise() {
     Token op = tok();
     pos_++;
     Val b = parseEquality();
+    checkBitwise(a, b, op);
     a = arith(binaryOpFor(op.kind), a, b, op.pos, tokSpelling(op.kind));
   }
   return a;
@@ -413,6 +425,7 @@ Val Parser::parseEquality() {
     Val b = parseRelational();
     if (factEvents_ != events) a.path = {};  // `p == f()`: p's test would come too late
     a = compare(op.kind, a, b, op.pos);
+    a.form = ExprForm::Compare;
   }
   return a;
 }
@@ -424,8 +437,11 @@ Val Parser::parseRelational() {
   pos_++;
   Val mid = parseShift();
   Val res = compare(op.kind, left, mid, op.pos);
+  res.form = ExprForm::Compare;
   if (!isRelOpTok(tok().kind)) return res;
-  return chainRest(res, mid, op.kind == Tok::Lt || op.kind == Tok::Le);
+  Val chain = chainRest(res, mid, op.kind == Tok::Lt || op.kind == Tok::Le);
+  chain.form = ExprForm::Compare;
+  return chain;
 }
 
 // lo <= x < hi: x is evaluated once, and each later comparison runs only
@@ -627,13 +643,14 @@ Val Parser::parseIntLiteral(bool negated) {
   if (negated) x = int64_t(0 - v);
   Val r{con(x), SType::intT()};
   if (negated && t.isHex) r.n = dataOp(Op::Neg, r.n);
-  return r;
+  return literal(r);
 }
 
 Val Parser::readName(const Token& name) {
   if (constInit_.active) return readNameInConstant(name);
   int idx = syms().find(name.text);
   if (idx >= 0) {
+    syms().vars[size_t(idx)].read = true;
     const VarInfo& info = syms().vars[size_t(idx)];
     if (info.externVar >= 0) return loadExternVar(info.externVar, name.pos);
     if (info.field >= 0) {
@@ -655,6 +672,7 @@ Val Parser::readName(const Token& name) {
   // only their constants (functions are not closures).
   for (FunCtx* c = fn_; c; c = c->outer) {
     if (int j = c == fn_ ? -1 : c->symbols.find(name.text); j >= 0) {
+      c->symbols.vars[size_t(j)].read = true;
       const VarInfo& v = c->symbols.vars[size_t(j)];
       if (v.constValue) return {conOf(v.constValue), v.type};
       if (v.externVar >= 0) return loadExternVar(v.externVar, name.pos);
@@ -675,13 +693,14 @@ Val Parser::parsePrimary() {
   const Token& t = tok();
   switch (t.kind) {
     case Tok::IntLit: return parseIntLiteral(false);
-    case Tok::CharLit: pos_++; return {con(int64_t(t.intValue)), SType::intT()};
-    case Tok::KwTrue: pos_++; return {con(1), SType::boolT()};
-    case Tok::KwFalse: pos_++; return {con(0), SType::boolT()};
+    case Tok::CharLit: pos_++; return literal({con(int64_t(t.intValue)), SType::intT()});
+    case Tok::KwTrue: pos_++; return literal({con(1), SType::boolT()});
+    case Tok::KwFalse: pos_++; return literal({con(0), SType::boolT()});
     case Tok::LParen: {
       size_t open = pos_++;
       Val v = parseExpr();
       expect(Tok::RParen, open);
+      if (v.form == ExprForm::Assign) v.form = ExprForm::Other;  // `if ((x = 4))`: meant
       return v;
     }
     case Tok::StrLit: {
@@ -729,7 +748,7 @@ Val Parser::parsePrimary() {
         if (!at(Tok::LParen) && callsExtern(v.n)) v.n = externThunk(v.n->type->fun());
         return v;
       }
-    case Tok::FloatLit: pos_++; return {fcon(t.floatValue), SType::floatT(64)};
+    case Tok::FloatLit: pos_++; return literal({fcon(t.floatValue), SType::floatT(64)});
     case Tok::TypeName:
       if (peekTok().kind == Tok::LParen) return parseConversion();
       syntaxError(t.pos, "expected expression");

@@ -289,6 +289,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
         VarInfo alias{f.name, f.type, false, nullptr, f.pos};
         alias.field = int(i);
         alias.selfVar = selfIdx;
+        alias.kind = VarKind::Field;
         ctx.scope->define(alias, con(0));
       }
       ctx.symbols.pushBlock();  // parameters may shadow field names
@@ -303,6 +304,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
       Node* value = params[i].t.isNarrow() ? narrowTo({parm, SType::intT()}, params[i].t).n : parm;
       VarInfo pinfo{params[i].name.text, params[i].t, false, nullptr, params[i].name.pos};
       pinfo.maybeNull = params[i].t.isNullTracked() && params[i].t.nullable;
+      pinfo.kind = VarKind::Param;
       if (ctx.scope->define(pinfo, value) < 0)
         error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
     }
@@ -310,6 +312,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
     while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatementIn(seq);
     SrcPos endPos = tok().pos;
     expect(Tok::RBrace, open);
+    warnUnused(0);
     finishFunction(ctx, endPos, false);
   } catch (...) {
     fn_ = savedFn;
@@ -510,6 +513,7 @@ Val Parser::parseCall(Val callee, SrcPos pos) {
   for (size_t i = 0; i < args.size(); i++) {
     if (regainsWrite(args[i].t, sig.params[i]))
       error(argPos[i], "a read-only '" + args[i].t.str() + "' cannot be passed as a mutable argument");
+    checkIntConversion(args[i], sig.params[i], callee.n, i + 1, argPos[i]);
     ns.push_back(coerce(args[i], sig.params[i], argPos[i]).n);
   }
   Val r = callFunction(callee.n, sig, ns);

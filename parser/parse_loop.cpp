@@ -56,7 +56,10 @@ void Parser::parseWhile() {
   size_t lp = pos_;
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
-  Val c = condition(testOnly(parseExpr()), cpos);
+  size_t cstart = pos_;
+  Val e = parseExpr();
+  Val c = condition(testOnly(e), cpos);
+  checkCondition(e, c, cstart, cpos);
   expect(Tok::RParen, lp);
   Scope* exit = branch(c.n, wpos);
   applyFacts(scope(), c.nnTrue);
@@ -104,7 +107,15 @@ void Parser::parseFor() {
   }
   Scope* head = enterLoop(loopTok, bodyStart);
   SrcPos cpos = tok().pos;
-  Val c = at(Tok::Semi) ? Val{con(1), SType::boolT()} : condition(testOnly(parseExpr()), cpos);
+  Val c;
+  if (at(Tok::Semi)) {
+    c = {con(1), SType::boolT()};
+  } else {
+    size_t cstart = pos_;
+    Val e = parseExpr();
+    c = condition(testOnly(e), cpos);
+    checkCondition(e, c, cstart, cpos);
+  }
   expect(Tok::Semi);
   // The step is parsed after the body, where it runs; remember where it is.
   size_t stepPos = pos_;

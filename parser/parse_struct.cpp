@@ -442,6 +442,7 @@ Val Parser::parseNewStruct() {
       bool isNull = !v.n;
       if (isNull) v.n = zeroOf(f.type).n;  // 0, 0.0 or null: what the zero-filled object holds
       VarInfo info{f.name, f.type, false, nullptr, f.pos};
+      info.kind = VarKind::Field;
       // A reference or array field: null until set, if it has no initializer.
       bool ref = f.type.kind == SType::Struct || f.type.kind == SType::Array;
       info.maybeNull = ref && (isNull || v.t.nullable || v.t.kind == SType::Null);
@@ -533,6 +534,7 @@ Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
   for (size_t i = 0; i < args.size(); i++) {
     if (regainsWrite(args[i].t, sig.params[i + 1]))
       error(argPos[i], "a read-only '" + args[i].t.str() + "' cannot be passed as a mutable argument");
+    checkIntConversion(args[i], sig.params[i + 1], fn, i + 1, argPos[i]);
     ns.push_back(coerce(args[i], sig.params[i + 1], argPos[i]).n);
   }
   Val r = callFunction(fn, sig, ns);

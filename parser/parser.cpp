@@ -208,7 +208,10 @@ void Parser::error(SrcPos pos, const std::string& msg) {
 }
 
 void Parser::warn(SrcPos pos, Warn w, const std::string& msg) {
-  if (!inSysLibrary()) diag_.warn(file_, pos, w, msg);
+  if (inSysLibrary() || !warned_.insert({pos.line, pos.col, w}).second) return;
+  int before = diag_.errorCount();
+  diag_.warn(file_, pos, w, msg);
+  warningErrors_ += diag_.errorCount() - before;  // -Werror
 }
 
 void Parser::syntaxError(SrcPos pos, const std::string& msg) {
@@ -356,6 +359,7 @@ bool Parser::parseFile() {
       }
       parseStatementIn(seq);
     }
+    warnUnused(0);
     topLevel_ = false;
     // Script form: the top level returns, or at least does something
     // (calls, control flow); then falling off its end returns 0.
@@ -486,6 +490,7 @@ void Parser::parseStatementIn(StatementSeq& seq) {
 }
 
 void Parser::endBlock(size_t nvars, size_t depth) {
+  warnUnused(nvars);
   syms().truncate(nvars, depth);
   scope()->forget(nvars);
 }
@@ -520,7 +525,10 @@ void Parser::parseIf() {
   size_t lp = pos_;
   expect(Tok::LParen);
   SrcPos cpos = tok().pos;
-  Val c = condition(testOnly(parseExpr()), cpos);
+  size_t cstart = pos_;
+  Val e = parseExpr();
+  Val c = condition(testOnly(e), cpos);
+  checkCondition(e, c, cstart, cpos);
   expect(Tok::RParen, lp);
   Scope* fScope = branch(c.n, ifPos);
   applyFacts(scope(), c.nnTrue);

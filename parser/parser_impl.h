@@ -4,7 +4,9 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -19,6 +21,11 @@
 #include "son/unit.h"
 
 namespace simplec {
+
+// The outermost operator of an expression, as far as warnings care
+// (parser/warn_exprs.cpp); parentheses keep it, except that they mark an
+// assignment as meant where a condition is expected.
+enum class ExprForm : uint8_t { Other, Assign, Compare, Literal };
 
 // A value during parsing: its node and its static type.
 struct Val {
@@ -35,6 +42,7 @@ struct Val {
   NullPath path;
   // Loop entry facts this read first relied on (see testOnly).
   ReliedMarks relied;
+  ExprForm form = ExprForm::Other;
 };
 
 // Thrown on a syntax error, after it has been reported; statement parsing
@@ -129,7 +137,33 @@ class Parser {
   void error(SrcPos pos, const std::string& msg);
   // Attaches to the error or warning just reported.
   void note(SrcPos pos, const std::string& msg) { diag_.note(file_, pos, msg); }
+  // Each warning once per position: field initializers are parsed again
+  // at every `new`.
   void warn(SrcPos pos, Warn w, const std::string& msg);
+  std::set<std::tuple<uint32_t, uint32_t, Warn>> warned_;
+  int warningErrors_ = 0;  // warnings made errors by -Werror
+  bool hadRealErrors() const { return diag_.errorCount() > warningErrors_; }
+
+  // ---- warnings about names (warn_names.cpp)
+  // Variables from index `from` on leave scope: warn those never read.
+  void warnUnused(size_t from);
+  // Before declaring `name` (kind Local) in the innermost block.
+  void warnShadow(const Token& name);
+  // The kind a declaration of the current block gets (constValue: its constant).
+  VarKind declKind(const SType& t, const Type* constValue);
+  // ---- warnings about expressions (warn_exprs.cpp)
+  // The condition of an if/while/for: `e` as parsed from token `start` to
+  // the current one, `c` it as a condition.
+  void checkCondition(const Val& e, const Val& c, size_t start, SrcPos pos);
+  bool namesOnlyConstants(size_t start, size_t end);
+  // `x = x`: the right side (from token rhsStart to the current one) repeats
+  // the target tokens [lhsStart, lhsEnd).
+  void checkSelfAssign(size_t lhsStart, size_t lhsEnd, size_t rhsStart, SrcPos opPos);
+  // Is `name` also defined in a block outside the innermost one defining it?
+  bool hidesOuterName(const std::string& name) const;
+  void checkBitwise(const Val& a, const Val& b, const Token& op);
+  // Argument i (1-based) of a call of `callee`, converted to `to`.
+  void checkIntConversion(const Val& arg, const SType& to, Node* callee, size_t i, SrcPos pos);
   void syncStatement();
   // Candidates for "did you mean" (suggest_names.cpp): the names an
   // expression could use here, the type names, a struct's fields.
@@ -262,6 +296,10 @@ class Parser {
   Val parsePostfix();
   Val parsePrimary();
   Val parseIntLiteral(bool negated);
+  static Val literal(Val v) {
+    v.form = ExprForm::Literal;
+    return v;
+  }
   Val requireInt(Val v, SrcPos pos, const char* what);
   Val toBool(Val v);
   Val coerce(Val v, const SType& to, SrcPos pos);

@@ -33,6 +33,16 @@
 
 namespace simplec {
 
+// What a name is, for the warnings about names (parser/warn_names.cpp):
+// only the user's own locals and parameters are warned unused or shadowing.
+enum class VarKind : uint8_t {
+  Other,   // made by the compiler (arg, self, temporaries) or a C declaration
+  Local,
+  Param,
+  Global,  // a function or constant at the script's top level: never "unused"
+  Field,   // a field named bare in a constructor block or a method
+};
+
 struct VarInfo {
   std::string name;
   SType type;
@@ -53,6 +63,9 @@ struct VarInfo {
   // Read-only because declared with an initializer in an inner block
   // (not `val`): errors suggest `var` or `!name`.
   bool readonlyByBlock = false;
+  VarKind kind = VarKind::Other;
+  bool read = false;      // its value was used (x++ and x += e read it too)
+  bool assigned = false;  // assigned after its declaration
 };
 
 // The names of one function: variables by index, blocks mapping names to

@@ -135,8 +135,8 @@ check "-Werror text" "warn.smp:2:15: error: '&&' and '||' mixed without parenthe
 [ ! -e werr ]; check "-Werror writes no output" 0 $?
 "$SIMPLEC" -Werror -Wno-error=parentheses warn.smp -o warn 2>/dev/null; check "-Wno-error=parentheses status" 0 $?
 "$SIMPLEC" -w -Werror warn.smp -o warn 2>/dev/null; check "-w -Werror status" 0 $?
-"$SIMPLEC" -Wall -Wextra -Wshadow warn.smp -o warn 2>err.txt; check "unknown -W status" 0 $?
-check "unknown -W message" "simplec: warning: unknown warning option '-Wshadow'" "$(head -1 err.txt)"
+"$SIMPLEC" -Wall -Wextra -Wsuch-warning warn.smp -o warn 2>err.txt; check "unknown -W status" 0 $?
+check "unknown -W message" "simplec: warning: unknown warning option '-Wsuch-warning'" "$(head -1 err.txt)"
 "$SIMPLEC" -Wl,-s warn.smp -o warn 2>/dev/null; check "-Wl, status" 2 $?
 # -Wunreachable-code (on by default): once per block, at the first statement
 # after a return, break or continue; later top-level functions are not code.

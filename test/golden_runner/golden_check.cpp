@@ -2,7 +2,9 @@
 // then `TMP/exe ARGS < STDIN` (in interpret mode both replaced by
 // `SIMPLEC OPT --interpret FILE -- ARGS < STDIN`), and a comparison of exit
 // status, stdout and the runtime error line; or, for EXPECT-ERROR tests, of
-// the set of "FILE:LINE:COL: error: text" lines the compiler printed.
+// the set of "FILE:LINE:COL: error: text" lines the compiler printed. The
+// compiler's "FILE:LINE:COL: warning: text" lines must always be exactly the
+// EXPECT-WARNING lines (none without them), whatever the kind of test.
 #include "test/golden_runner/golden_check.h"
 
 #include <cstdlib>
@@ -17,6 +19,7 @@ namespace simplec::golden {
 namespace {
 
 constexpr std::string_view kErrorTag = ": error: ";
+constexpr std::string_view kWarningTag = ": warning: ";
 constexpr std::string_view kRuntimeTag = ": runtime error: ";
 constexpr size_t kOutputCap = 16u << 20;  // per stream
 
@@ -94,9 +97,10 @@ std::optional<std::pair<int, int>> parseLocation(std::string_view prefix, const 
 // directory, so temporary files they leave behind (say, when killed at the
 // deadline) are removed with it.
 ProcessResult compile(const RunConfig& cfg, const TempDir& dir, const std::string& path,
-                      const std::string& opt) {
+                      const TestSpec& spec, const std::string& opt) {
   std::vector<std::string> argv{cfg.simplec, opt};
   argv.insert(argv.end(), cfg.compilerArgs.begin(), cfg.compilerArgs.end());
+  argv.insert(argv.end(), spec.flags.begin(), spec.flags.end());
   argv.insert(argv.end(), {path, "-o", dir.path() + "/exe"});
   return runProcess(argv, nullptr,
                     cfg.timeoutSeconds, kOutputCap, {"TMPDIR=" + dir.path()});
@@ -115,6 +119,7 @@ ProcessResult interpretProgram(const RunConfig& cfg, const TempDir& dir, const s
                                const TestSpec& spec, const std::string& opt) {
   std::vector<std::string> argv{cfg.simplec, opt};
   argv.insert(argv.end(), cfg.compilerArgs.begin(), cfg.compilerArgs.end());
+  argv.insert(argv.end(), spec.flags.begin(), spec.flags.end());
   argv.insert(argv.end(), {"--interpret", path, "--"});
   argv.insert(argv.end(), spec.args.begin(), spec.args.end());
   return runProcess(argv, spec.stdinData ? &*spec.stdinData : nullptr, cfg.timeoutSeconds, kOutputCap,
@@ -124,6 +129,35 @@ ProcessResult interpretProgram(const RunConfig& cfg, const TempDir& dir, const s
 std::string section(std::string_view title, std::string_view text) {
   if (text.empty()) return "  " + std::string(title) + ": (empty)\n";
   return "  " + std::string(title) + ":\n" + indentLines(text, "    ", 20);
+}
+
+// Warnings are compared as a multiset: a warning printed twice is a bug too.
+std::string checkWarnings(const std::string& path, const TestSpec& spec, const ProcessResult& pr) {
+  std::multiset<std::string> want, got;
+  for (const auto& w : spec.warnings)
+    want.insert(posPrefix(path, w.line, w.col) + std::string(kWarningTag) + w.text);
+  for (auto l : lines(pr.err))
+    if (l.find(kWarningTag) != std::string_view::npos && l.substr(0, path.size()) == path) got.emplace(l);
+  std::string report;
+  for (const auto& w : want) {
+    auto it = got.find(w);
+    if (it == got.end()) report += "  missing warning:    " + escapeForDisplay(w) + "\n";
+    else got.erase(it);
+  }
+  for (const auto& g : got) report += "  unexpected warning: " + escapeForDisplay(g) + "\n";
+  return report;
+}
+
+// The warnings of a compile, in the form of EXPECT-WARNING lines.
+std::vector<ExpectedError> observedWarnings(const std::string& path, const ProcessResult& pr) {
+  std::vector<ExpectedError> out;
+  for (auto l : lines(pr.err)) {
+    size_t tag = l.find(kWarningTag);
+    if (tag == std::string_view::npos) continue;
+    if (auto loc = parseLocation(l.substr(0, tag), path))
+      out.push_back({loc->first, loc->second, std::string(l.substr(tag + kWarningTag.size()))});
+  }
+  return out;
 }
 
 CheckResult checkCompileErrors(const RunConfig& cfg, const std::string& path,
@@ -141,6 +175,7 @@ CheckResult checkCompileErrors(const RunConfig& cfg, const std::string& path,
     if (!got.count(w)) report += "  missing error:    " + escapeForDisplay(w) + "\n";
   for (const auto& g : got)
     if (!want.count(g)) report += "  unexpected error: " + escapeForDisplay(g) + "\n";
+  report += checkWarnings(path, spec, pr);
   if (!report.empty() && !pr.exitedWith(1) && pr.started) report += section("compiler stderr", pr.err);
   res.passed = report.empty();
   res.report = report;
@@ -161,16 +196,16 @@ CheckResult checkTest(const RunConfig& cfg, const std::string& path, const TestS
     res.report = "  cannot create a temporary directory\n";
     return res;
   }
-  ProcessResult cp = cfg.interpret ? interpretProgram(cfg, dir, path, spec, opt) : compile(cfg, dir, path, opt);
+  ProcessResult cp = cfg.interpret ? interpretProgram(cfg, dir, path, spec, opt) : compile(cfg, dir, path, spec, opt);
   if (spec.compileOnly()) return checkCompileErrors(cfg, path, spec, cp);
   if (!cfg.interpret && !cp.exitedWith(0)) {
     res.report = "  compile failed: " + cp.describeStatus(cfg.timeoutSeconds) + "\n";
     if (cp.started) res.report += section("compiler stderr", cp.err);
     return res;
   }
+  std::string report = checkWarnings(path, spec, cp);
 
   ProcessResult rp = cfg.interpret ? std::move(cp) : runProgram(cfg, dir, spec);
-  std::string report;
   int wantExit = spec.expectedExit();
   if (!rp.exitedWith(wantExit)) {
     report += "  " + rp.describeStatus(cfg.timeoutSeconds) + ", expected exit status " +
@@ -208,8 +243,9 @@ std::optional<ActualOutcome> observeTest(const RunConfig& cfg, const std::string
     why = "cannot create a temporary directory";
     return std::nullopt;
   }
-  ProcessResult cp = cfg.interpret ? interpretProgram(cfg, dir, path, spec, opt) : compile(cfg, dir, path, opt);
+  ProcessResult cp = cfg.interpret ? interpretProgram(cfg, dir, path, spec, opt) : compile(cfg, dir, path, spec, opt);
   ActualOutcome out;
+  out.warnings = observedWarnings(path, cp);
   if (cp.exitedWith(1)) {
     for (auto l : lines(cp.err)) {
       size_t tag = l.find(kErrorTag);

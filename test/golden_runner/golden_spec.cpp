@@ -56,7 +56,7 @@ std::optional<Directive> classify(std::string_view line) {
   Directive d;
   d.key = line.substr(keyStart, i - keyStart);
   bool reserved = d.key.substr(0, kExpectPrefix.size()) == kExpectPrefix;
-  bool known = reserved || d.key == "ARGS" || d.key == "STDIN" || d.key == "STDIN-NO-NEWLINE";
+  bool known = reserved || d.key == "ARGS" || d.key == "FLAGS" || d.key == "STDIN" || d.key == "STDIN-NO-NEWLINE";
   if (!known) return std::nullopt;
   if (i < line.size() && line[i] == ':') {
     d.hasValue = true;
@@ -210,14 +210,15 @@ TestSpec parseSpec(std::string_view source) {
       continue;
     }
     std::string_view v = d->value;
-    if (key == "ARGS") {
+    if (key == "ARGS" || key == "FLAGS") {
       auto words = splitArgs(v);
       if (!words) {
-        spec.problems.push_back(lineProblem(i, "unterminated quote in ARGS"));
+        spec.problems.push_back(lineProblem(i, "unterminated quote in " + key));
         spec.argsMalformed = true;
         continue;
       }
-      spec.args.insert(spec.args.end(), words->begin(), words->end());
+      auto& into = key == "ARGS" ? spec.args : spec.flags;
+      into.insert(into.end(), words->begin(), words->end());
     } else if (key == "STDIN") {
       if (!spec.stdinData) spec.stdinData.emplace();
       spec.stdinData->append(v);
@@ -239,6 +240,13 @@ TestSpec parseSpec(std::string_view source) {
         spec.problems.push_back(lineProblem(i, "EXPECT-ERROR needs 'LINE:COL: message'"));
       } else {
         spec.errors.push_back(*e);
+      }
+    } else if (key == "EXPECT-WARNING") {
+      auto e = parsePosText(v);
+      if (!e || e->text.empty()) {
+        spec.problems.push_back(lineProblem(i, "EXPECT-WARNING needs 'LINE:COL: message'"));
+      } else {
+        spec.warnings.push_back(*e);
       }
     } else if (key == "EXPECT-RUNTIME-ERROR") {
       ExpectedRuntimeError r;
@@ -309,6 +317,7 @@ std::string blessSource(std::string_view source, const ActualOutcome& outcome) {
   } else {
     blockSize = outcome.errors.size();
   }
+  blockSize += outcome.warnings.size();
 
   // keptBefore[i]: kept lines with index < i, for i in [0, lines.size()].
   std::vector<size_t> keptBefore(lines.size() + 1, 0);
@@ -326,6 +335,7 @@ std::string blessSource(std::string_view source, const ActualOutcome& outcome) {
   };
 
   std::vector<std::string> block;
+  for (const auto& w : outcome.warnings) block.push_back("// EXPECT-WARNING: " + pos(w.line, w.col) + w.text);
   if (!outcome.errors.empty()) {
     for (const auto& e : outcome.errors) block.push_back("// EXPECT-ERROR: " + pos(e.line, e.col) + e.text);
   } else {

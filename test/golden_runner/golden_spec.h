@@ -11,7 +11,7 @@
 
 namespace simplec::golden {
 
-// `// EXPECT-ERROR: LINE:COL: text`
+// `// EXPECT-ERROR: LINE:COL: text`, and `// EXPECT-WARNING:` in the same form.
 struct ExpectedError {
   int line = 0;
   int col = 0;
@@ -30,14 +30,16 @@ struct ExpectedRuntimeError {
 
 struct TestSpec {
   std::vector<std::string> args;             // ARGS, split like a shell would
+  std::vector<std::string> flags;            // FLAGS: extra compiler options, split like ARGS
   std::optional<std::string> stdinData;      // STDIN lines, each + '\n'
   std::vector<std::string> stdoutLines;      // EXPECT-STDOUT
   bool stdoutNoNewline = false;              // EXPECT-STDOUT-NO-NEWLINE
   std::optional<int> exitCode;               // EXPECT-EXIT
   std::vector<ExpectedError> errors;         // EXPECT-ERROR (compile only)
+  std::vector<ExpectedError> warnings;       // EXPECT-WARNING: exactly these, none if empty
   std::optional<ExpectedRuntimeError> runtimeError;
   std::vector<std::string> problems;         // "line N: ..." for bad directives
-  bool argsMalformed = false;                // an ARGS line could not be split
+  bool argsMalformed = false;                // an ARGS or FLAGS line could not be split
 
   // A test with EXPECT-ERROR lines is only compiled, never run.
   bool compileOnly() const { return !errors.empty(); }
@@ -63,7 +65,8 @@ std::optional<std::vector<std::string>> splitArgs(std::string_view text);
 
 // What one -O0 compile (and run) produced, in the form --bless writes back.
 struct ActualOutcome {
-  std::vector<ExpectedError> errors;  // non-empty: compile errors, nothing else
+  std::vector<ExpectedError> warnings;  // printed by the compile, in order
+  std::vector<ExpectedError> errors;  // non-empty: compile errors, no run
   std::string stdoutText;
   int exitCode = 0;
   std::optional<ExpectedRuntimeError> runtimeError;

@@ -214,3 +214,57 @@ TEST_CASE("blessSource keeps non-EXPECT lines byte for byte", "[golden_runner]")
   o.stdoutText = "z\n";
   CHECK(blessSource(src, o) == "// ARGS: 'a b'\r\n  // STDIN: x\n\tcode();  \n// EXPECT-STDOUT: z\n");
 }
+
+TEST_CASE("parseSpec: FLAGS and EXPECT-WARNING", "[golden_runner]") {
+  TestSpec s = parseSpec(
+      "// FLAGS: -Wextra\n"
+      "// FLAGS: -Wshadow '-Wno-self-assign'\n"
+      "// EXPECT-WARNING: 3:5: unused variable 'x' [-Wunused-variable]\n"
+      "// EXPECT-STDOUT: 1\n");
+  CHECK(s.problems.empty());
+  CHECK(s.flags == std::vector<std::string>{"-Wextra", "-Wshadow", "-Wno-self-assign"});
+  CHECK(s.args.empty());
+  REQUIRE(s.warnings.size() == 1);
+  CHECK(s.warnings[0] == ExpectedError{3, 5, "unused variable 'x' [-Wunused-variable]"});
+  CHECK_FALSE(s.compileOnly());  // a warning alone does not stop the run
+  // Warnings go with compile errors too.
+  TestSpec e = parseSpec("// EXPECT-WARNING: 1:1: w\n// EXPECT-ERROR: 2:1: e\n");
+  CHECK(e.problems.empty());
+  CHECK(e.compileOnly());
+  CHECK(e.warnings.size() == 1);
+}
+
+TEST_CASE("parseSpec: malformed FLAGS and EXPECT-WARNING", "[golden_runner]") {
+  TestSpec s = parseSpec("// EXPECT-WARNING: no position\n// FLAGS: 'open\n// EXPECT-WARNING: 1:2:\n");
+  REQUIRE(s.problems.size() == 3);
+  CHECK(s.problems[0] == "line 1: EXPECT-WARNING needs 'LINE:COL: message'");
+  CHECK(s.problems[1] == "line 2: unterminated quote in FLAGS");
+  CHECK(s.problems[2] == "line 3: EXPECT-WARNING needs 'LINE:COL: message'");
+  CHECK(s.argsMalformed);
+}
+
+TEST_CASE("blessSource writes warnings before the rest, lines moved", "[golden_runner]") {
+  std::string src =
+      "// FLAGS: -Wall\n"
+      "// EXPECT-STDOUT: old\n"
+      "int x = 1;\n"  // line 3, stays 3: one EXPECT line goes, one comes
+      "return 0;\n";
+  ActualOutcome o;
+  o.warnings = {{3, 5, "unused variable 'x' [-Wunused-variable]"}};
+  std::string out = blessSource(src, o);
+  CHECK(out ==
+        "// FLAGS: -Wall\n"
+        "// EXPECT-WARNING: 3:5: unused variable 'x' [-Wunused-variable]\n"
+        "int x = 1;\n"
+        "return 0;\n");
+  CHECK(blessSource(out, o) == out);
+  ActualOutcome withErr;
+  withErr.warnings = {{3, 5, "w [-Wshadow]"}};
+  withErr.errors = {{4, 1, "e"}};
+  CHECK(blessSource(src, withErr) ==
+        "// FLAGS: -Wall\n"
+        "// EXPECT-WARNING: 4:5: w [-Wshadow]\n"
+        "// EXPECT-ERROR: 5:1: e\n"
+        "int x = 1;\n"
+        "return 0;\n");
+}
