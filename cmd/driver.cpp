@@ -536,7 +536,10 @@ class Driver {
     if (depPath == "-") return writeOutput("-", text) ? 0 : 1;
     // Write to a temporary name and rename, so parallel make never sees half a file.
     std::string tmp = depPath + ".tmp" + std::to_string(getpid());
-    if (!writeOutput(tmp, text) || rename(tmp.c_str(), depPath.c_str()) != 0) {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    f.close();
+    if (!f || rename(tmp.c_str(), depPath.c_str()) != 0) {
       unlink(tmp.c_str());
       std::cerr << "simplec: error: cannot write '" << depPath << "'\n";
       return 1;

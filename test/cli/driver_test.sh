@@ -108,6 +108,8 @@ check "-MD -MP, several sources: text" "all.exe: lib_math.smp lib_seq.smp main.c
 "$SIMPLEC" -c -MD -MP prog.smp -o mp.o; check "-MP adds no rule for the source itself" "mp.o: prog.smp" "$(cat mp.d)"
 mkdir inc && printf '#define N 3\n' > inc/n.h && printf '#include "inc/n.h"\nint n(void) { return N; }\n' > usen.c
 "$SIMPLEC" -c -MD -MP usen.c; check "-MD -MP on a .c (cc writes it)" "inc/n.h:" "$(grep '^inc/n.h:' usen.d)"
+"$SIMPLEC" -c -MD -MF no/such/dir/x.d prog.smp -o nodir.o 2>err.txt; check "unwritable -MF status" 1 $?
+check "unwritable -MF message" "simplec: error: cannot write 'no/such/dir/x.d'" "$(cat err.txt)"
 cp prog.smp 'sp ace.smp'
 "$SIMPLEC" -c -MD 'sp ace.smp'; check "names with spaces are quoted" 'sp\ ace.o: sp\ ace.smp' "$(cat 'sp ace.d')"
 
