@@ -1,10 +1,7 @@
 // The driver's work: read, parse, optimize, lower, emit, link, run.
 #include "cmd/driver.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +14,9 @@
 #include <memory>
 #include <sstream>
 
+#include "cmd/dep_file.h"
+#include "cmd/input_kind.h"
+#include "cmd/process.h"
 #include "codegen/lower.h"
 #include "codegen/x86_64/emitter.h"
 #include "lexer/diag.h"
@@ -28,38 +28,19 @@
 #include "son/evaluator.h"
 #include "son/printer.h"
 
-extern char** environ;
-
 namespace simplec {
 
 namespace {
 
 constexpr size_t kMaxSourceBytes = 256u << 20;
 
-bool endsWith(const std::string& s, const std::string& suf) {
-  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
-}
 std::string stem(const std::string& path) {
   std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
   size_t dot = base.find_last_of('.');
-  return dot == std::string::npos ? base : base.substr(0, dot);
+  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
 }
-
-// Runs argv, waiting for it; returns its exit status (128+signal if killed),
-// or -1 if it could not be started.
-int runProcess(const std::vector<std::string>& argv) {
-  std::vector<char*> a;
-  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-  a.push_back(nullptr);
-  pid_t pid;
-  if (posix_spawnp(&pid, a[0], nullptr, nullptr, a.data(), environ) != 0) return -1;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
-}
+// "-" is standard input, which diagnostics call <stdin>, as gcc does.
+std::string displayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 std::string selfDir() {
   char buf[4096];
@@ -102,22 +83,10 @@ std::string findRuntime(const std::string& optionDir, std::string* where) {
   return "";
 }
 
-std::string makeTemp(const std::string& suffix) {
-  const char* tmp = getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/simplec-XXXXXX" + suffix;
-  std::vector<char> buf(templ.begin(), templ.end());
-  buf.push_back(0);
-  int fd = mkstemps(buf.data(), int(suffix.size()));
-  if (fd < 0) return "";
-  close(fd);
-  return std::string(buf.data());
-}
-
-struct TempFiles {
-  std::vector<std::string> paths;
-  ~TempFiles() {
-    for (auto& p : paths) unlink(p.c_str());
-  }
+// One file input and what it is.
+struct FileInput {
+  const Input* in;
+  InputKind kind;
 };
 
 class Driver {
@@ -129,79 +98,168 @@ class Driver {
   }
 
   int run() {
+    if (o_.verbose || o_.dryRun) std::cerr << "simplec version " << SIMPLEC_VERSION << "\n";
     if (o_.interpret) return interpret();
-    std::vector<std::string> sources, objects;
-    for (const auto& in : o_.inputs) {
-      if (endsWith(in, ".o") || endsWith(in, ".a") || endsWith(in, ".so"))
-        objects.push_back(in);
-      else
-        sources.push_back(in);
+    std::vector<FileInput> files;
+    for (const Input& in : o_.inputs) {
+      if (!in.isFile()) continue;
+      InputKind k = classifyInput(in.path, in.language);
+      if (k == InputKind::Unknown) {
+        if (access(in.path.c_str(), R_OK) != 0)
+          std::cerr << "simplec: error: cannot open '" << in.path << "': " << std::strerror(errno) << "\n";
+        else
+          std::cerr << "simplec: error: '" << in.path
+                    << "': unknown file type (a Simple source is named *.smp, or follows '-x smp')\n";
+        return 1;
+      }
+      files.push_back({&in, k});
     }
-    bool singleOut = o_.compileOnly || o_.assembly;
-    if (!o_.output.empty() && singleOut && sources.size() > 1) {
+    if (files.empty()) {
+      std::cerr << "simplec: error: no input files\n";
+      return 2;
+    }
+    if (o_.emit != EmitKind::None || o_.compileOnly || o_.assembly) return compileWithoutLinking(files);
+    return compileAndLink(files);
+  }
+
+ private:
+  // -c, -S, --emit: each source on its own; objects and libraries are unused.
+  int compileWithoutLinking(const std::vector<FileInput>& files) {
+    std::vector<FileInput> sources;
+    for (const FileInput& f : files) {
+      if (f.kind == InputKind::Object)
+        std::cerr << "simplec: warning: " << f.in->path << ": linker input file unused because linking not done\n";
+      else
+        sources.push_back(f);
+    }
+    if (sources.empty()) {
+      std::cerr << "simplec: error: no source files\n";
+      return 2;
+    }
+    if (!o_.output.empty() && o_.emit == EmitKind::None && sources.size() > 1) {
       std::cerr << "simplec: error: cannot specify '-o' with '-c' or '-S' and several sources\n";
       return 2;
     }
-    if (o_.emit != EmitKind::None || singleOut) {
-      if (sources.empty()) {
-        std::cerr << "simplec: error: no source files\n";
-        return 2;
-      }
-      int status = 0;
-      for (const auto& s : sources) status = std::max(status, compileOne(s, nullptr));
-      return status;
-    }
-    // Compile everything (diagnostics in command-line order), then link.
-    TempFiles temps;
     int status = 0;
-    std::vector<std::pair<std::string, std::string>> compiled;  // (source, object)
-    for (const auto& s : sources) {
-      std::string obj = makeTemp(".o");
+    for (const FileInput& f : sources) {
+      if (f.kind == InputKind::Simple) {
+        status = std::max(status, compileOne(f.in->path, nullptr));
+      } else if (o_.emit != EmitKind::None) {
+        std::cerr << "simplec: error: --emit needs Simple sources; '" << f.in->path << "' is compiled by cc\n";
+        status = std::max(status, 2);
+      } else {
+        std::string ext = o_.assembly ? ".s" : ".o";
+        status = std::max(status, compileForeign(*f.in, o_.output.empty() ? stem(f.in->path) + ext : o_.output, true));
+      }
+    }
+    return status;
+  }
+
+  // Compiles every source (diagnostics in command-line order), then links
+  // with cc: the inputs and linker options in command-line order, then the
+  // runtime. The objects of the Simple sources link together, sorted by
+  // source name, where the first of them stands, so the executable is the
+  // same whatever order the sources were given in.
+  int compileAndLink(const std::vector<FileInput>& files) {
+    std::vector<std::string> linkArgs, depSources;
+    std::vector<std::pair<std::string, std::string>> simpleObjects;  // (source, object)
+    size_t simpleAt = std::string::npos;  // where in linkArgs they go
+    bool onlySimple = true;
+    int status = 0;
+    auto next = files.begin();
+    for (const Input& in : o_.inputs) {
+      if (!in.isFile()) {
+        linkArgs.insert(linkArgs.end(), in.linkerArgs.begin(), in.linkerArgs.end());
+        onlySimple = false;  // a library may define main
+        continue;
+      }
+      InputKind kind = (next++)->kind;
+      if (kind == InputKind::Object) {
+        linkArgs.push_back(in.path);
+        onlySimple = false;
+        continue;
+      }
+      if (in.path != "-") depSources.push_back(in.path);
+      std::string obj = tempFile(".o");
       if (obj.empty()) {
         std::cerr << "simplec: error: cannot create a temporary file\n";
         return 1;
       }
-      temps.paths.push_back(obj);
-      int st = compileOne(s, &obj);
-      status = std::max(status, st);
-      compiled.push_back({s, obj});
+      if (kind == InputKind::Foreign) {
+        status = std::max(status, compileForeign(in, obj, false));
+        linkArgs.push_back(obj);
+        onlySimple = false;
+        continue;
+      }
+      status = std::max(status, compileOne(in.path, &obj));
+      simpleObjects.push_back({in.path, obj});
+      if (simpleAt == std::string::npos) simpleAt = linkArgs.size();
     }
     if (status) return status;
-    // The sources' objects link in the order of their names, so the
-    // executable is the same whatever order the sources were given in.
-    std::stable_sort(compiled.begin(), compiled.end());
-    for (const auto& [src, obj] : compiled) objects.push_back(obj);
-    // Only sources were given and none has an entry: say so, rather than
-    // letting the linker complain about an undefined `main`.
-    if (!sawEntry_ && objects.size() == sources.size()) {
-      std::cerr << "simplec: error: no entry point: " << (sources.size() == 1 ? "'" + sources[0] + "' is" : "the sources are")
+    std::stable_sort(simpleObjects.begin(), simpleObjects.end());
+    for (size_t i = 0; i < simpleObjects.size(); i++)
+      linkArgs.insert(linkArgs.begin() + long(simpleAt + i), simpleObjects[i].second);
+    // Only Simple sources were given and none has an entry: say so, rather
+    // than letting the linker complain about an undefined `main`.
+    if (!sawEntry_ && onlySimple && !o_.dryRun) {
+      std::cerr << "simplec: error: no entry point: "
+                << (simpleObjects.size() == 1 ? "'" + displayName(simpleObjects[0].first) + "' is" : "the sources are")
                 << " a library (no top-level statements and no 'val main'); use -c to compile it\n";
       return 1;
     }
-    std::string exe = o_.output.empty() ? "a.out" : o_.output;
-    if (o_.run) {
-      exe = makeTemp(".exe");
-      temps.paths.push_back(exe);
+    // --run keeps the executable only where -o says.
+    std::string exe = o_.output.empty() ? (o_.run ? tempFile(".exe") : "a.out") : o_.output;
+    if (exe.empty()) {
+      std::cerr << "simplec: error: cannot create a temporary file\n";
+      return 1;
     }
     {
       PassScope t(timer_.get(), "link");
-      if (int st = link(objects, exe)) return st;
+      if (int st = link(linkArgs, exe)) return st;
     }
-    reportTimes(o_.run ? o_.inputs[0] : exe);
+    reportTimes(o_.run ? displayName(files[0].in->path) : exe);
+    if (!o_.run || !o_.output.empty())
+      if (int st = writeDeps(depSources, exe)) return st;
     if (!o_.run) return 0;
-    std::vector<std::string> argv{exe};
+    // The program sees its source's name as argv[0], as if it had been
+    // built with -o NAME.
+    std::vector<std::string> argv{stem(displayName(files[0].in->path))};
+    for (const FileInput& f : files)
+      if (f.kind == InputKind::Simple) {
+        argv[0] = stem(displayName(f.in->path));
+        break;
+      }
     argv.insert(argv.end(), o_.runArgs.begin(), o_.runArgs.end());
+    std::vector<std::string> shown = argv;
+    shown[0] = exe;
+    if (!announce(shown)) return 0;
     std::cout.flush();
-    int rc = runProcess(argv);
-    if (rc < 0) {
+    ProcessStatus st = runProcess(exe.find('/') == std::string::npos ? "./" + exe : exe, argv);
+    if (!st.started) {
       std::cerr << "simplec: error: cannot run the compiled program\n";
       return 1;
     }
-    return rc;
+    return exitLikeChild(st);
   }
 
- private:
-  int link(const std::vector<std::string>& objects, const std::string& exe) {
+  // A temporary file, or with -### just a name (nothing is written).
+  std::string tempFile(const std::string& suffix) {
+    if (!o_.dryRun) return makeTempFile(suffix);
+    const char* tmp = getenv("TMPDIR");
+    return std::string(tmp && *tmp ? tmp : "/tmp") + "/simplec-" + std::to_string(++dryRunTemps_) + suffix;
+  }
+
+  // -v and -###: prints a step to stderr as gcc does (-### quotes each
+  // word). True if the step is to be run (not with -###).
+  bool announce(const std::vector<std::string>& argv) {
+    if (o_.verbose || o_.dryRun) {
+      for (const std::string& a : argv) std::cerr << (o_.dryRun ? " \"" + a + "\"" : " " + a);
+      std::cerr << "\n";
+    }
+    return !o_.dryRun;
+  }
+
+  int link(const std::vector<std::string>& inputs, const std::string& exe) {
     std::string where;
     std::string rt = findRuntime(o_.runtimeDir, &where);
     if (rt.empty()) {
@@ -209,45 +267,77 @@ class Driver {
       return 1;
     }
     std::vector<std::string> argv{"cc", "-o", exe};
-    argv.insert(argv.end(), objects.begin(), objects.end());
+    argv.insert(argv.end(), inputs.begin(), inputs.end());
     argv.push_back(rt);
     argv.push_back("-Wl,-u,__simplec_argv");
     argv.push_back("-lm");  // C math functions declared = "C" (sqrt, hypot, ...)
-    int rc = runProcess(argv);
-    if (rc != 0) {
+    if (!announce(argv)) return 0;
+    ProcessStatus st = runProcess("cc", argv);
+    exitLikeChild(st);  // an interrupted cc interrupts simplec
+    if (!st.started || st.shellStatus() != 0) {
       std::cerr << "simplec: error: linking with cc failed\n";
       return 1;
     }
     return 0;
   }
 
+  // A C or assembly source, compiled by cc at the same -O and -g levels.
+  // Without linking, cc also writes the dependency file itself.
+  int compileForeign(const Input& in, const std::string& out, bool final) {
+    std::vector<std::string> argv{"cc", o_.assembly && final ? "-S" : "-c", o_.optFlag};
+    if (o_.debugLevel > 0) argv.push_back("-g" + std::to_string(o_.debugLevel));
+    if (final && (o_.depFile || !o_.depFilePath.empty())) {
+      argv.push_back("-MD");
+      if (!o_.depFilePath.empty()) argv.insert(argv.end(), {"-MF", o_.depFilePath});
+      for (const std::string& t : o_.depTargets) argv.insert(argv.end(), {"-MT", t});
+      if (o_.depPhony) argv.push_back("-MP");
+    }
+    if (!in.language.empty()) argv.insert(argv.end(), {"-x", in.language});
+    argv.insert(argv.end(), {in.path, "-o", out});
+    if (!announce(argv)) return 0;
+    ProcessStatus st = runProcess("cc", argv);
+    exitLikeChild(st);  // an interrupted cc interrupts simplec
+    if (!st.started || st.shellStatus() != 0) {
+      std::cerr << "simplec: error: cc failed to compile '" << displayName(in.path) << "'\n";
+      return 1;
+    }
+    return 0;
+  }
+
   bool readSource(const std::string& path, std::string* text) {
-    struct stat st;
-    bool known = stat(path.c_str(), &st) == 0;
-    if (known && S_ISDIR(st.st_mode)) {
-      std::cerr << "simplec: error: '" << path << "' is a directory\n";
-      return false;
+    std::string name = displayName(path);
+    if (path == "-") {
+      std::ostringstream ss;
+      ss << std::cin.rdbuf();
+      *text = ss.str();
+    } else {
+      struct stat st;
+      bool known = stat(path.c_str(), &st) == 0;
+      if (known && S_ISDIR(st.st_mode)) {
+        std::cerr << "simplec: error: '" << path << "' is a directory\n";
+        return false;
+      }
+      // Refuse a huge file before reading it; the check after reading covers
+      // pipes and files that grow.
+      if (known && S_ISREG(st.st_mode) && size_t(st.st_size) > kMaxSourceBytes) {
+        std::cerr << path << ": error: source file too large (limit " << (kMaxSourceBytes >> 20) << " MiB)\n";
+        return false;
+      }
+      std::ifstream in(path, std::ios::binary);
+      if (!in) {
+        std::cerr << "simplec: error: cannot open '" << path << "': " << std::strerror(errno) << "\n";
+        return false;
+      }
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      if (in.bad()) {
+        std::cerr << "simplec: error: cannot read '" << path << "'\n";
+        return false;
+      }
+      *text = ss.str();
     }
-    // Refuse a huge file before reading it; the check after reading covers
-    // pipes and files that grow.
-    if (known && S_ISREG(st.st_mode) && size_t(st.st_size) > kMaxSourceBytes) {
-      std::cerr << path << ": error: source file too large (limit " << (kMaxSourceBytes >> 20) << " MiB)\n";
-      return false;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      std::cerr << "simplec: error: cannot open '" << path << "': " << std::strerror(errno) << "\n";
-      return false;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) {
-      std::cerr << "simplec: error: cannot read '" << path << "'\n";
-      return false;
-    }
-    *text = ss.str();
     if (text->size() > kMaxSourceBytes) {
-      std::cerr << path << ": error: source file too large (limit " << (kMaxSourceBytes >> 20) << " MiB)\n";
+      std::cerr << name << ": error: source file too large (limit " << (kMaxSourceBytes >> 20) << " MiB)\n";
       return false;
     }
     return true;
@@ -263,7 +353,7 @@ class Driver {
     po.seed = o_.seed;
     po.checkPasses = o_.checkPasses;
     po.checkArgc = 1 + int64_t(o_.run || o_.interpret ? o_.runArgs.size() : 0);
-    po.checkFile = path;
+    po.checkFile = displayName(path);
     po.timer = timer_.get();
     return po;
   }
@@ -281,15 +371,17 @@ class Driver {
   // is an error: status 1. The step limit is about 20 s of evaluation, so
   // that only a program that never ends meets it in practice.
   int interpret() {
-    if (o_.inputs.size() != 1 || endsWith(o_.inputs[0], ".o") || endsWith(o_.inputs[0], ".a") ||
-        endsWith(o_.inputs[0], ".so")) {
-      std::cerr << "simplec: error: --interpret needs exactly one source file\n";
+    std::vector<const Input*> files;
+    for (const Input& in : o_.inputs)
+      if (in.isFile()) files.push_back(&in);
+    if (files.size() != 1 || classifyInput(files[0]->path, files[0]->language) != InputKind::Simple) {
+      std::cerr << "simplec: error: --interpret needs exactly one Simple source\n";
       return 2;
     }
-    const std::string& path = o_.inputs[0];
+    const std::string& path = files[0]->path;
     std::string text;
     if (!readSource(path, &text)) return 1;
-    SourceFile file(path, std::move(text));
+    SourceFile file(displayName(path), std::move(text));
     Unit g;
     if (!parseFile(file, diag_, g)) return 1;
     if (!checkExecutableEntry(file, g)) return 1;
@@ -297,7 +389,7 @@ class Driver {
     afterParse(g, po);
     runPipeline(g, po);
     EvalOptions eo;
-    eo.fileName = path;
+    eo.fileName = displayName(path);
     eo.maxSteps = 2'000'000'000;
     eo.callExterns = true;
     eo.args.push_back(path);
@@ -306,11 +398,11 @@ class Driver {
     std::cout << r.out.substr(r.outWritten) << std::flush;
     if (!r.error.empty()) std::cerr << r.error << "\n";
     if (!r.unsupported.empty()) {
-      std::cerr << "simplec: error: cannot interpret '" << path << "': " << r.unsupported << "\n";
+      std::cerr << "simplec: error: cannot interpret '" << displayName(path) << "': " << r.unsupported << "\n";
       return 1;
     }
     if (r.stepLimitExceeded || r.outputLimitExceeded) {
-      std::cerr << "simplec: error: interpreting '" << path << "' stopped after "
+      std::cerr << "simplec: error: interpreting '" << displayName(path) << "' stopped after "
                 << (r.stepLimitExceeded ? std::to_string(eo.maxSteps) + " steps" : "too much output") << "\n";
       return 1;
     }
@@ -318,10 +410,18 @@ class Driver {
   }
 
   // Compiles one source; with objPath writes the object there (for linking).
+  // Output "-" (-o - with -c or -S) is standard output.
   int compileOne(const std::string& path, const std::string* objPath) {
+    std::string out = objPath ? *objPath : !o_.output.empty() ? o_.output : stem(path) + (o_.assembly ? ".s" : ".o");
+    if (o_.emit == EmitKind::None) {
+      std::vector<std::string> step{"simplec", o_.assembly && !objPath ? "-S" : "-c", o_.optFlag};
+      if (o_.debugLevel > 0) step.push_back("-g" + std::to_string(o_.debugLevel));
+      step.insert(step.end(), {path, "-o", out});
+      if (!announce(step)) return 0;
+    }
     std::string text;
     if (!readSource(path, &text)) return 1;
-    SourceFile file(path, std::move(text));
+    SourceFile file(displayName(path), std::move(text));
     if (o_.emit == EmitKind::Tokens) {
       for (const Token& t : tokenize(file, diag_))
         std::cout << t.pos.line << ":" << t.pos.col << " " << tokDescription(t.kind)
@@ -354,7 +454,7 @@ class Driver {
     LowerOptions lo;
     lo.dropGraphs = true;
     lo.timer = po.timer;
-    mir::MModule m = lowerUnit(g, path, lo);
+    mir::MModule m = lowerUnit(g, displayName(path), lo);
     if (o_.debugInfo) {
       m.debugLines = true;
       std::error_code ec;
@@ -372,22 +472,35 @@ class Driver {
         std::cout << asmText;
         return 0;
       }
-      std::string out = o_.output.empty() ? stem(path) + ".s" : o_.output;
-      std::ofstream f(out, std::ios::binary);
-      f << asmText;
-      if (!f) {
-        std::cerr << "simplec: error: cannot write '" << out << "'\n";
-        return 1;
-      }
-      return writeDeps(path, out);
+      if (!writeOutput(out, asmText)) return 1;
+      return writeDeps({path}, out);
     }
-    std::string out = objPath ? *objPath : (o_.output.empty() ? stem(path) + ".o" : o_.output);
     {
       PassScope t(po.timer, "encode");
-      if (!x86_64::writeObject(m, out, &err)) return emitFailure(path, err);
+      if (out == "-") {
+        std::vector<uint8_t> bytes;
+        if (!x86_64::writeObjectToMemory(m, &bytes, &err)) return emitFailure(path, err);
+        if (!writeOutput(out, std::string(bytes.begin(), bytes.end()))) return 1;
+      } else if (!x86_64::writeObject(m, out, &err)) {
+        return emitFailure(path, err);
+      }
     }
-    if (!objPath) reportTimes(path);
-    return objPath ? 0 : writeDeps(path, out);
+    if (!objPath) reportTimes(displayName(path));
+    return objPath ? 0 : writeDeps({path}, out);
+  }
+
+  // Writes text to the file `out`, or to standard output for "-".
+  bool writeOutput(const std::string& out, const std::string& text) {
+    if (out == "-") {
+      std::cout << text << std::flush;
+      if (std::cout) return true;
+    } else {
+      std::ofstream f(out, std::ios::binary);
+      f << text;
+      if (f) return true;
+    }
+    std::cerr << "simplec: error: cannot write '" << out << "'\n";
+    return false;
   }
 
   // An executable's exit status is main's integer result (or 0 when it
@@ -406,31 +519,27 @@ class Driver {
   }
 
   int emitFailure(const std::string& path, const std::string& err) {
-    std::cerr << "simplec: error: cannot write output for '" << path << "': " << err << "\n";
+    std::cerr << "simplec: error: cannot write output for '" << displayName(path) << "': " << err << "\n";
     return 1;
   }
 
-  // -MD: "target: source" so that make rebuilds when the source changes.
-  int writeDeps(const std::string& src, const std::string& out) {
-    if (!o_.depFile && o_.depFilePath.empty()) return 0;
-    std::string depPath = o_.depFilePath;
-    if (depPath.empty()) {
-      size_t dot = out.find_last_of('.');
-      size_t slash = out.find_last_of('/');
-      depPath = (dot != std::string::npos && (slash == std::string::npos || dot > slash) ? out.substr(0, dot) : out) + ".d";
-    }
-    std::string target = o_.depTarget.empty() ? out : o_.depTarget;
+  // -MD, -MF: "target: sources" (standard input is no file to depend on),
+  // so that make rebuilds `out` when one of them changes.
+  int writeDeps(const std::vector<std::string>& sources, const std::string& out) {
+    if ((!o_.depFile && o_.depFilePath.empty()) || o_.dryRun) return 0;
+    std::string depPath = o_.depFilePath.empty() ? defaultDepFileName(out) : o_.depFilePath;
+    std::vector<std::string> targets = o_.depTargets, prerequisites;
+    if (targets.empty()) targets.push_back(quoteForMake(out));
+    for (const std::string& s : sources)
+      if (s != "-") prerequisites.push_back(quoteForMake(s));
+    std::string text = depFileText(targets, prerequisites, o_.depPhony);
+    if (depPath == "-") return writeOutput("-", text) ? 0 : 1;
     // Write to a temporary name and rename, so parallel make never sees half a file.
     std::string tmp = depPath + ".tmp" + std::to_string(getpid());
-    {
-      std::ofstream f(tmp);
-      f << target << ": " << src << "\n";
-      if (!f) {
-        std::cerr << "simplec: error: cannot write '" << depPath << "'\n";
-        return 1;
-      }
-    }
-    if (rename(tmp.c_str(), depPath.c_str()) != 0) {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    f.close();
+    if (!f || rename(tmp.c_str(), depPath.c_str()) != 0) {
       unlink(tmp.c_str());
       std::cerr << "simplec: error: cannot write '" << depPath << "'\n";
       return 1;
@@ -442,9 +551,17 @@ class Driver {
   DiagEngine diag_;
   std::unique_ptr<PassTimer> timer_;  // --time-passes
   bool sawEntry_ = false;  // some compiled source defines `main`
+  int dryRunTemps_ = 0;    // -###: temporary names handed out
 };
 
 }  // namespace
+
+// The input an internal error names.
+static std::string firstFile(const DriverOptions& opts) {
+  for (const Input& in : opts.inputs)
+    if (in.isFile()) return displayName(in.path);
+  return "";
+}
 
 int runDriver(const DriverOptions& opts) {
   try {
@@ -453,15 +570,15 @@ int runDriver(const DriverOptions& opts) {
     return d.run();
   } catch (const InternalError& e) {
     std::cerr << "simplec: internal compiler error: in pass '" << e.pass << "' while compiling '"
-              << (opts.inputs.empty() ? "" : opts.inputs[0]) << "': " << e.what() << "\n";
+              << firstFile(opts) << "': " << e.what() << "\n";
     return 70;
   } catch (const std::bad_alloc&) {
     std::cerr << "simplec: internal compiler error: out of memory while compiling '"
-              << (opts.inputs.empty() ? "" : opts.inputs[0]) << "'\n";
+              << firstFile(opts) << "'\n";
     return 70;
   } catch (const std::exception& e) {
     std::cerr << "simplec: internal compiler error: " << e.what() << " while compiling '"
-              << (opts.inputs.empty() ? "" : opts.inputs[0]) << "'\n";
+              << firstFile(opts) << "'\n";
     return 70;
   }
 }

@@ -1,7 +1,7 @@
-// simplec: command-line parsing (CLI11) and the last line of defence: any
-// internal failure, even a crash signal, becomes "internal compiler error"
-// and exit status 70.
-#include <CLI/CLI.hpp>
+// simplec's entry: parses the command line (command_line.h), runs the
+// driver on a thread with a large stack, and is the last line of defence:
+// any internal failure, even a crash signal, becomes "internal compiler
+// error" and exit status 70.
 #include <pthread.h>
 
 #include <csignal>
@@ -9,8 +9,9 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "cmd/command_line.h"
 #include "cmd/driver.h"
-#include "opt/pipeline.h"
+#include "cmd/process.h"
 
 using namespace simplec;
 
@@ -34,6 +35,7 @@ void crashHandler(int sig) {
   (void)!write(2, b, strlen(b));
   (void)!write(2, gCurrentInput, strlen(gCurrentInput));
   (void)!write(2, "'\n", 2);
+  removeTempFiles();
   _exit(70);
 }
 
@@ -59,93 +61,16 @@ void installCrashHandlers() {
 
 int main(int argc, char** argv) {
   installCrashHandlers();
+  installSignalCleanup();
   DriverOptions o;
   o.argv0 = argv[0];
-  // Everything after "--" belongs to the program started by --run.
-  std::vector<std::string> args, wflags;
-  for (int i = 1; i < argc; i++) {
-    if (std::strcmp(argv[i], "--") == 0) {
-      for (int j = i + 1; j < argc; j++) o.runArgs.push_back(argv[j]);
+  int status = parseCommandLine(std::vector<std::string>(argv + 1, argv + argc), &o, std::cout, std::cerr);
+  if (status >= 0) return status;
+  for (const Input& in : o.inputs)
+    if (in.isFile()) {
+      gCurrentInput = strdup(in.path == "-" ? "<stdin>" : in.path.c_str());
       break;
     }
-    std::string a = argv[i];
-    // Warning flags are read below, in order (CLI11 has no -Wno-<name>).
-    if (a == "-w") {
-      o.warnings.silenceAll(true);
-      continue;
-    }
-    if (a.size() > 2 && a.compare(0, 2, "-W") == 0) {
-      wflags.push_back(a);
-      continue;
-    }
-    // gcc spells these with one dash; CLI11 wants two for long names.
-    if (a == "-MD" || a == "-MF" || a == "-MT") a = "-" + a;
-    args.push_back(a);
-  }
-  CLI::App app{"simplec: an optimizing compiler for the Simple language", "simplec"};
-  app.set_version_flag("--version", std::string("simplec ") + SIMPLEC_VERSION);
-  std::string emit, color = "auto";
-  app.add_option("inputs", o.inputs, ".smp sources and .o/.a objects")->required();
-  app.add_option("-o", o.output, "output file");
-  app.add_flag("-c", o.compileOnly, "compile to an object file, do not link");
-  app.add_flag("-S", o.assembly, "write assembly text");
-  app.add_flag("-g", o.debugInfo, "DWARF line tables (gdb and addr2line map code to .smp lines)");
-  app.add_option("-O", o.optLevel, "optimization level (-O0, -O1, -O2)")->check(CLI::Range(0, 2));
-  app.add_flag("--run", o.run, "compile to a temporary executable and run it ([-- ARGS])");
-  app.add_flag("--interpret", o.interpret,
-               "run the optimized graph in the graph evaluator instead of compiling ([-- ARGS]); "
-               "prints and exits as the compiled program would (stops after 2e9 steps)");
-  app.add_option("--emit", emit, "print a form instead of compiling: tokens|ir|dot|sched|mir|asm")
-      ->check(CLI::IsMember({"tokens", "ir", "dot", "sched", "mir", "asm"}));
-  app.add_option("--dump-after", o.dumpAfter, "print the graph after PASS (repeatable)");
-  app.add_flag("--verify-each", o.verifyEach, "verify the graph after every pass (and that gcm can schedule it)");
-  app.add_flag("--time-passes", o.timePasses, "print the time and live node count of each pass (stderr)");
-  app.add_flag("--check-passes", o.checkPasses,
-               "evaluate main (with the --run/--interpret ARGS) after parsing and after every pass; "
-               "a pass that changes its output, exit status or runtime error is an internal error (exit 70)");
-  app.add_flag("--MD", o.depFile, "write a Make dependency file");
-  app.add_option("--MF", o.depFilePath, "name of the dependency file");
-  app.add_option("--MT", o.depTarget, "target named in the dependency file");
-  app.add_option("--color", color, "colour diagnostics: never|always|auto")
-      ->check(CLI::IsMember({"never", "always", "auto"}));
-  app.add_option("--runtime-dir", o.runtimeDir,
-                 "directory of the runtime library libsimplec_rt.a (overrides SIMPLEC_RUNTIME_DIR)");
-  app.add_option("--seed", o.seed, "seed for the optimizer's worklist order (testing)");
-  app.footer("Warnings as in gcc: -w, -W<name>, -Wno-<name>, -Werror, -Werror=<name>, -Wall, -Wextra.\n"
-             "Names: parentheses, unreachable-code, self-assign, int-conversion (on by default);\n"
-             "unused-variable, unused-but-set-variable, bitwise-instead-of-logical (-Wall);\n"
-             "unused-parameter, unused-but-set-parameter, constant-condition (-Wextra); shadow.");
-  try {
-    std::reverse(args.begin(), args.end());
-    app.parse(args);
-  } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
-  }
-  o.color = color == "always" || (color == "auto" && isatty(2));
-  // -W flags apply in order (the last of -Wfoo/-Wno-foo wins); an unknown
-  // name is reported and ignored, as clang does.
-  for (const std::string& w : wflags) {
-    if (w.size() > 3 && w[3] == ',') {  // -Wl, -Wa, -Wp: options for other tools
-      std::cerr << "simplec: error: '" << w.substr(0, 4) << "' is not supported\n";
-      return 2;
-    }
-    if (!o.warnings.apply(w.substr(2)) && !o.warnings.silenced())
-      std::cerr << "simplec: warning: unknown warning option '" << w << "'\n";
-  }
-  if (!emit.empty()) {
-    static const std::pair<const char*, EmitKind> kinds[] = {
-        {"tokens", EmitKind::Tokens}, {"ir", EmitKind::Ir},   {"dot", EmitKind::Dot},
-        {"sched", EmitKind::Sched},   {"mir", EmitKind::Mir}, {"asm", EmitKind::Asm}};
-    for (auto& [name, k] : kinds)
-      if (emit == name) o.emit = k;
-  }
-  for (const auto& p : o.dumpAfter)
-    if (!isPassName(p)) {
-      std::cerr << "simplec: error: unknown pass '" << p << "' for --dump-after\n";
-      return 2;
-    }
-  if (!o.inputs.empty()) gCurrentInput = strdup(o.inputs[0].c_str());
   // The compiler runs on a thread with a large stack (reserved, not
   // committed), so that nesting limits can be generous; every recursion is
   // still bounded by those limits.
@@ -168,7 +93,10 @@ int main(int argc, char** argv) {
     sigaltstack(&off, nullptr);
     return nullptr;
   };
-  if (pthread_create(&th, &attr, body, &job) != 0) return runDriver(o);
-  pthread_join(th, nullptr);
+  if (pthread_create(&th, &attr, body, &job) == 0)
+    pthread_join(th, nullptr);
+  else
+    job.status = runDriver(o);
+  removeTempFiles();
   return job.status;
 }

@@ -137,7 +137,7 @@ check "-Werror text" "warn.smp:2:15: error: '&&' and '||' mixed without parenthe
 "$SIMPLEC" -w -Werror warn.smp -o warn 2>/dev/null; check "-w -Werror status" 0 $?
 "$SIMPLEC" -Wall -Wextra -Wsuch-warning warn.smp -o warn 2>err.txt; check "unknown -W status" 0 $?
 check "unknown -W message" "simplec: warning: unknown warning option '-Wsuch-warning'" "$(head -1 err.txt)"
-"$SIMPLEC" -Wl,-s warn.smp -o warn 2>/dev/null; check "-Wl, status" 2 $?
+"$SIMPLEC" -Wa,-x warn.smp -o warn 2>/dev/null; check "-Wa, status" 2 $?
 # -Wunreachable-code (on by default): once per block, at the first statement
 # after a return, break or continue; later top-level functions are not code.
 printf 'val f = { int x -> while (x < 9) { x++; continue; x--; x--; } return x; return 1.5; };\nreturn f(arg);\nreturn 2;\nval g = { -> 1; };\n' > dead.smp

@@ -128,10 +128,9 @@ fi
 
 # --- the man pages and the completion cover every option of --help
 # Every option name that a --help text lists, one line per option (aliases
-# on one line, e.g. "-h --help"). simplec's parser spells gcc's -MD -MF -MT
-# with two dashes internally.
+# on one line, e.g. "-h --help"); of "-Wl,ARG" just "-Wl".
 help_options() {
-  grep -oE '^\s+-[^ ]+' | sed -E 's/^\s+//; s/,/ /g; s/--(M[DFT])\b/-\1/g; s/[:=\[].*//'
+  grep -oE '^\s+-[^ ]+' | sed -E 's/^\s+//; s/,/ /g; s/[:=\[].*//; s/ [^-][^ ]*//g'
 }
 man_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$1"; }
 # offered PROG FUNC WORD...: the completion's answers for PROG WORD... <TAB>
@@ -162,14 +161,16 @@ covered simplec-golden "$(man_text "$MAN1/simplec-golden.1")" "$(offered simplec
   < <(grep -oE '(^|[^-A-Za-z0-9])--?[a-z][-a-z]*' <<< "$golden_help" | sed -E 's/^[^-]//' | sort -u)
 
 # --- what the completion offers
-mkdir comp && cd comp && touch a.smp b.o c.a d.so notes.txt && mkdir sub
-check "complete inputs" "a.smp b.o c.a d.so sub " "$(offered simplec _simplec "")"
-check "complete -o FILE" "a.smp b.o c.a d.so notes.txt sub " "$(offered simplec _simplec -o "")"
+mkdir comp && cd comp && touch a.smp b.o c.a d.so e.c notes.txt && mkdir sub
+check "complete inputs" "a.smp b.o c.a d.so e.c sub " "$(offered simplec _simplec "")"
+check "complete -o FILE" "a.smp b.o c.a d.so e.c notes.txt sub " "$(offered simplec _simplec -o "")"
+check "complete -x" "smp " "$(offered simplec _simplec -x s)"
+check "complete -L DIR" "sub " "$(offered simplec _simplec -L "")"
 check "complete --emit=" "asm dot ir mir sched tokens " "$(offered simplec _simplec --emit = "")"
 check "complete --emit=s" "sched " "$(offered simplec _simplec --emit = s)"
 check "complete --color" "always auto never " "$(offered simplec _simplec --color "")"
 check "complete --em" "--emit= " "$(offered simplec _simplec --em)"
-check "complete after --" "a.smp b.o c.a d.so notes.txt sub " "$(offered simplec _simplec --run a.smp -- "")"
+check "complete after --" "a.smp b.o c.a d.so e.c notes.txt sub " "$(offered simplec _simplec --run a.smp -- "")"
 check "complete simplec-golden inputs" "a.smp sub " "$(offered simplec-golden _simplec_golden "")"
 cd ..
 # The pass names offered for --dump-after are all accepted.
