@@ -345,7 +345,10 @@ TEST_CASE("string literals decode their escapes", "[lexer]") {
     Token t = lexOne(c.src);
     CHECK(t.kind == Tok::StrLit);
     CHECK(t.text == c.bytes);
-    CHECK(lc(t.endPos) == "1:" + std::to_string(1 + std::strlen(c.src)));
+    // Columns count characters: the two bytes of "é" are one.
+    size_t chars = 0;
+    for (const char* p = c.src; *p; ++p) chars += (static_cast<unsigned char>(*p) & 0xC0) != 0x80;
+    CHECK(lc(t.endPos) == "1:" + std::to_string(1 + chars));
   }
   // A raw NUL byte inside a string is kept.
   Token nul = lexOne(std::string("\"a\0b\"", 5));
