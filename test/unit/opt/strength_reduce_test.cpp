@@ -1,9 +1,11 @@
 // Tests for opt/strength_reduce.h: products of an induction variable and
 // a loop invariant become induction variables, behaviour is kept (also
-// when the products wrap around), and the pass is linear in the function.
+// when the products wrap around), and the pass is linear in the function;
+// and the linear work of opt/load_hoist.h.
 #include <catch2/catch.hpp>
 
 #include "lexer/work_counters.h"
+#include "opt/load_hoist.h"
 #include "opt/strength_reduce.h"
 #include "sched/gcm.h"
 #include "test/unit/opt/pass_on_program.h"
@@ -129,6 +131,35 @@ TEST_CASE("opt/strength_reduce: work grows linearly with the function", "[opt][s
   };
   uint64_t small = work(100), large = work(400);
   INFO("loop analysis steps: " << small << " at 100 nests, " << large << " at 400");
+  CHECK(small > 0);
+  CHECK(double(large) / double(small) < 6.0);
+}
+
+TEST_CASE("opt/load_hoist: field loads leave loops, in linear work", "[opt][sr][work]") {
+  // m loops in one function, each reading fields the loop does not store.
+  auto program = [](int m) {
+    std::string s = "struct P { int x; int y; };\nval f = { P p, int[] out -> int s = 0;\n";
+    for (int i = 0; i < m; i++) {
+      std::string k = "k" + std::to_string(i);
+      s += "  for (int " + k + " = 0; " + k + " < out#; " + k + "++) { out[" + k + "] = p.x + " + k +
+           "; s += p.y; }\n";
+    }
+    return s + "  p.x = s; return s; };";
+  };
+  auto work = [&](int m) {
+    Unit u;
+    SourceFile file("t.smp", program(m));
+    DiagEngine diag(stderr);
+    REQUIRE(parseFile(file, diag, u));
+    opttest::runPassesBefore(u, "hoist-loads");
+    workCounters() = WorkCounters{};
+    int moved = sontest::onEachFunction(u, [](Graph& g) { return hoistLoads(g); });
+    CHECK(moved >= m);  // p.x and p.y: each loop's reads (loadelim may have merged some)
+    CHECK(sontest::verifyText(u) == "");
+    return workCounters().loopOptSteps;
+  };
+  uint64_t small = work(100), large = work(400);
+  INFO("loop analysis steps: " << small << " at 100 loops, " << large << " at 400");
   CHECK(small > 0);
   CHECK(double(large) / double(small) < 6.0);
 }
