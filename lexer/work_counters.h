@@ -18,10 +18,11 @@ struct WorkCounters {
   uint64_t antiDepVisits = 0;     // memory users looked at for anti-dependences
   uint64_t inlinedNodes = 0;      // nodes copied by inlining
   uint64_t parseRounds = 0;       // whole-file parses (a file is parsed again when an assumption fails)
+  uint64_t loopOptSteps = 0;      // nodes looked at by the loop analyses (invariance, induction variables, lengths)
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
-           inlinedNodes;
+           inlinedNodes + loopOptSteps;
   }
   // Each counter by name, for reports.
   template <class F>
@@ -35,6 +36,7 @@ struct WorkCounters {
     f("anti-dependence visits", antiDepVisits);
     f("inlined nodes", inlinedNodes);
     f("parse rounds", parseRounds);
+    f("loop analysis steps", loopOptSteps);
   }
 };
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "opt/array_length.h"
 #include "son/mem_access.h"
 
 namespace simplec {
@@ -58,11 +59,16 @@ bool fits(__int128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
 }  // namespace
 
 // One node per value compared: Casts stripped, and every load of one
-// array's length is the first such load seen (the header never changes).
+// array's length is the first such load seen (the header never changes),
+// or the length all the array's allocations got (opt/array_length.h).
 Node* IndexFacts::canon(Node* n) {
   n = uncast(n);
   if (!n || !isLength(n)) return n;
-  return lengthOf_.emplace(uncast(n->in[2]), n).first->second;
+  Node* array = uncast(n->in[2]);
+  auto it = lengthOf_.find(array);
+  if (it != lengthOf_.end()) return it->second;
+  Node* common = commonArrayLength(array);
+  return lengthOf_.emplace(array, common ? uncast(common) : n).first->second;
 }
 
 void IndexFacts::enter(Node* n) {
@@ -370,7 +376,7 @@ IndexFacts::Range IndexFacts::rangeOf(Node* n, int limit, int depth) {
   Node* u = canon(n);
   for (Node* x : {n, u})
     if (typeRange(x, &lo, &hi)) r = {std::max(r.lo, lo), std::min(r.hi, hi)};
-  if (isLength(u)) r.lo = std::max<int64_t>(r.lo, 0);
+  if (isLength(u) || isLength(uncast(n))) r.lo = std::max<int64_t>(r.lo, 0);  // headers are never negative
   const Range typed = r;
   // Bounds by constants (or by ranges) the facts give.
   for (const Fact* f : recent(byLo_, u, limit))

@@ -10,10 +10,12 @@
 #include "opt/inline.h"
 #include "opt/iterate.h"
 #include "opt/load_elim.h"
+#include "opt/load_hoist.h"
 #include "opt/narrow.h"
 #include "opt/scalar_replace.h"
 #include "opt/sccp.h"
 #include "opt/split_if.h"
+#include "opt/strength_reduce.h"
 #include "opt/tail_recursion.h"
 #include "opt/unused_funs.h"
 #include "opt/zero_check_elim.h"
@@ -38,6 +40,8 @@ void runSplitIf(Graph& g, const PassOptions&) { splitIfs(g); }
 void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
 void runUnusedFuns(Unit& u, const PassOptions&) { removeUnusedFunctions(u); }
 void runScalarReplace(Graph& g, const PassOptions&) { scalarReplace(g); }
+void runHoistLoads(Graph& g, const PassOptions& o) { hoistLoads(g, o.seed); }
+void runStrengthReduce(Graph& g, const PassOptions& o) { strengthReduce(g, o.seed); }
 
 void verifyOrThrow(const Unit& u, const PassOptions& o, const std::string& pass) {
   std::vector<std::string> errs = verify(u);
@@ -139,6 +143,11 @@ const std::vector<Pass>& passTable() {
       {"loadelim", nullptr, runLoadElim, 2, {"peephole"}},
       // After loadelim: an array read from a field twice is one array.
       {"boundscheck", nullptr, runBoundsCheckElim, 2, {"loadelim"}},
+      // After loadelim, which compares loads by where they are tied.
+      {"hoist-loads", nullptr, runHoistLoads, 2, {"loadelim"}},
+      // After boundscheck: its proofs read the ranges of i * n, which the
+      // new induction variables (Phis around the loop) do not keep.
+      {"strength-reduce", nullptr, runStrengthReduce, 2, {"boundscheck"}},
       // After loadelim: loads it removed no longer keep stores alive.
       {"deadstores", nullptr, runDeadStoreElim, 2, {"loadelim"}},
       {"idle-casts", nullptr, runIdleCasts, 2, {"peephole"}},

@@ -96,3 +96,26 @@ TEST_CASE("opt/bounds_check_elim: matmul's row-major indices", "[opt][bounds]") 
   CHECK(r.before == 4);
   CHECK(r.left == 1);  // c[arg]
 }
+
+TEST_CASE("opt/bounds_check_elim: references swapped in a loop keep their common length", "[opt][bounds]") {
+  // a and c, both n * n long, swapped each round: a Phi of two allocations.
+  Result r = run(
+      "int n = 60; flt[] a = new flt[n * n]; flt[] b = new flt[n * n]; flt[] c = new flt[n * n];\n"
+      "for (int round = 0; round < 2; round++) {\n"
+      "  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) { flt s = 0.0;\n"
+      "    for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j]; c[i * n + j] = s; }\n"
+      "  flt[] !t = a; a = c; c = t; }\n"
+      "return int(a[arg]);");
+  CHECK(r.before == 4);
+  CHECK(r.left == 1);  // a[arg]
+  // A length fixed for the call (a parameter): the loop up to a# covers c too.
+  CHECK(run("val f = { int n -> int[] a = new int[n]; int[] c = new int[n];\n"
+            "  for (int r = 0; r < 3; r++) { for (int i = 0; i < a#; i++) c[i] = a[i] + 1;\n"
+            "    int[] !t = a; a = c; c = t; } return 0; };")
+            .left == 0);
+  // Different lengths: c may be shorter than a.
+  CHECK(run("val f = { int n -> int[] a = new int[n]; int[] c = new int[n - 1];\n"
+            "  for (int r = 0; r < 3; r++) { for (int i = 0; i < a#; i++) c[i] = a[i] + 1;\n"
+            "    int[] !t = a; a = c; c = t; } return 0; };")
+            .left == 1);
+}

@@ -1,0 +1,80 @@
+// Strength reduction of IV * invariant, loop by loop (see the header).
+#include "opt/strength_reduce.h"
+
+#include <utility>
+#include <vector>
+
+#include "lexer/work_counters.h"
+#include "opt/induction_vars.h"
+#include "opt/iterate.h"
+#include "son/control_flow.h"
+
+namespace simplec {
+
+namespace {
+
+bool powerOfTwo(const Node* n) {
+  if (n->op != Op::Con || !n->type->isInt() || !n->type->isConst()) return false;
+  int64_t v = n->type->value();
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+// The Muls of iv (or of a Cast of it) by an invariant, with that factor.
+std::vector<std::pair<Node*, Node*>> products(const BasicIV& iv, LoopInvariance& inv) {
+  std::vector<std::pair<Node*, Node*>> r;
+  std::vector<Node*> values{iv.phi};
+  for (size_t k = 0; k < values.size() && k < 16; k++) {
+    for (Node* u : values[k]->out) {
+      workCounters().loopOptSteps++;
+      if (u->op == Op::Cast && u->in.size() > 1 && u->in[1] == values[k]) {
+        values.push_back(u);
+      } else if (u->op == Op::Mul && u->in.size() == 3 && !u->dead) {
+        Node* s = u->in[1] == values[k] ? u->in[2] : u->in[1];
+        if (withoutCasts(s) != iv.phi && s->type && s->type->isInt() && !powerOfTwo(s) && inv.invariant(s))
+          r.push_back({u, s});
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+int strengthReduce(Graph& g, uint64_t seed) {
+  auto cf = controlFlow(g);
+  std::vector<Node*> loops;
+  for (Node* c : cf->order())
+    if (c->op == Op::Loop && c->in.size() == 3 && c->in[1] && c->in[2] && cf->reached(c->in[2])) loops.push_back(c);
+  int replaced = 0;
+  const Type* any = Type::intBot();
+  for (Node* loop : loops) {
+    LoopInvariance inv(*cf, loop);
+    std::vector<BasicIV> ivs = findBasicIVs(inv);
+    for (const BasicIV& iv : ivs) {
+      // One new IV per factor: Muls of different Casts of the IV share it.
+      std::vector<std::pair<Node*, Node*>> made;  // factor -> new Phi
+      for (auto [mul, s] : products(iv, inv)) {
+        if (mul->dead) continue;
+        Node* phi = nullptr;
+        for (auto& [f, p] : made)
+          if (f == s) phi = p;
+        if (!phi) {
+          Node* init = g.make(Op::Mul, {nullptr, iv.init, s}, any);
+          Node* step = g.make(Op::Mul, {nullptr, iv.step, s}, any);
+          phi = g.make(Op::Phi, {loop, init, nullptr}, any);
+          phi->pos = mul->pos;
+          Node* next = g.make(iv.down ? Op::Sub : Op::Add, {nullptr, phi, step}, any);
+          g.setDef(phi, 2, next);
+          made.push_back({s, phi});
+        }
+        g.subsume(mul, phi);
+        replaced++;
+      }
+    }
+  }
+  // Fold the new products (constants, GVN) and type the new nodes.
+  if (replaced) iterPeeps(g, seed);
+  return replaced;
+}
+
+}  // namespace simplec

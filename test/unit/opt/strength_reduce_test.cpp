@@ -1,0 +1,165 @@
+// Tests for opt/strength_reduce.h: products of an induction variable and
+// a loop invariant become induction variables, behaviour is kept (also
+// when the products wrap around), and the pass is linear in the function;
+// and the linear work of opt/load_hoist.h.
+#include <catch2/catch.hpp>
+
+#include "lexer/work_counters.h"
+#include "opt/load_hoist.h"
+#include "opt/strength_reduce.h"
+#include "sched/gcm.h"
+#include "test/unit/opt/pass_on_program.h"
+
+using namespace simplec;
+
+namespace {
+
+// Multiplications with a loop Phi (or a Cast of one) as an operand.
+int ivProducts(const Unit& u) {
+  int n = 0;
+  for (Node* m : sontest::liveOfKind(u, Op::Mul))
+    for (int k = 1; k <= 2; k++) {
+      Node* x = m->in[size_t(k)];
+      while (x->op == Op::Cast) x = x->in[1];
+      if (x->op == Op::Phi && x->in[0]->op == Op::Loop) {
+        n++;
+        break;
+      }
+    }
+  return n;
+}
+
+opttest::PassResult run(const std::string& src) {
+  return opttest::runPassOnProgram(src, "strength-reduce", ivProducts, [](Graph& g) { return strengthReduce(g); });
+}
+
+}  // namespace
+
+TEST_CASE("opt/strength_reduce: iv * invariant becomes an induction variable", "[opt][sr]") {
+  opttest::PassResult r = run(
+      "val f = { int[] b, int n, int j -> int s = 0;\n"
+      "  for (int k = 0; k < n; k++) s += b[k * n + j]; return s; };");
+  CHECK(r.before == 1);
+  CHECK(r.left == 0);
+  // By a constant that is not a power of two; counting down; by an invariant step.
+  CHECK(run("val f = { int[] b -> int s = 0; for (int k = 9; k >= 0; k--) s += b[k * 660]; return s; };").left == 0);
+  CHECK(run("val f = { int[] b, int d, int n -> int s = 0;\n"
+            "  for (int k = 0; k < 100; k += d) s += b[k * n]; return s; };")
+            .left == 0);
+}
+
+TEST_CASE("opt/strength_reduce: products it leaves alone", "[opt][sr]") {
+  // Two induction variables; a factor the loop changes; a doubling (no IV).
+  CHECK(run("val f = { int n -> int s = 0; for (int i = 0; i < n; i++) s += i * i; return s; };").left == 1);
+  CHECK(run("val f = { int n -> int s = 1; for (int i = 0; i < n; i++) s += i * s; return s; };").left == 1);
+  CHECK(run("val f = { int n, int m -> int x = 1; for (int i = 0; i < n; i++) x = x * m; return x; };").left == 1);
+  // A power of two is a shift already.
+  CHECK(run("val f = { int[] b -> int s = 0; for (int k = 0; k < 9; k++) s += b[k * 8]; return s; };").before == 0);
+}
+
+TEST_CASE("opt/strength_reduce: behaviour kept, wrapping products included", "[opt][sr]") {
+  auto sr = [](Graph& g) { return strengthReduce(g); };
+  Unit a;
+  // k * n wraps around: n = 2^62 + 1 and k = 0, 4, 8: the products are 0, 4, 8.
+  CHECK(opttest::passKeepsBehaviour(a,
+                                    "int n = 0x4000_0000_0000_0001 + arg - 1; int s = 0;\n"
+                                    "for (int k = 0; k < 40; k += 4) { s = s * 7 + k * n; sys.io.p(k * n); }\n"
+                                    "return s & 127;",
+                                    sr) == 1);
+  Unit b;
+  // Nested loops: i * n in the outer loop, k * n in the inner one, counting down.
+  CHECK(opttest::passKeepsBehaviour(b,
+                                    "int n = 7 + arg; int[] x = new int[n * n]; int s = 0;\n"
+                                    "for (int i = 0; i < n; i++) for (int k = n - 1; k >= 0; k--) {\n"
+                                    "  x[i * n + k] = i - k; s += x[k * n + i] * 3; }\n"
+                                    "sys.io.p(s); return 0;",
+                                    sr) == 2);
+}
+
+TEST_CASE("opt/strength_reduce: matmul's inner loop keeps no check and no multiply", "[opt][sr][bounds]") {
+  Unit u;
+  SourceFile file("t.smp", "int n = 66; flt[] a = new flt[n * n]; flt[] b = new flt[n * n]; flt[] c = new flt[n * n];\n"
+                           "for (int round = 0; round < 2; round++) {\n"
+                           "  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) { flt s = 0.0;\n"
+                           "    for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j]; c[i * n + j] = s; }\n"
+                           "  flt[] !t = a; a = c; c = t; }\n"
+                           "return int(a[5]);");
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, u));
+  PassOptions o;
+  o.verifyEach = true;
+  runPipeline(u, o);
+  int main = -1;
+  for (size_t i = 0; i < u.funs.size(); i++)
+    if (u.funs[i].isEntry) main = int(i);
+  REQUIRE(main >= 0);
+  Graph& g = *u.graph(main);
+  CHECK(sontest::liveOfKind(g, Op::BoundsCheck).empty());
+  Schedule s = gcm(g);
+  int innermost = 0, mulsThere = 0;
+  for (const BasicBlock& bb : s.blocks) innermost = std::max(innermost, bb.loopDepth);
+  CHECK(innermost == 4);
+  for (Node* n : liveNodes(g)) {
+    int b = s.blockIndexOf(n);
+    if (b >= 0 && n->op == Op::Mul && s.blocks[size_t(b)].loopDepth == innermost) mulsThere++;
+  }
+  CHECK(mulsThere == 0);
+}
+
+TEST_CASE("opt/strength_reduce: work grows linearly with the function", "[opt][sr][work]") {
+  // One function with m loop nests, each with products of its counters.
+  auto program = [](int m) {
+    std::string s = "val f = { int[] b, int n -> int s = 0;\n";
+    for (int i = 0; i < m; i++) {
+      std::string k = "k" + std::to_string(i), j = "j" + std::to_string(i);
+      s += "  for (int " + k + " = 0; " + k + " < n; " + k + "++) for (int " + j + " = 0; " + j + " < n; " + j +
+           "++) s += b[(" + k + " * n + " + j + " * " + std::to_string(2 * i + 3) + ") % b#] + " + k + " * s;\n";
+    }
+    return s + "  return s; };";
+  };
+  auto work = [&](int m) {
+    Unit u;
+    SourceFile file("t.smp", program(m));
+    DiagEngine diag(stderr);
+    REQUIRE(parseFile(file, diag, u));
+    opttest::runPassesBefore(u, "strength-reduce");
+    workCounters() = WorkCounters{};
+    int reduced = sontest::onEachFunction(u, [](Graph& g) { return strengthReduce(g); });
+    CHECK(reduced == 2 * m);
+    CHECK(sontest::verifyText(u) == "");
+    return workCounters().loopOptSteps;
+  };
+  uint64_t small = work(100), large = work(400);
+  INFO("loop analysis steps: " << small << " at 100 nests, " << large << " at 400");
+  CHECK(small > 0);
+  CHECK(double(large) / double(small) < 6.0);
+}
+
+TEST_CASE("opt/load_hoist: field loads leave loops, in linear work", "[opt][sr][work]") {
+  // m loops in one function, each reading fields the loop does not store.
+  auto program = [](int m) {
+    std::string s = "struct P { int x; int y; };\nval f = { P p, int[] out -> int s = 0;\n";
+    for (int i = 0; i < m; i++) {
+      std::string k = "k" + std::to_string(i);
+      s += "  for (int " + k + " = 0; " + k + " < out#; " + k + "++) { out[" + k + "] = p.x + " + k +
+           "; s += p.y; }\n";
+    }
+    return s + "  p.x = s; return s; };";
+  };
+  auto work = [&](int m) {
+    Unit u;
+    SourceFile file("t.smp", program(m));
+    DiagEngine diag(stderr);
+    REQUIRE(parseFile(file, diag, u));
+    opttest::runPassesBefore(u, "hoist-loads");
+    workCounters() = WorkCounters{};
+    int moved = sontest::onEachFunction(u, [](Graph& g) { return hoistLoads(g); });
+    CHECK(moved >= m);  // p.x and p.y: each loop's reads (loadelim may have merged some)
+    CHECK(sontest::verifyText(u) == "");
+    return workCounters().loopOptSteps;
+  };
+  uint64_t small = work(100), large = work(400);
+  INFO("loop analysis steps: " << small << " at 100 loops, " << large << " at 400");
+  CHECK(small > 0);
+  CHECK(double(large) / double(small) < 6.0);
+}
