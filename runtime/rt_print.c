@@ -75,7 +75,11 @@ static void append(const char* p, size_t n) {
   memcpy(outBuf + outLen, p, n);
   atomic_signal_fence(memory_order_release);
   outLen = outLen + n;
-  if (lineBuffered < 0) lineBuffered = isatty(1);
+  if (lineBuffered < 0) {
+    int saved = errno; /* isatty sets ENOTTY; the program may be reading errno */
+    lineBuffered = isatty(1);
+    errno = saved;
+  }
   if (lineBuffered && memchr(p, '\n', n) != NULL) __simplec_flush();
 }
 
