@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 # llvm-19-dev pulls in what LLVM's CMake package refers to (libxml2-dev,
 # libz3-dev, libffi-dev, ...); zlib and zstd are linked by codegen directly.
-packages=(cmake make gcc g++ libc6-dev llvm-19-dev libcli11-dev catch2 zlib1g-dev libzstd-dev)
+packages=(cmake make gcc g++ libc6-dev llvm-19-dev libcli11-dev catch2 zlib1g-dev libzstd-dev gdb)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -397,6 +397,7 @@ class Driver {
     EvalResult r = evaluateProgram(g, 1 + int64_t(o_.runArgs.size()), eo);
     std::cout << r.out.substr(r.outWritten) << std::flush;
     if (!r.error.empty()) std::cerr << r.error << "\n";
+    for (const std::string& line : r.trace) std::cerr << line << "\n";
     if (!r.unsupported.empty()) {
       std::cerr << "simplec: error: cannot interpret '" << displayName(path) << "': " << r.unsupported << "\n";
       return 1;

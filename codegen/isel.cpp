@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "codegen/call_sites.h"
 #include "codegen/div_magic.h"
 #include "lexer/diag.h"
+#include "son/call_chain.h"
 #include "son/unit.h"
 #include "son/mem_access.h"
 
@@ -19,6 +21,7 @@ namespace {
 // Error kinds of runtime/simplec_rt.h (a C header).
 constexpr int64_t kErrDivZero = 0;
 constexpr int64_t kErrBounds = 1;
+constexpr int64_t kErrNullResult = 5;
 
 bool fitsImm32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 bool isIntCon(const Node* n) { return n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
@@ -571,21 +574,35 @@ class Selector {
     emit(MOp::Mov, {reg(n), Opnd::preg(n->op == Op::Div ? RAX : RDX)});
   }
 
+  // The source frames of a call at `pos`, for runtime error traces.
+  int chainOf(SrcPos pos) { return addCallChain(f_, g_.unit(), g_.funIndex(), pos); }
+
+  // The position passed to the runtime for an error at `pos`: for sys
+  // library code, the user's call into it (line 0 when only the run-time
+  // call chain knows it: the runtime then takes the first frame's).
+  SrcPos reported(SrcPos pos) {
+    SrcPos r = reportedPosition(g_.unit(), g_.funIndex(), pos);
+    if (!r.valid()) r = SrcPos{};
+    return r;
+  }
+
   // Out-of-line stub reporting a runtime error at `pos`; returns its block.
   int errorStub(int64_t kind, SrcPos pos) {
     int saved = cur_;
     int stub = newBlock(0);
     f_.blocks[size_t(stub)].cold = true;
     cur_ = stub;
+    SrcPos at = reported(pos);
     emit(MOp::Mov, {Opnd::preg(RDI), Opnd::imm64(kind)});
-    emit(MOp::Lea, {Opnd::preg(RSI), Opnd::memSym(cx_.fileLabels[pos.file])});
-    emit(MOp::Mov, {Opnd::preg(RDX), Opnd::imm64(pos.line)});
-    emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(pos.col)});
+    emit(MOp::Lea, {Opnd::preg(RSI), Opnd::memSym(cx_.fileLabels[at.file])});
+    emit(MOp::Mov, {Opnd::preg(RDX), Opnd::imm64(at.line)});
+    emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(at.col)});
     emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(0)});
     emit(MOp::Mov, {Opnd::preg(R9), Opnd::imm64(0)});
     MInst call(MOp::Call, {Opnd::symbol("__simplec_rt_error")});
     call.argRegs = {RDI, RSI, RDX, RCX, R8, R9};
     call.noReturn = true;
+    call.chain = chainOf(pos);
     emit(std::move(call));
     cur_ = saved;
     return stub;
@@ -594,7 +611,8 @@ class Selector {
   void selectZeroCheck(Node* n) {
     Opnd v = reg(n->in[1]);
     emit(MOp::Test, {v, v});
-    int stub = errorStub(kErrDivZero, n->pos);
+    // aux 1: the result of a C function declared non-null (parse_fun.cpp).
+    int stub = errorStub(n->aux == 1 ? kErrNullResult : kErrDivZero, n->pos);
     MInst j(MOp::Jcc, {Opnd::block(stub)});
     j.cc = Cond::E;
     emit(std::move(j));
@@ -693,12 +711,14 @@ class Selector {
 
   void selectNew(Node* n) {
     MInst call(MOp::Call, {Opnd::symbol("__simplec_new_array")});
+    SrcPos at = reported(n->pos);
     emit(MOp::Mov, {Opnd::preg(RDI), use(n, 2)});
     emit(MOp::Mov, {Opnd::preg(RSI), Opnd::imm64(MemAccess::decode(n->aux).size)});
-    emit(MOp::Lea, {Opnd::preg(RDX), Opnd::memSym(cx_.fileLabels[n->pos.file])});
-    emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(n->pos.line)});
-    emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(n->pos.col)});
+    emit(MOp::Lea, {Opnd::preg(RDX), Opnd::memSym(cx_.fileLabels[at.file])});
+    emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(at.line)});
+    emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(at.col)});
     call.argRegs = {RDI, RSI, RDX, RCX, R8};
+    call.chain = chainOf(n->pos);
     emit(std::move(call));
   }
 
@@ -735,10 +755,20 @@ class Selector {
       call.argRegs.push_back(places[i].reg);
     }
     Node* fp = n->in[2];
-    if (fp->op == Op::Con && fp->type->kind() == TKind::FunPtr && fp->type->isConst())
+    bool direct = fp->op == Op::Con && fp->type->kind() == TKind::FunPtr && fp->type->isConst();
+    if (direct && g_.unit().funs[size_t(fp->type->fun())].isExtern) {
+      // System V: a variadic C callee (printf) reads the number of vector
+      // registers used from al; harmless for any other C function.
+      int vec = 0;
+      for (const ArgPlace& a : places) vec += a.reg != NoReg && isXmm(a.reg);
+      emit(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(vec)});
+      call.argRegs.push_back(RAX);
+    }
+    if (direct)
       call.ops.push_back(Opnd::symbol(g_.unit().funs[size_t(fp->type->fun())].symbol));
     else
       call.ops.push_back(reg(fp));
+    call.chain = chainOf(n->pos);
     emit(std::move(call));
   }
 

@@ -146,6 +146,9 @@ struct MInst {
   // Source line and column the instruction comes from, for -g line tables;
   // 0 when it has none of its own (moves, spills: they belong to the line before).
   uint32_t line = 0, col = 0;
+  // Call: index into MFunction::callChains of the source frames this call
+  // site stands for (runtime error traces), -1 for none.
+  int32_t chain = -1;
   RegList argRegs;           // Call: physical registers carrying arguments; Ret: result regs
   Opnds ops;
 
@@ -255,6 +258,18 @@ void forEachDefUse(const MInst& mi, Use&& use, Def&& def, Clobber&& clobber) {
   }
 }
 
+// One source frame of a call site: the function (its source name) and the
+// position in it, innermost (inlined) first; library frames are left out.
+struct ChainFrame {
+  std::string fun;
+  SrcFile file = kMainFile;
+  uint32_t line = 0, col = 0;
+};
+struct CallChain {
+  std::vector<ChainFrame> frames;
+  bool reachesEntry = false;  // the outermost frame is the program's main
+};
+
 struct MBlock {
   std::vector<MInst> insts;
   std::vector<int> succs;   // successor block indices (from Jmp/Jcc and fall-through)
@@ -276,6 +291,8 @@ struct MFunction {
   // The function's source position: a stack overflow is reported there.
   uint32_t line = 0, col = 0;
   SrcFile file = kMainFile;
+  // The call chains of this function's call sites (MInst::chain).
+  std::vector<CallChain> callChains;
 
   int newVReg(RegClass c = RegClass::Gpr) {
     vregs.push_back(c);

@@ -19,6 +19,9 @@ struct SrcPos {
   uint32_t line = 0;
   uint32_t col = 0;
   SrcFile file = kMainFile;
+  // Code inlined from another function: the index of its call site in
+  // Unit::inlineSites (son/call_chain.h), -1 for a function's own code.
+  int32_t site = -1;
   bool valid() const { return line != 0; }
 };
 

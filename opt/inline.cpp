@@ -2,6 +2,7 @@
 #include "opt/inline.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "lexer/diag.h"
 #include "lexer/work_counters.h"
@@ -56,9 +57,30 @@ void widenTypes(std::vector<Node*> work) {
   }
 }
 
+// The site a copied node's position gets: the callee's own code gets a new
+// site for this call; code the callee had inlined keeps its chain, extended
+// at its outer end by this call. `memo` maps the callee's sites to the copies'.
+int copySite(Unit& u, int site, int callee, SrcPos callPos, std::unordered_map<int, int>& memo) {
+  auto it = memo.find(site);
+  if (it != memo.end()) return it->second;
+  InlineSite s;
+  if (site < 0 || size_t(site) >= u.inlineSites.size()) {
+    s.callee = callee;
+    s.call = callPos;
+  } else {
+    s = u.inlineSites[size_t(site)];
+    s.call.site = copySite(u, s.call.site, callee, callPos, memo);
+  }
+  u.inlineSites.push_back(s);
+  int made = int(u.inlineSites.size()) - 1;
+  memo[site] = made;
+  return made;
+}
+
 // Replaces `call` (in graph g) by a copy of function `callee`'s body.
 // Returns the number of nodes copied.
-size_t inlineOne(Graph& g, Node* call, const FunInfo& f) {
+size_t inlineOne(Unit& u, Graph& g, Node* call, int callee) {
+  const FunInfo& f = u.funs[size_t(callee)];
   const Graph& from = *f.graph;
   std::vector<Node*> body = liveNodes(from);
   Node* ce = nullptr;
@@ -76,10 +98,13 @@ size_t inlineOne(Graph& g, Node* call, const FunInfo& f) {
       copy[x->id] = call->in[slot];
     }
   std::vector<Node*> cloned;  // callee nodes that get a copy (the rest map to the caller's)
+  std::unordered_map<int, int> sites;
   for (Node* x : body) {
     if (copy[x->id] || x == from.stop()) continue;
     Node* c = g.make(x->op, {}, x->type, x->aux);
     c->pos = x->pos;
+    // Runtime errors in the copy show the callee and this call (call_chain.h).
+    if (c->pos.valid()) c->pos.site = copySite(u, x->pos.site, callee, call->pos, sites);
     c->name = x->name;
     copy[x->id] = c;
     cloned.push_back(x);
@@ -141,7 +166,7 @@ int inlineCalls(Unit& u) {
       size_t size = cg.bodySize[size_t(callee)];
       bool onlySite = cg.callSites[size_t(callee)] == 1 && !cg.escapes(callee) && !f.isGlobal && !f.isEntry;
       if (!(size <= kSmallCallee || (onlySite && size <= kSingleSiteCallee)) || size > budget) continue;
-      budget -= std::min(budget, inlineOne(g, call, f));
+      budget -= std::min(budget, inlineOne(u, g, call, callee));
       inlined++;
       changed = true;
     }

@@ -443,7 +443,7 @@ Node* Parser::externThunk(int ext) {
   return conOf(Type::funPtr(idx));
 }
 
-Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args) {
+Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args, SrcPos pos) {
   // Indirect calls reach only functions of ours (C functions used as values
   // go through thunks, see externThunk).
   bool trusted = !callsExtern(fptr);
@@ -459,8 +459,15 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
   for (size_t i = 0; i < sig.params.size() && i < size_t(kCallF32Result); i++)
     if (sig.params[i].isFloat() && sig.params[i].bits == 32) f32Bits |= int64_t(1) << i;
   if (sig.ret.isFloat() && sig.ret.bits == 32) f32Bits |= int64_t(1) << kCallF32Result;
-  Node* call = peep(mk(Op::Call, ins, Type::ctrl(), f32Bits));
-  const Type* rt = sig.ret.hasValue() && (trusted || !sig.ret.isNarrow()) ? sig.ret.lattice() : Type::intBot();
+  Node* made = mk(Op::Call, ins, Type::ctrl(), f32Bits);
+  if (pos.valid()) made->pos = pos;
+  Node* call = peep(made);
+  // A C function declared to return a non-null reference is not trusted to:
+  // its result is typed nullable and checked below.
+  bool checkNull = !trusted && sig.ret.isRef() && !sig.ret.nullable;
+  const Type* rt = !sig.ret.hasValue() || (!trusted && sig.ret.isNarrow()) ? Type::intBot()
+                   : checkNull ? sig.ret.withNullable(true).lattice()
+                               : sig.ret.lattice();
   Node* ce = peep(mk(Op::CallEnd, {call}, Type::tuple({Type::ctrl(), Type::mem(), rt})));
   ce->keep++;
   Node* c = peep(mk(Op::CProj, {ce}, nullptr, 0));
@@ -470,6 +477,15 @@ Val Parser::callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args)
   setCtrl(c);
   scope()->setAllMem(m);
   noteCall();
+  if (checkNull && r) {
+    // NULL from C is a runtime error at the call, not a later segfault
+    // (a ZeroCheck of kind 1, see ops.def).
+    Node* zc = mk(Op::ZeroCheck, {ctrl(), r}, Type::ctrl(), 1);
+    zc->pos = call->pos;
+    Node* z = peep(zc);
+    if (z == zc) setCtrl(zc);
+    else G().killIfUnused(zc);
+  }
   // Our functions return narrow results extended; C leaves the upper bits
   // undefined, so a result from anything else is truncated again.
   if (r && sig.ret.isNarrow() && !trusted) return narrowTo({r, SType::intT()}, sig.ret);
@@ -516,7 +532,7 @@ Val Parser::parseCall(Val callee, SrcPos pos) {
     checkIntConversion(args[i], sig.params[i], callee.n, i + 1, argPos[i]);
     ns.push_back(coerce(args[i], sig.params[i], argPos[i]).n);
   }
-  Val r = callFunction(callee.n, sig, ns);
+  Val r = callFunction(callee.n, sig, ns, pos);
   if (!r.n) r.n = con(0);
   return r;
 }

@@ -522,6 +522,7 @@ Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
   const FunSig& sig = *f.type.sig;
   std::vector<Val> args;
   std::vector<SrcPos> argPos;
+  SrcPos lparen = tok().pos;  // where traces show the call
   parseArguments(&args, &argPos);
   if (args.size() + 1 != sig.params.size()) {
     error(pos, "wrong number of arguments: expected " + std::to_string(sig.params.size() - 1) + ", found " +
@@ -537,7 +538,7 @@ Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
     checkIntConversion(args[i], sig.params[i + 1], fn, i + 1, argPos[i]);
     ns.push_back(coerce(args[i], sig.params[i + 1], argPos[i]).n);
   }
-  Val r = callFunction(fn, sig, ns);
+  Val r = callFunction(fn, sig, ns, lparen);
   if (!r.n) r.n = con(0);
   return r;
 }

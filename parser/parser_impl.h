@@ -462,7 +462,9 @@ class Parser {
   // A FunInfo for the C symbol `symbol` (function or variable), not yet added.
   FunInfo claimExternSymbol(const std::string& symbol);
   int declareExtern(const std::string& symbol, std::vector<SType> params, SType ret);
-  Val callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args);
+  // `pos`: the call's `(`, where runtime error traces show the call (when
+  // invalid, the last token read).
+  Val callFunction(Node* fptr, const FunSig& sig, std::vector<Node*> args, SrcPos pos = {});
   // A new function with its own graph (Fun and memory Parm made); `ctx`
   // then parses into that graph.
   int newFunction(std::string name, SrcPos pos);  // by value: it may name another FunInfo

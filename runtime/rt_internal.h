@@ -10,6 +10,10 @@
  * on other errors. */
 void __simplec_write_all(int fd, const char* p, size_t n);
 
+/* Writes out what sys.io.p buffered, without stdio (so signal handlers can;
+ * __simplec_flush also flushes stdio's stdout first). */
+void __simplec_flush_own(void);
+
 /* Decimal text of v (no terminator); returns its length (at most 20). */
 size_t __simplec_format_i64(int64_t v, char out[24]);
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -35,7 +36,7 @@ void __simplec_write_all(int fd, const char* p, size_t n) {
   }
 }
 
-void __simplec_flush(void) {
+void __simplec_flush_own(void) {
   /* Advance outStart after each chunk so that a signal handler flushing in
    * the middle of this loop does not write the same bytes twice. */
   while (outStart < outLen) {
@@ -54,6 +55,17 @@ void __simplec_flush(void) {
   outStart = 0;
 }
 
+/* What C code printed through stdio since our last flush came before what
+ * sys.io.p buffered since then (C is only called right after a flush). */
+void __simplec_flush(void) {
+  fflush(stdout);
+  __simplec_flush_own();
+}
+
+/* 1 when stdout is a terminal: output is then written line by line, as
+ * stdio does, so a person watching sees each line when it is printed. */
+static int lineBuffered = -1;
+
 static void append(const char* p, size_t n) {
   if (n > kOutCap - outLen) __simplec_flush();
   if (n >= kOutCap) {
@@ -63,6 +75,12 @@ static void append(const char* p, size_t n) {
   memcpy(outBuf + outLen, p, n);
   atomic_signal_fence(memory_order_release);
   outLen = outLen + n;
+  if (lineBuffered < 0) {
+    int saved = errno; /* isatty sets ENOTTY; the program may be reading errno */
+    lineBuffered = isatty(1);
+    errno = saved;
+  }
+  if (lineBuffered && memchr(p, '\n', n) != NULL) __simplec_flush();
 }
 
 /* Formats v in decimal into the end of buf[0, 24); returns the start. */

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include "runtime/rt_internal.h"
+#include "runtime/rt_trace.h"
 #include "runtime/simplec_rt.h"
 
 enum { kRuntimeErrorStatus = 101, kAltStackSize = 1 << 16, kStackSlack = 1 << 16 };
@@ -108,7 +110,7 @@ static void onSegv(int sig, siginfo_t* info, void* ctx) {
     if (info == NULL || info->si_code <= 0) raise(sig);
     return;
   }
-  __simplec_flush();
+  __simplec_flush_own();
   ErrLine l;
   l.len = 0;
   const StackEntry* e = stackEntryAt(ctx);
@@ -126,6 +128,26 @@ static void onSegv(int sig, siginfo_t* info, void* ctx) {
   _exit(kRuntimeErrorStatus);
 }
 
+/* SIGINT, SIGTERM: what sys.io.p buffered is written, then the signal
+ * takes its default action (the exit status still says which signal). */
+static void onStop(int sig) {
+  __simplec_flush_own();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+/* Installs onStop for `sig` unless the signal is ignored (nohup, `&` in a
+ * non-interactive shell): an ignored signal stays ignored. */
+static void flushOnSignal(int sig) {
+  struct sigaction old;
+  if (sigaction(sig, NULL, &old) != 0 || old.sa_handler == SIG_IGN) return;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = onStop;
+  sigemptyset(&sa.sa_mask);
+  sigaction(sig, &sa, NULL);
+}
+
 /* glibc calls .init_array entries with (argc, argv, envp). Priority 101 is the
  * first one not reserved for the implementation, so user C constructors
  * already see the handler and sys.args. */
@@ -133,6 +155,8 @@ __attribute__((constructor(101))) static void simplecInit(int argc, char** argv,
   (void)envp;
   __simplec_argc = argc;
   __simplec_argv = argv;
+  flushOnSignal(SIGINT);
+  flushOnSignal(SIGTERM);
 
   stack_t ss;
   memset(&ss, 0, sizeof ss);
@@ -149,12 +173,67 @@ __attribute__((constructor(101))) static void simplecInit(int argc, char** argv,
   sigaction(SIGSEGV, &sa, NULL);
 }
 
+static void traceLine(const TraceFrame* f, void* ctx) {
+  ErrLine* l = (ErrLine*)ctx;
+  errStr(l, "  at ");
+  errStr(l, f->fun);
+  errStr(l, " (");
+  errStr(l, f->file);
+  errStr(l, ":");
+  errI64(l, f->line);
+  errStr(l, ":");
+  errI64(l, f->col);
+  errStr(l, ")\n");
+}
+
+/* The documented breakpoint for runtime errors (`break simplec_runtime_error`
+ * in gdb): called after the message is printed, before the process exits,
+ * with the whole call chain still on the stack. */
+__attribute__((noinline)) void simplec_runtime_error(int64_t kind) {
+  (void)kind;
+  __asm__ volatile("" ::: "memory"); /* keeps the call */
+}
+
+/* A debugger is tracing us (TracerPid in /proc/self/status is not 0). */
+static int debuggerAttached(void) {
+  char buf[1024];
+  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  const char* t = strstr(buf, "TracerPid:");
+  if (t == NULL) return 0;
+  t += strlen("TracerPid:");
+  while (*t == ' ' || *t == '\t') t++;
+  return *t != '\0' && *t != '0';
+}
+
+/* Under a debugger, stop where the error happened; with SIMPLEC_TRAP=1,
+ * abort() (a core dump, if enabled). Otherwise the caller exits with 101. */
+static inline __attribute__((always_inline)) void stopForDebugging(void) {
+  const char* trap = getenv("SIMPLEC_TRAP");
+  if (trap != NULL && strcmp(trap, "1") == 0) abort();
+#if defined(__x86_64__)
+  if (debuggerAttached()) __asm__ volatile("int3"); /* SIGTRAP; `continue` exits with 101 */
+#endif
+}
+
 _Noreturn void __simplec_rt_error(int64_t kind, const char* file, int64_t line, int64_t col,
                                   int64_t a, int64_t b) {
   __simplec_flush();
   fflush(NULL); /* output of linked C code, which _exit would drop */
   ErrLine l;
   l.len = 0;
+  void* fp = __builtin_frame_address(0);
+  /* Line 0: raised inside the sys library, reported at the user's call. */
+  TraceFrame first;
+  if (line == 0 && __simplec_trace_first(fp, &first)) {
+    file = first.file;
+    line = first.line;
+    col = first.col;
+  }
   errStr(&l, file != NULL ? file : programName());
   errStr(&l, ":");
   errI64(&l, line);
@@ -181,13 +260,24 @@ _Noreturn void __simplec_rt_error(int64_t kind, const char* file, int64_t line, 
     case SIMPLEC_ERR_STACK:
       errStr(&l, "stack overflow");
       break;
+    case SIMPLEC_ERR_NULL_RESULT:
+      errStr(&l, "a C function declared to return a non-null reference returned null");
+      break;
     default:
       errStr(&l, "unknown error ");
       errI64(&l, kind);
       break;
   }
   errStr(&l, "\n");
+  size_t more = __simplec_trace_each(fp, traceLine, &l);
+  if (more != 0) {
+    errStr(&l, "  ... ");
+    errI64(&l, (int64_t)more);
+    errStr(&l, " more frames\n");
+  }
   errFlush(&l);
+  simplec_runtime_error(kind);
+  stopForDebugging();
   _exit(kRuntimeErrorStatus);
 }
 

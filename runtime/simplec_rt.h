@@ -13,6 +13,7 @@ enum SimplecErrorKind {
   SIMPLEC_ERR_NEG_SIZE = 2,   /* "negative array size A" */
   SIMPLEC_ERR_OOM = 3,        /* "out of memory" */
   SIMPLEC_ERR_STACK = 4,      /* "stack overflow" */
+  SIMPLEC_ERR_NULL_RESULT = 5, /* a C function declared non-null returned NULL */
 };
 
 /* Printing for sys.io.p; output is buffered and flushed at exit and before
@@ -32,16 +33,27 @@ void __simplec_print_f32d(double v);  /* v holds an f32 value widened to double 
 double __simplec_floor(double v);
 double __simplec_ceil(double v);
 
-/* Writes out everything buffered by the print functions. Compiled code should
- * call it before calling an external C function that may write to fd 1 (or
- * exit without running atexit handlers, like _exit), so that standard output
- * keeps program order. Cheap when nothing is buffered. */
+/* Writes out what C code left in stdio's stdout buffer, then everything
+ * buffered by the print functions. Compiled code calls it before calling an
+ * external C function that may write to fd 1 (or exit without running atexit
+ * handlers, like _exit), so that standard output keeps program order, C's
+ * printf included. Output is also written at exit, before a runtime error,
+ * when SIGINT or SIGTERM stops the program, and line by line when stdout is
+ * a terminal. Cheap when nothing is buffered. */
 void __simplec_flush(void);
 
 /* Prints "FILE:LINE:COL: runtime error: WHAT" to stderr after flushing
- * stdout, then exits with status 101. */
+ * stdout, then the call chain ("  at FUNCTION (FILE:LINE:COL)" per frame,
+ * from the compiler's call-site table, runtime/rt_trace.h), then calls
+ * simplec_runtime_error(kind) (a breakpoint symbol), raises SIGTRAP under a
+ * debugger, abort()s when SIMPLEC_TRAP=1, else exits with status 101.
+ * LINE 0 means "at the first frame of the call chain" (errors inside the
+ * sys library, reported at the user's call). */
 _Noreturn void __simplec_rt_error(int64_t kind, const char* file, int64_t line,
                                   int64_t col, int64_t a, int64_t b);
+
+/* The breakpoint symbol of runtime errors (see __simplec_rt_error). */
+void simplec_runtime_error(int64_t kind);
 
 /* Returns `bytes` zero-filled bytes, 16-byte aligned, never freed; on failure
  * (or negative `bytes`) reports SIMPLEC_ERR_OOM at FILE:LINE:COL. */

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "lexer/diag.h"
+#include "son/call_chain.h"
 #include "son/compute.h"
 #include "son/eval_code.h"
 #include "son/mem_access.h"
@@ -88,15 +89,38 @@ class Evaluator {
     internalError("evaluate", "function '" + g_.funs[size_t(f.code->funIndex)].name + "': " + ref(n.node) + " " + msg);
   }
 
-  [[noreturn]] void runtimeError(SrcPos pos, const std::string& what) {
-    res_.error = (pos.file == kSysLibraryFile ? std::string(kSysLibraryPath) : o_.fileName) + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
+  // As native code reports it: sys library code at the user's call into it,
+  // then the call chain (son/call_chain.h, runtime/rt_trace.c).
+  [[noreturn]] void runtimeError(SrcPos pos, const std::string& what, bool withTrace = true) {
+    std::vector<SourceFrame> chain;
+    if (withTrace && !frames_.empty()) {
+      const Frame& top = frames_.back();
+      chain = expandChain(g_, top.code->funIndex, pos);
+      for (size_t k = frames_.size() - 1; k-- > 0;) {
+        const Frame& f = frames_[k];
+        std::vector<SourceFrame> more = expandChain(g_, f.code->funIndex, f.code->nodes[size_t(f.pc)].node->pos);
+        chain.insert(chain.end(), more.begin(), more.end());
+      }
+      if (pos.file == kSysLibraryFile) {
+        SrcPos at = reportedPosition(g_, top.code->funIndex, pos);
+        if (at.valid()) pos = at;
+        else if (!chain.empty()) pos = chain.front().pos;
+      }
+    }
+    auto fileOf = [&](SrcPos p) { return p.file == kSysLibraryFile ? std::string(kSysLibraryPath) : o_.fileName; };
+    res_.error = fileOf(pos) + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
                  ": runtime error: " + what;
+    for (size_t i = 0; i < chain.size() && i < kTraceHead; i++)
+      res_.trace.push_back(traceLine(g_.funs[size_t(chain[i].fun)].name, fileOf(chain[i].pos), chain[i].pos));
+    if (chain.size() > kTraceHead)
+      res_.trace.push_back("  ... " + std::to_string(chain.size() - kTraceHead) + " more frames");
     res_.exitStatus = kRuntimeErrorStatus;
     throw StopRun{};
   }
 
-  // Reported at the function whose frame did not fit, as native code does.
-  [[noreturn]] void stackOverflow(int funIndex) { runtimeError(g_.funs[size_t(funIndex)].pos, "stack overflow"); }
+  // Reported at the function whose frame did not fit, as native code does
+  // (without a call chain: the native signal handler prints none).
+  [[noreturn]] void stackOverflow(int funIndex) { runtimeError(g_.funs[size_t(funIndex)].pos, "stack overflow", false); }
 
   void tick() {
     if (++steps_ > o_.maxSteps) {
@@ -745,7 +769,9 @@ class Evaluator {
         case Op::If: jump(f, c, truthy(f, c, eval(f, c, c.a)) ? 0 : 1); break;
         case Op::Never: jump(f, c, 1); break;
         case Op::ZeroCheck:
-          if (intOf(f, c, eval(f, c, c.a)) == 0) runtimeError(c.node->pos, "division by zero");
+          if (!truthy(f, c, eval(f, c, c.a)))
+            runtimeError(c.node->pos, c.node->aux == 1 ? "a C function declared to return a non-null reference returned null"
+                                                       : "division by zero");
           runMemOps(f, c);
           jump(f, c, 0);
           break;

@@ -49,6 +49,10 @@ struct EvalResult {
   // The runtime error line without its newline, e.g.
   // "t.smp:3:12: runtime error: division by zero"; empty when there was none.
   std::string error;
+  // The call chain lines printed after `error` ("  at f (t.smp:3:5)"),
+  // innermost first, as native code prints them; not compared by
+  // evalDifference (tail calls and passes may drop frames).
+  std::vector<std::string> trace;
   // The run was cut short; `out` holds what was printed until then.
   bool stepLimitExceeded = false;
   bool outputLimitExceeded = false;

@@ -5,6 +5,7 @@ namespace simplec {
 
 void Unit::reset() {
   funs.clear();
+  inlineSites.clear();
   strings.clear();
   aliases.assign(1, "header");
   nodesMade = 0;

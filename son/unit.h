@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "son/graph.h"
+#include "son/inline_site.h"
 
 namespace simplec {
 
@@ -50,6 +51,8 @@ class Unit {
   void reset();
 
   std::vector<FunInfo> funs;
+  // Where inlined code came from: SrcPos::site indexes this (son/call_chain.h).
+  std::vector<InlineSite> inlineSites;
   std::vector<std::string> strings;  // constant byte strings (read-only data)
   // Alias classes of memory (son/mem_access.h), by name: "[]i64" for the
   // elements of int arrays, "S.x" for a struct field. Index 0 is the array

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "codegen/x86_64/call_table.h"
+#include "codegen/x86_64/cfi.h"
 #include "codegen/x86_64/elf_reader.h"
 #include "codegen/x86_64/mc_context.h"
 #include "codegen/x86_64/mc_lower.h"
@@ -149,6 +151,10 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
   out.switchSection(s.fileInfo->getTextSection());
   McLowering lower(s.t, s.ctx, out, syms);
   lower.setDwarfFile(dwarfFile, m.sourceName);
+  CfiWriter cfi(s.t, out);
+  CallTable calls;
+  lower.setCfi(&cfi);
+  lower.setCallTable(&calls);
   for (size_t i = 0; i < m.funcs.size(); ++i) {
     const mir::MFunction& f = m.funcs[i];
     llvm::MCSymbol* sym = syms.get(f.name);
@@ -158,7 +164,9 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
     out.emitLabel(sym);
     if (dwarfFile && object)
       s.ctx.addMCGenDwarfLabelEntry(llvm::MCGenDwarfLabelEntry(f.name, dwarfFile, firstLine(f), sym));
+    cfi.beginFunction();
     lower.lowerFunction(f, int(i));
+    cfi.endFunction();
     llvm::MCSymbol* end = s.ctx.createTempSymbol("func_end", true);
     out.emitLabel(end);
     out.emitELFSize(
@@ -185,6 +193,7 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
   }
 
   emitStackTable(m, syms, s.ctx, out);
+  calls.emit(m, syms, s.ctx, out);
   out.switchSection(s.t.asmInfo->getNonexecutableStackSection(s.ctx));
   return true;
 }

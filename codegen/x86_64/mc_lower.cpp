@@ -5,6 +5,8 @@
 // relaxes those whose target is out of reach.
 #include "codegen/x86_64/mc_lower.h"
 
+#include "codegen/x86_64/call_table.h"
+#include "codegen/x86_64/cfi.h"
 #include "lexer/diag.h"
 #include "llvm/MC/MCDwarf.h"
 #include "llvm/MC/MCInstBuilder.h"
@@ -246,7 +248,10 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
         lastLine_ = mi.line;
         lastCol_ = mi.col;
       }
+      if (cfi_) cfi_->beforeInst(mi);
       lowerInst(mi, i + 1 == insts.size(), int(b));
+      if (cfi_) cfi_->afterInst(mi);
+      if (calls_ && mi.op == MOp::Call) calls_->afterCall(f, mi, ctx_, out_);
     }
   }
   blockIndex_ = -1;

@@ -20,6 +20,9 @@
 
 namespace simplec::x86_64 {
 
+class CfiWriter;
+class CallTable;
+
 // The module's symbols, all created before any temporary label so that a
 // temporary name can never collide with a name the module chose. Operands
 // find theirs by mir::Symbol id, without hashing the name.
@@ -55,6 +58,9 @@ class McLowering {
   void lowerFunction(const mir::MFunction& f, int funcIndex);
   // -g: instructions with a source line get a DWARF line-table row in `file`
   // (0: no line table).
+  // Call frame information and the call-site table (each optional).
+  void setCfi(CfiWriter* cfi) { cfi_ = cfi; }
+  void setCallTable(CallTable* calls) { calls_ = calls; }
   void setDwarfFile(unsigned file, const std::string& name) {
     dwarfFile_ = file;
     dwarfFileName_ = name;
@@ -98,6 +104,8 @@ class McLowering {
   unsigned dwarfFile_ = 0;
   std::string dwarfFileName_;
   uint32_t lastLine_ = 0, lastCol_ = 0;
+  CfiWriter* cfi_ = nullptr;
+  CallTable* calls_ = nullptr;
 };
 
 }  // namespace simplec::x86_64

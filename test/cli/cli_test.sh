@@ -147,13 +147,13 @@ check "unreachable-code text" "dead.smp:1:51: warning: code will never be execut
 ./dead; check "unreachable returns do not count" 9 $?
 "$SIMPLEC" -Wno-unreachable-code dead.smp -o dead 2>err.txt; check "-Wno-unreachable-code" "" "$(cat err.txt)"
 
-# Runtime errors and stack overflows name the right file: the program's, or
-# sys.smp for code of the embedded sys library.
+# Runtime errors and stack overflows name the right file: an error inside the
+# embedded sys library is reported at the program's call into it.
 printf 'sys.io.p("a");\nu8[] d = new u8[2];\nsys.ary.copy(d, 0, "hello", 0, 5);\nreturn 0;\n' > libcopy.smp
 for o in -O0 -O2; do
   "$SIMPLEC" $o libcopy.smp -o libcopy && ./libcopy > out.txt 2> err.txt
   check "library runtime error status $o" 101 $?
-  check "library runtime error $o" "a|sys.smp:37:50: runtime error: index 2 out of bounds for length 2" "$(cat out.txt)|$(cat err.txt)"
+  check "library runtime error $o" "a|libcopy.smp:3:13: runtime error: index 2 out of bounds for length 2|  at main (libcopy.smp:3:13)" "$(cat out.txt)|$(tr '\n' '|' < err.txt | sed 's/|$//')"
 done
 printf 'val f = { int n ->\n  return f(n + 1) + 1;\n};\nreturn f(0);\n' > deep.smp
 "$SIMPLEC" deep.smp -o deep && ./deep 2> err.txt

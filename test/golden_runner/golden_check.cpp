@@ -59,11 +59,16 @@ std::vector<std::string_view> lines(std::string_view s) {
   return out;
 }
 
-// The program's runtime error message is the last thing it writes.
+// The program's runtime error message is the last thing it writes, but for
+// the call chain lines after it.
 std::string_view lastLine(std::string_view s) {
-  while (!s.empty() && s.back() == '\n') s.remove_suffix(1);
-  size_t nl = s.rfind('\n');
-  return nl == std::string_view::npos ? s : s.substr(nl + 1);
+  for (;;) {
+    while (!s.empty() && s.back() == '\n') s.remove_suffix(1);
+    size_t nl = s.rfind('\n');
+    std::string_view last = nl == std::string_view::npos ? s : s.substr(nl + 1);
+    if (!isTraceLine(last) || nl == std::string_view::npos) return last;
+    s = s.substr(0, nl);
+  }
 }
 
 std::string posPrefix(const std::string& path, int line, int col) {
@@ -228,6 +233,14 @@ CheckResult checkTest(const RunConfig& cfg, const std::string& path, const TestS
                 "\n    actual:   " + escapeForDisplay(last) + "\n";
     }
   }
+  if (!spec.trace.empty() && !rp.timedOut) {
+    std::vector<std::string> got = traceLines(rp.err, path);
+    if (got != spec.trace) {
+      report += "  call chain differs:\n";
+      for (const auto& t : spec.trace) report += "    expected: " + escapeForDisplay(t) + "\n";
+      for (const auto& t : got) report += "    actual:   " + escapeForDisplay(t) + "\n";
+    }
+  }
   if (!report.empty() && !spec.runtimeError && !rp.err.empty() && !rp.exitedWith(wantExit))
     report += section("stderr", rp.err);
   res.passed = report.empty();
@@ -282,6 +295,7 @@ std::optional<ActualOutcome> observeTest(const RunConfig& cfg, const std::string
       re.col = loc->second;
     }
     out.runtimeError = re;
+    if (!spec.trace.empty()) out.trace = traceLines(rp.err, path);
   }
   return out;
 }

@@ -248,6 +248,9 @@ TestSpec parseSpec(std::string_view source) {
       } else {
         spec.warnings.push_back(*e);
       }
+    } else if (key == "EXPECT-TRACE") {
+      if (trim(v).empty()) spec.problems.push_back(lineProblem(i, "EXPECT-TRACE needs a frame line"));
+      else spec.trace.emplace_back(trim(v));
     } else if (key == "EXPECT-RUNTIME-ERROR") {
       ExpectedRuntimeError r;
       if (auto e = parsePosText(v)) {
@@ -282,10 +285,47 @@ TestSpec parseSpec(std::string_view source) {
     spec.problems.push_back(
         "EXPECT-ERROR (a compile error) cannot be combined with EXPECT-STDOUT, "
         "EXPECT-EXIT or EXPECT-RUNTIME-ERROR");
+  if (!spec.trace.empty() && !spec.runtimeError)
+    spec.problems.push_back("EXPECT-TRACE without EXPECT-RUNTIME-ERROR");
   if (spec.runtimeError && spec.exitCode && *spec.exitCode != 101)
     spec.problems.push_back("EXPECT-RUNTIME-ERROR implies exit status 101");
   return spec;
 }
+
+bool isTraceLine(std::string_view line) {
+  return line.substr(0, 5) == "  at " || line.substr(0, 6) == "  ... ";
+}
+
+std::vector<std::string> traceLines(std::string_view err, const std::string& path) {
+  std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+  std::vector<std::string> out;
+  for (std::string_view l : splitLines(err)) {
+    if (!isTraceLine(l)) continue;
+    std::string t(trim(l));
+    std::string from = "(" + path + ":";
+    size_t at = t.find(from);
+    if (at != std::string::npos) t.replace(at, from.size(), "(" + base + ":");
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+namespace {
+
+// "at f (prog.smp:12:5)" with 12 moved by `mapLine` (a bless moves lines).
+template <typename MapLine>
+std::string movedTraceLine(const std::string& t, MapLine mapLine) {
+  size_t open = t.rfind('(');
+  if (open == std::string::npos) return t;
+  size_t colon2 = t.rfind(':');
+  size_t colon1 = colon2 == std::string::npos || colon2 == 0 ? std::string::npos : t.rfind(':', colon2 - 1);
+  if (colon1 == std::string::npos || colon1 < open) return t;
+  auto line = parseCount(std::string_view(t).substr(colon1 + 1, colon2 - colon1 - 1));
+  if (!line) return t;
+  return t.substr(0, colon1 + 1) + std::to_string(mapLine(*line)) + t.substr(colon2);
+}
+
+}  // namespace
 
 std::string blessSource(std::string_view source, const ActualOutcome& outcome) {
   std::vector<std::string_view> lines = splitLines(source);
@@ -311,7 +351,7 @@ std::string blessSource(std::string_view source, const ActualOutcome& outcome) {
     for (auto l : splitLines(out)) stdoutLines.emplace_back(l);
     noNewline = !out.empty() && out.back() != '\n';
     blockSize = stdoutLines.size() + (noNewline ? 1 : 0) +
-                (outcome.runtimeError ? 1 : 0) +
+                (outcome.runtimeError ? 1 + outcome.trace.size() : 0) +
                 (!outcome.runtimeError && outcome.exitCode != 0 ? 1 : 0) +
                 (outcome.runtimeError && outcome.exitCode != 101 ? 1 : 0);
   } else {
@@ -344,6 +384,7 @@ std::string blessSource(std::string_view source, const ActualOutcome& outcome) {
     if (outcome.runtimeError) {
       const auto& r = *outcome.runtimeError;
       block.push_back("// EXPECT-RUNTIME-ERROR: " + (r.hasPos ? pos(r.line, r.col) : "") + r.text);
+      for (const std::string& t : outcome.trace) block.push_back("// EXPECT-TRACE: " + movedTraceLine(t, mapLine));
       if (outcome.exitCode != 101) block.push_back("// EXPECT-EXIT: " + std::to_string(outcome.exitCode));
     } else if (outcome.exitCode != 0) {
       block.push_back("// EXPECT-EXIT: " + std::to_string(outcome.exitCode));

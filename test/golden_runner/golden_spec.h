@@ -38,6 +38,10 @@ struct TestSpec {
   std::vector<ExpectedError> errors;         // EXPECT-ERROR (compile only)
   std::vector<ExpectedError> warnings;       // EXPECT-WARNING: exactly these, none if empty
   std::optional<ExpectedRuntimeError> runtimeError;
+  // EXPECT-TRACE: the call chain lines after the runtime error, in order,
+  // leading blanks dropped, the source path as its base name
+  // ("at f (prog.smp:3:5)"); empty: the chain is not checked.
+  std::vector<std::string> trace;
   std::vector<std::string> problems;         // "line N: ..." for bad directives
   bool argsMalformed = false;                // an ARGS or FLAGS line could not be split
 
@@ -70,7 +74,17 @@ struct ActualOutcome {
   std::string stdoutText;
   int exitCode = 0;
   std::optional<ExpectedRuntimeError> runtimeError;
+  // The call chain in EXPECT-TRACE form; written only when the test
+  // already checked it (blessing adds no chains to other tests).
+  std::vector<std::string> trace;
 };
+
+// The call chain lines of a runtime error ("  at f (PATH:3:5)", "  ... N
+// more frames") in `err`, as EXPECT-TRACE values: leading blanks dropped,
+// PATH replaced by its base name.
+std::vector<std::string> traceLines(std::string_view err, const std::string& path);
+// A call chain line: starts "  at " or "  ... ".
+bool isTraceLine(std::string_view line);
 
 // Returns `source` with every EXPECT-* line replaced by lines describing
 // `outcome`. The new block goes where the first old EXPECT line was, or at the
