@@ -239,7 +239,9 @@ void Parser::parseDeclaration() {
     info.readonlyByBlock = ro && !isVal && (t.kind == SType::Struct || t.kind == SType::Array);
     info.maybeNull = t.isNullTracked() && maybeNull;
     if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n->type;
-    if (scope()->define(info, v.n) < 0) error(name.pos, "redefinition of '" + name.text + "'");
+    int idx = scope()->define(info, v.n);
+    if (idx < 0) error(name.pos, "redefinition of '" + name.text + "'");
+    debugDeclare(idx, v.n, 0);
     if (!accept(Tok::Comma)) break;
   }
   expect(Tok::Semi);

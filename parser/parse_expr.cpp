@@ -308,6 +308,7 @@ void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
   if (info.type.isNullTracked()) scope()->setMaybeNull(idx, v.t.kind == SType::Null || v.t.nullable);
   scope()->set(idx, v.n);
   noteVarAssigned(idx);
+  debugAssign(idx);
 }
 
 Val Parser::compoundAssign(const Token& name, Tok op, SrcPos opPos) {
