@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "codegen/debug_values.h"
 #include "codegen/div_magic.h"
 #include "lexer/diag.h"
 #include "son/unit.h"
@@ -109,6 +110,7 @@ class Selector {
       selectBlock(int(b));
       lastMBlock_[b] = cur_;
     }
+    if (!g_.debugNames.empty()) tagDebugValues(f_, g_, s_, vreg_, firstMBlock_);
     // Cold stubs last: move them to the end, renumbering branch targets.
     layoutColdLast();
     return std::move(f_);
