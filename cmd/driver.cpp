@@ -329,6 +329,7 @@ class Driver {
       return diag_.hasErrors() ? 1 : 0;
     }
     Unit g;
+    g.debugInfo = o_.debugInfo;  // -g: the parser records variables
     PassOptions po = passOptions(path);
     {
       PassScope t(po.timer, "parse");
@@ -357,6 +358,7 @@ class Driver {
     mir::MModule m = lowerUnit(g, path, lo);
     if (o_.debugInfo) {
       m.debugLines = true;
+      m.debugVars = true;
       std::error_code ec;
       m.compDir = std::filesystem::current_path(ec).string();
     }

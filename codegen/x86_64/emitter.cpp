@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "codegen/x86_64/debug_info_writer.h"
 #include "codegen/x86_64/elf_reader.h"
 #include "codegen/x86_64/mc_context.h"
 #include "codegen/x86_64/mc_lower.h"
@@ -102,7 +103,8 @@ unsigned setUpLineTable(const mir::MModule& m, McSession& s, llvm::MCStreamer& o
   s.ctx.setDwarfVersion(4);
   s.ctx.setCompilationDir(m.compDir);
   s.ctx.setDwarfDebugProducer("simplec");
-  s.ctx.setGenDwarfForAssembly(object);
+  // With variables (-g), debug_info_writer.h makes the compile unit instead.
+  s.ctx.setGenDwarfForAssembly(object && !m.debugVars);
   if (!object) {
     // MC would print `.file 1 "dir" "name"`, which GNU as takes only for
     // DWARF 5: name the file in one string.
@@ -149,6 +151,11 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
   out.switchSection(s.fileInfo->getTextSection());
   McLowering lower(s.t, s.ctx, out, syms);
   lower.setDwarfFile(dwarfFile, m.sourceName);
+  std::unique_ptr<DebugInfoWriter> debugInfo;
+  if (dwarfFile && object && m.debugVars) {
+    debugInfo = std::make_unique<DebugInfoWriter>(m, s.ctx, *s.fileInfo, out);
+    debugInfo->beginText();
+  }
   for (size_t i = 0; i < m.funcs.size(); ++i) {
     const mir::MFunction& f = m.funcs[i];
     llvm::MCSymbol* sym = syms.get(f.name);
@@ -156,15 +163,19 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
     if (f.global) out.emitSymbolAttribute(sym, llvm::MCSA_Global);
     out.emitSymbolAttribute(sym, llvm::MCSA_ELF_TypeFunction);
     out.emitLabel(sym);
-    if (dwarfFile && object)
+    if (dwarfFile && object && !debugInfo)
       s.ctx.addMCGenDwarfLabelEntry(llvm::MCGenDwarfLabelEntry(f.name, dwarfFile, firstLine(f), sym));
+    if (debugInfo) debugInfo->beginFunction(f, sym, lower);
     lower.lowerFunction(f, int(i));
     llvm::MCSymbol* end = s.ctx.createTempSymbol("func_end", true);
     out.emitLabel(end);
+    if (debugInfo) debugInfo->endFunction(end);
     out.emitELFSize(
         sym, llvm::MCBinaryExpr::createSub(llvm::MCSymbolRefExpr::create(end, s.ctx),
                                            llvm::MCSymbolRefExpr::create(sym, s.ctx), s.ctx));
   }
+
+  if (debugInfo) debugInfo->endText();
 
   if (!m.rodata.empty()) {
     out.switchSection(s.fileInfo->getReadOnlySection());
@@ -185,6 +196,7 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
   }
 
   emitStackTable(m, syms, s.ctx, out);
+  if (debugInfo) debugInfo->finish();
   out.switchSection(s.t.asmInfo->getNonexecutableStackSection(s.ctx));
   return true;
 }

@@ -59,6 +59,10 @@ class McLowering {
     dwarfFile_ = file;
     dwarfFileName_ = name;
   }
+  // -g: labels to place before instructions of the next lowerFunction, by
+  // index in layout order (the index past the last one: at its end),
+  // sorted by index.
+  void setInstLabels(std::vector<std::pair<int, llvm::MCSymbol*>> labels) { instLabels_ = std::move(labels); }
 
  private:
   void lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIndex);
@@ -98,6 +102,7 @@ class McLowering {
   unsigned dwarfFile_ = 0;
   std::string dwarfFileName_;
   uint32_t lastLine_ = 0, lastCol_ = 0;
+  std::vector<std::pair<int, llvm::MCSymbol*>> instLabels_;
 };
 
 }  // namespace simplec::x86_64
