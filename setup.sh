@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
 # llvm-19-dev pulls in what LLVM's CMake package refers to (libxml2-dev,
-# libz3-dev, libffi-dev, ...); zlib and zstd are linked by codegen directly.
-packages=(cmake make gcc g++ libc6-dev llvm-19-dev libcli11-dev catch2 zlib1g-dev libzstd-dev)
+# libz3-dev, libffi-dev, ...); zlib and zstd are linked by codegen directly;
+# gdb runs the -g test (test/cli/gdb_vars_test.sh).
+packages=(cmake make gcc g++ libc6-dev llvm-19-dev libcli11-dev catch2 zlib1g-dev libzstd-dev gdb)
 
 missing=()
 for p in "${packages[@]}"; do
