@@ -178,7 +178,7 @@ TEST_CASE("dwarf encoding: registers and places") {
   CHECK(x86_64::dwarfRegister(XMM0) == 17);
   CHECK(x86_64::dwarfRegister(XMM15) == 32);
   CHECK(x86_64::placeExpression(reg(RBX)) == std::vector<uint8_t>{0x53});          // DW_OP_reg3
-  CHECK(x86_64::placeExpression(reg(XMM0 + 14)) == std::vector<uint8_t>{0x90, 31});  // DW_OP_regx 31
+  CHECK(x86_64::placeExpression(reg(XMM0 + 14)) == std::vector<uint8_t>{0x6f});      // DW_OP_reg31
   CHECK(x86_64::placeExpression(reg(XMM15)) == std::vector<uint8_t>{0x90, 32});
   CHECK(x86_64::placeExpression(slot(-24)) == std::vector<uint8_t>{0x91, 0x68});     // DW_OP_fbreg -24
 }
