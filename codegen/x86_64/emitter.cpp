@@ -94,11 +94,11 @@ bool collectSymbols(const mir::MModule& m, llvm::MCContext& ctx, McSymbols* syms
   return true;
 }
 
-// -g: DWARF 4 line tables for the source file. In an object, MC also makes
-// the compile unit that points at them (.debug_info, .debug_aranges) as it
-// does for an assembler's -g; in assembly text the .file/.loc directives
-// are enough, the assembler makes the rest. Returns the source's DWARF
-// file number.
+// -g: DWARF 4 line tables for the source file. In an object the compile
+// unit that points at them comes from debug_info_writer.h when the module
+// has variables (m.debugVars), else from MC as for an assembler's -g; in
+// assembly text the .file/.loc directives are enough, the assembler makes
+// the rest. Returns the source's DWARF file number.
 unsigned setUpLineTable(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool object) {
   s.ctx.setDwarfVersion(4);
   s.ctx.setCompilationDir(m.compDir);
