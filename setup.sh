@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
 # llvm-19-dev pulls in what LLVM's CMake package refers to (libxml2-dev,
-# libz3-dev, libffi-dev, ...); zlib and zstd are linked by codegen directly.
+# libz3-dev, libffi-dev, ...); zlib and zstd are linked by codegen directly;
+# gdb runs the debugging tests (test/cli/gdb_frames_test.sh, gdb_vars_test.sh).
 packages=(cmake make gcc g++ libc6-dev llvm-19-dev libcli11-dev catch2 zlib1g-dev libzstd-dev gdb)
 
 missing=()

@@ -430,6 +430,7 @@ class Driver {
       return diag_.hasErrors() ? 1 : 0;
     }
     Unit g;
+    g.debugInfo = o_.debugLevel >= 2;  // -g (-g2): the parser records variables; -g1 is line tables only
     PassOptions po = passOptions(path);
     {
       PassScope t(po.timer, "parse");
@@ -458,6 +459,7 @@ class Driver {
     mir::MModule m = lowerUnit(g, displayName(path), lo);
     if (o_.debugInfo) {
       m.debugLines = true;
+      m.debugVars = o_.debugLevel >= 2;
       std::error_code ec;
       m.compDir = std::filesystem::current_path(ec).string();
     }

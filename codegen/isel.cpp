@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "codegen/call_sites.h"
+#include "codegen/debug_values.h"
 #include "codegen/div_magic.h"
 #include "lexer/diag.h"
 #include "son/call_chain.h"
@@ -112,6 +113,7 @@ class Selector {
       selectBlock(int(b));
       lastMBlock_[b] = cur_;
     }
+    if (!g_.debugNames.empty()) tagDebugValues(f_, g_, s_, vreg_, firstMBlock_);
     // Cold stubs last: move them to the end, renumbering branch targets.
     layoutColdLast();
     return std::move(f_);

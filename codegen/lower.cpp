@@ -15,6 +15,7 @@ namespace simplec {
 mir::MModule lowerUnit(Unit& g, const std::string& sourcePath, const LowerOptions& opts) {
   mir::MModule m;
   m.sourceName = sourcePath;
+  m.debugTypes = g.debugTypes;  // -g (empty otherwise)
   IselContext cx;
   const std::string names[kNumSrcFiles] = {sourcePath, kSysLibraryPath};
   for (int f = 0; f < kNumSrcFiles; f++) {

@@ -14,6 +14,7 @@
 #include "son/small_vec.h"
 #include "codegen/symbol.h"
 #include "lexer/source.h"
+#include "son/debug_info.h"
 
 namespace simplec::mir {
 
@@ -149,6 +150,11 @@ struct MInst {
   // Call: index into MFunction::callChains of the source frames this call
   // site stands for (runtime error traces), -1 for none.
   int32_t chain = -1;
+  // -g: right after it, the register or frame slot of operand 0 (or
+  // register dbgReg when >= 0) holds debug value dbgValue - 1 of its
+  // function (0: no such fact).
+  uint32_t dbgValue = 0;
+  int8_t dbgReg = -1;
   RegList argRegs;           // Call: physical registers carrying arguments; Ret: result regs
   Opnds ops;
 
@@ -275,6 +281,19 @@ struct MBlock {
   std::vector<int> succs;   // successor block indices (from Jmp/Jcc and fall-through)
   int loopDepth = 0;
   bool cold = false;        // runtime-error stubs: placed last
+  // -g: (location, debug value) pairs that hold when the block starts (the
+  // Phis it merges): a vreg before register allocation, then
+  // DebugLoc::encode of the register or frame slot.
+  std::vector<std::pair<int, int>> dbgEntry;
+};
+
+// -g: a variable with what code generation knows of its value.
+struct DebugVarLoc {
+  DebugVar var;
+  int value = -1;        // the debug value whose locations it takes (-1: none)
+  int value2 = -1;       // where `value` has none: a narrow parameter's register as passed
+  bool isConst = false;  // or it is this constant everywhere
+  int64_t constBits = 0; // integer value, or the bits of a double
 };
 
 struct MFunction {
@@ -293,6 +312,12 @@ struct MFunction {
   SrcFile file = kMainFile;
   // The call chains of this function's call sites (MInst::chain).
   std::vector<CallChain> callChains;
+  std::vector<DebugVarLoc> debugVars;  // -g
+  int numDebugValues = 0;              // -g: ids used by MInst::dbgValue
+  // -g: (register, debug value) on entry: parameters in their registers.
+  std::vector<std::pair<int, int>> dbgAtEntry;
+  // -g: (k, debug value): incoming stack argument k, once rbp is set up.
+  std::vector<std::pair<int, int>> dbgInArgs;
 
   int newVReg(RegClass c = RegClass::Gpr) {
     vregs.push_back(c);
@@ -318,6 +343,9 @@ struct MModule {
   // directory a relative sourceName is found from.
   bool debugLines = false;
   std::string compDir;
+  // -g: variables and their types (.debug_info) in objects.
+  bool debugVars = false;
+  std::vector<DebugType> debugTypes;
 };
 
 // A deterministic text form, for --emit=mir and tests.

@@ -13,6 +13,7 @@
 #include <queue>
 #include <set>
 
+#include "codegen/debug_values.h"
 #include "codegen/live_intervals.h"
 #include "codegen/liveness.h"
 #include "codegen/reg_occupancy.h"
@@ -249,6 +250,7 @@ void allocateRegisters(MFunction& f) {
   for (int r : kCalleeSaved)
     if (used[size_t(r)] && isCalleeSaved(r)) f.usedCalleeSaved.push_back(r);
 
+  if (f.numDebugValues) locateDebugEntries(f, a);
   rewriteAllocated(f, a);
 }
 

@@ -44,6 +44,9 @@ class Rewriter {
 
   // Appends the rewritten form of `in` to `out`.
   void rewrite(const MInst& in, std::vector<MInst>* out);
+  // -g: (register, debug value) facts for the start of the block being
+  // rewritten (see append).
+  std::vector<std::pair<int, int>> entryFacts;
 
  private:
   void checkVReg(int v) const {
@@ -65,7 +68,7 @@ class Rewriter {
   // Substitutes every vreg of `mi` (its register, or its decision in `refs`).
   void substitute(MInst& mi, const SpillRefs& refs) const;
   // Appends `mi` unless it is a register copy to itself.
-  static void append(MInst&& mi, std::vector<MInst>* out);
+  void append(MInst&& mi, std::vector<MInst>* out);
 
   const MFunction& f_;
   const RegAssignment& a_;
@@ -270,7 +273,19 @@ void Rewriter::substitute(MInst& mi, const SpillRefs& refs) const {
 void Rewriter::append(MInst&& mi, std::vector<MInst>* out) {
   bool identity = mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2 &&
                   mi.ops[0].kind == Opnd::PReg && mi.ops[0] == mi.ops[1];
-  if (!identity) out->push_back(std::move(mi));
+  if (!identity) {
+    out->push_back(std::move(mi));
+    return;
+  }
+  // -g: the dropped move would have put a value in its register; after the
+  // instruction before it (or at the block's start) the register holds it.
+  if (mi.dbgValue == 0) return;
+  if (out->empty())
+    entryFacts.push_back({mi.ops[0].reg, int(mi.dbgValue) - 1});
+  else if (out->back().dbgValue == 0) {
+    out->back().dbgValue = mi.dbgValue;
+    out->back().dbgReg = int8_t(mi.ops[0].reg);
+  }
 }
 
 // Drops a reload `mov r, [slot]` when r still holds the slot's value (it
@@ -348,6 +363,10 @@ void rewriteAllocated(MFunction& f, const RegAssignment& a) {
     out.reserve(b.insts.size());
     for (const MInst& mi : b.insts) rw.rewrite(mi, &out);
     std::swap(b.insts, out);
+    if (!rw.entryFacts.empty()) {
+      b.dbgEntry.insert(b.dbgEntry.end(), rw.entryFacts.begin(), rw.entryFacts.end());
+      rw.entryFacts.clear();
+    }
     dropRedundantSpillMoves(b, isSpillSlot);
   }
 }

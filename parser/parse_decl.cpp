@@ -279,7 +279,9 @@ void Parser::parseDeclaration() {
     if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n->type;
     info.kind = declKind(t, info.constValue);
     warnShadow(name);
-    if (scope()->define(info, v.n) < 0) error(name.pos, "redefinition of '" + name.text + "'");
+    int idx = scope()->define(info, v.n);
+    if (idx < 0) error(name.pos, "redefinition of '" + name.text + "'");
+    debugDeclare(idx, v.n, 0);
     if (!accept(Tok::Comma)) break;
   }
   expect(Tok::Semi);

@@ -282,6 +282,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
     if (selfStruct) {
       Node* parm = mk(Op::Parm, {fun}, ptypes[0].lattice(), 0);
       int selfIdx = ctx.scope->define({"self", ptypes[0], true, nullptr, startPos}, parm);
+      debugDeclare(selfIdx, parm, 1);
       // Inside a method, fields may be named without `self.`.
       for (size_t i = 0; i < selfStruct->fields.size(); i++) {
         const FieldInfo& f = selfStruct->fields[i];
@@ -305,8 +306,9 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
       VarInfo pinfo{params[i].name.text, params[i].t, false, nullptr, params[i].name.pos};
       pinfo.maybeNull = params[i].t.isNullTracked() && params[i].t.nullable;
       pinfo.kind = VarKind::Param;
-      if (ctx.scope->define(pinfo, value) < 0)
-        error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
+      int idx = ctx.scope->define(pinfo, value);
+      if (idx < 0) error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
+      debugDeclare(idx, value, int(i + firstParam + 1), parm);
     }
     StatementSeq seq;
     while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatementIn(seq);

@@ -346,7 +346,7 @@ bool Parser::parseFile() {
     fn_ = mainCtx_ = &ctx;
     ctx.scope = scopes_.fresh(G(), *ctx.peep, ctx.symbols, fun, mem);
     Node* argParm = peep(mk(Op::Parm, {fun}, Type::intBot(), 0));
-    ctx.scope->define({"arg", SType::intT(), false, nullptr, SrcPos{1, 1}}, argParm);
+    debugDeclare(ctx.scope->define({"arg", SType::intT(), false, nullptr, SrcPos{1, 1}}, argParm), argParm, 1);
     u_.funs[size_t(mainFun_)].paramTypes = {Type::intBot()};
     funTypes_[size_t(mainFun_)] = SType::fun({SType::intT()}, SType::intT());
     topLevel_ = true;

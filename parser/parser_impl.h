@@ -106,6 +106,7 @@ class Parser {
     size_t bodyDepth = 1;                // scope depth of the body's outermost block
     Val lastExpr;                        // value of the last expression statement
     bool lastWasExpr = false;
+    std::vector<int> debugVar;           // -g: by symbol index, its FunInfo::debugVars index or -1
   };
   // A top-level `val f = { ... };`, known before its body is parsed so that
   // calls may precede the definition.
@@ -378,6 +379,14 @@ class Parser {
   int elemKey(const SType& elem);
   // What can change a path's fact: each one also counts in factEvents_.
   void noteVarAssigned(int idx);
+  // -g (debug_vars.cpp): variable idx of the current function, just
+  // defined with value v, is a parameter (param = 1-based position) or a
+  // local (0); an assignment gives it another value. A narrow parameter's
+  // v truncates its Parm `raw`, which has the same bytes within its width.
+  void debugDeclare(int idx, Node* v, int param, Node* raw = nullptr);
+  void debugAssign(int idx);
+  int debugTypeOf(const SType& t, bool inArray = false);
+  std::unordered_map<std::string, int> debugTypeIds_;
   void noteStore(bool element, int key);
   void noteCall();
   uint64_t factEvents_ = 0;

@@ -144,9 +144,20 @@ void Graph::subsume(Node* old, Node* nw) {
   old->out.clear();
   old->outSlot.clear();
   old->keep = 0;
+  // -g: nw is the same value, so it is also the value of old's variables.
+  for (uint32_t k = old->dbg; k != 0; k = debugNames[k].next) addDebugName(nw, debugNames[k].var);
+  old->dbg = 0;
   nw->keep++;  // old's inputs may include nw
   kill(old);
   nw->keep--;
+}
+
+void Graph::addDebugName(Node* n, int var) {
+  for (uint32_t k = n->dbg; k != 0; k = debugNames[k].next)
+    if (debugNames[k].var == var) return;
+  if (debugNames.empty()) debugNames.push_back({-1, 0});  // entry 0 means "none"
+  debugNames.push_back({var, n->dbg});
+  n->dbg = uint32_t(debugNames.size() - 1);
 }
 
 void Graph::killIfUnused(Node* n) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "son/debug_info.h"
 #include "son/node.h"
 
 namespace simplec {
@@ -84,6 +85,12 @@ class Graph {
   // When set, every node that loses a use is appended here (a worklist
   // learns whose use count dropped without copying use lists).
   std::vector<Node*>* lostUses = nullptr;
+
+  // -g: chains of variable names of values (Node::dbg links into it; entry
+  // 0 is unused, so the vector stays empty without -g).
+  std::vector<DebugName> debugNames;
+  // Adds variable `var` to n's names.
+  void addDebugName(Node* n, int var);
 
  private:
   friend std::shared_ptr<const ControlFlow> controlFlow(const Graph& g);

@@ -56,6 +56,7 @@ class Node {
   std::string name;    // debugging name: variable of a Phi, function of a Fun
   int keep = 0;        // >0: kept alive by the parser even without uses
   bool dead = false;   // killed: no inputs, no outputs, ignore
+  uint32_t dbg = 0;    // -g: first link of its variable names in Graph::debugNames (0: none)
 
   Node(uint32_t id, Op op) : id(id), op(op) {}
 

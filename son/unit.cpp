@@ -9,6 +9,7 @@ void Unit::reset() {
   strings.clear();
   aliases.assign(1, "header");
   nodesMade = 0;
+  debugTypes.clear();
 }
 
 int Unit::aliasClass(const std::string& key) {

@@ -37,6 +37,7 @@ struct FunInfo {
   bool noReturn = false;
   SrcPos pos;
   SrcPos retPos;  // the return that decided retType (for the entry's check at link time)
+  std::vector<DebugVar> debugVars;  // -g: parameters and locals (son/debug_info.h)
   // Has a body to optimize and compile.
   bool hasBody() const { return !isExtern && graph && fun && ret && !ret->dead; }
 };
@@ -70,6 +71,10 @@ class Unit {
 
   // Nodes made in all graphs since reset(); the parser reports "program too
   // large" beyond nodeLimit.
+  // -g: the parser records variables and their types (son/debug_info.h).
+  bool debugInfo = false;
+  std::vector<DebugType> debugTypes;
+
   size_t nodesMade = 0;
   size_t nodeLimit = 20'000'000;
 };

@@ -11,6 +11,7 @@
 
 #include "codegen/x86_64/call_table.h"
 #include "codegen/x86_64/cfi.h"
+#include "codegen/x86_64/debug_info_writer.h"
 #include "codegen/x86_64/elf_reader.h"
 #include "codegen/x86_64/mc_context.h"
 #include "codegen/x86_64/mc_lower.h"
@@ -95,16 +96,17 @@ bool collectSymbols(const mir::MModule& m, llvm::MCContext& ctx, McSymbols* syms
   return true;
 }
 
-// -g: DWARF 4 line tables for the source file. In an object, MC also makes
-// the compile unit that points at them (.debug_info, .debug_aranges) as it
-// does for an assembler's -g; in assembly text the .file/.loc directives
-// are enough, the assembler makes the rest. Returns the source's DWARF
-// file number.
+// -g: DWARF 4 line tables for the source file. In an object the compile
+// unit that points at them comes from debug_info_writer.h when the module
+// has variables (m.debugVars), else from MC as for an assembler's -g; in
+// assembly text the .file/.loc directives are enough, the assembler makes
+// the rest. Returns the source's DWARF file number.
 unsigned setUpLineTable(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool object) {
   s.ctx.setDwarfVersion(4);
   s.ctx.setCompilationDir(m.compDir);
   s.ctx.setDwarfDebugProducer("simplec");
-  s.ctx.setGenDwarfForAssembly(object);
+  // With variables (-g), debug_info_writer.h makes the compile unit instead.
+  s.ctx.setGenDwarfForAssembly(object && !m.debugVars);
   if (!object) {
     // MC would print `.file 1 "dir" "name"`, which GNU as takes only for
     // DWARF 5: name the file in one string.
@@ -155,6 +157,11 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
   CallTable calls;
   lower.setCfi(&cfi);
   lower.setCallTable(&calls);
+  std::unique_ptr<DebugInfoWriter> debugInfo;
+  if (dwarfFile && object && m.debugVars) {
+    debugInfo = std::make_unique<DebugInfoWriter>(m, s.ctx, *s.fileInfo, out);
+    debugInfo->beginText();
+  }
   for (size_t i = 0; i < m.funcs.size(); ++i) {
     const mir::MFunction& f = m.funcs[i];
     llvm::MCSymbol* sym = syms.get(f.name);
@@ -162,17 +169,21 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
     if (f.global) out.emitSymbolAttribute(sym, llvm::MCSA_Global);
     out.emitSymbolAttribute(sym, llvm::MCSA_ELF_TypeFunction);
     out.emitLabel(sym);
-    if (dwarfFile && object)
+    if (dwarfFile && object && !debugInfo)
       s.ctx.addMCGenDwarfLabelEntry(llvm::MCGenDwarfLabelEntry(f.name, dwarfFile, firstLine(f), sym));
     cfi.beginFunction();
+    if (debugInfo) debugInfo->beginFunction(f, sym, lower);
     lower.lowerFunction(f, int(i));
     cfi.endFunction();
     llvm::MCSymbol* end = s.ctx.createTempSymbol("func_end", true);
     out.emitLabel(end);
+    if (debugInfo) debugInfo->endFunction(end);
     out.emitELFSize(
         sym, llvm::MCBinaryExpr::createSub(llvm::MCSymbolRefExpr::create(end, s.ctx),
                                            llvm::MCSymbolRefExpr::create(sym, s.ctx), s.ctx));
   }
+
+  if (debugInfo) debugInfo->endText();
 
   if (!m.rodata.empty()) {
     out.switchSection(s.fileInfo->getReadOnlySection());
@@ -194,6 +205,7 @@ bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool
 
   emitStackTable(m, syms, s.ctx, out);
   calls.emit(m, syms, s.ctx, out);
+  if (debugInfo) debugInfo->finish();
   out.switchSection(s.t.asmInfo->getNonexecutableStackSection(s.ctx));
   return true;
 }

@@ -235,16 +235,26 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
         lastCol_ = mi.col;
         break;
       }
+  size_t nextLabel = 0;
+  int instIndex = 0;
+  // The first instruction after the prologue starts a row of its own
+  // marked prologue_end, where gdb puts a breakpoint on the function.
+  bool prologueEnd = dwarfFile_ != 0;
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     blockIndex_ = int(b);
     out_.emitLabel(blockLabels_[b]);
     const auto& insts = f.blocks[b].insts;
-    for (size_t i = 0; i < insts.size(); ++i) {
+    for (size_t i = 0; i < insts.size(); ++i, ++instIndex) {
       const mir::MInst& mi = insts[i];
+      for (; nextLabel < instLabels_.size() && instLabels_[nextLabel].first <= instIndex; ++nextLabel)
+        out_.emitLabel(instLabels_[nextLabel].second);
       // A row starts where the source position changes; instructions
       // without one stay in the row before them.
-      if (dwarfFile_ && mi.line && (mi.line != lastLine_ || mi.col != lastCol_)) {
-        out_.emitDwarfLocDirective(dwarfFile_, mi.line, mi.col, DWARF2_FLAG_IS_STMT, 0, 0, dwarfFileName_);
+      if (dwarfFile_ && mi.line && (mi.line != lastLine_ || mi.col != lastCol_ || prologueEnd)) {
+        out_.emitDwarfLocDirective(dwarfFile_, mi.line, mi.col,
+                                   DWARF2_FLAG_IS_STMT | (prologueEnd ? DWARF2_FLAG_PROLOGUE_END : 0), 0, 0,
+                                   dwarfFileName_);
+        prologueEnd = false;
         lastLine_ = mi.line;
         lastCol_ = mi.col;
       }
@@ -254,6 +264,8 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
       if (calls_ && mi.op == MOp::Call) calls_->afterCall(f, mi, ctx_, out_);
     }
   }
+  for (; nextLabel < instLabels_.size(); ++nextLabel) out_.emitLabel(instLabels_[nextLabel].second);
+  instLabels_.clear();
   blockIndex_ = -1;
   func_ = nullptr;
 }

@@ -65,6 +65,10 @@ class McLowering {
     dwarfFile_ = file;
     dwarfFileName_ = name;
   }
+  // -g: labels to place before instructions of the next lowerFunction, by
+  // index in layout order (the index past the last one: at its end),
+  // sorted by index.
+  void setInstLabels(std::vector<std::pair<int, llvm::MCSymbol*>> labels) { instLabels_ = std::move(labels); }
 
  private:
   void lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIndex);
@@ -106,6 +110,7 @@ class McLowering {
   uint32_t lastLine_ = 0, lastCol_ = 0;
   CfiWriter* cfi_ = nullptr;
   CallTable* calls_ = nullptr;
+  std::vector<std::pair<int, llvm::MCSymbol*>> instLabels_;
 };
 
 }  // namespace simplec::x86_64

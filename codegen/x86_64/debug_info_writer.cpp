@@ -1,0 +1,361 @@
+// -g: the debug-information sections (see debug_info_writer.h). DIEs are
+// built as a tree first, so that every DIE's offset is known before any
+// byte is written (type references are 4-byte offsets into the unit);
+// abbreviations are shared by DIEs of the same shape.
+#include "codegen/x86_64/debug_info_writer.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "codegen/debug_locations.h"
+#include "codegen/x86_64/dwarf_encoding.h"
+#include "codegen/x86_64/mc_lower.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+
+namespace simplec::x86_64 {
+
+namespace dw = llvm::dwarf;
+
+namespace {
+
+struct Attr {
+  dw::Attribute at;
+  dw::Form form;
+  uint64_t u = 0;            // constants; ref: target DIE index
+  std::string str;
+  std::vector<uint8_t> expr;
+  llvm::MCSymbol* a = nullptr;  // addr / sec_offset symbol, or the high end of a difference
+  llvm::MCSymbol* b = nullptr;  // the low end of a difference
+};
+
+struct Die {
+  dw::Tag tag;
+  std::vector<Attr> attrs;
+  std::vector<int> kids;
+  uint32_t offset = 0;
+  unsigned abbrev = 0;
+};
+
+class DieTree {
+ public:
+  int add(dw::Tag tag, int parent) {
+    dies.push_back({tag, {}, {}, 0, 0});
+    if (parent >= 0) dies[size_t(parent)].kids.push_back(int(dies.size() - 1));
+    return int(dies.size() - 1);
+  }
+  Attr& attr(int d, dw::Attribute at, dw::Form form) {
+    dies[size_t(d)].attrs.push_back({at, form});
+    return dies[size_t(d)].attrs.back();
+  }
+  void str(int d, dw::Attribute at, const std::string& s) { attr(d, at, dw::DW_FORM_string).str = s; }
+  void num(int d, dw::Attribute at, dw::Form form, uint64_t v) { attr(d, at, form).u = v; }
+  void ref(int d, dw::Attribute at, int target) { attr(d, at, dw::DW_FORM_ref4).u = uint64_t(target); }
+  void flag(int d, dw::Attribute at) { attr(d, at, dw::DW_FORM_flag_present); }
+  void expr(int d, dw::Attribute at, std::vector<uint8_t> e) { attr(d, at, dw::DW_FORM_exprloc).expr = std::move(e); }
+  void addr(int d, dw::Attribute at, llvm::MCSymbol* s) { attr(d, at, dw::DW_FORM_addr).a = s; }
+  void secOffset(int d, dw::Attribute at, llvm::MCSymbol* s) { attr(d, at, dw::DW_FORM_sec_offset).a = s; }
+  void diff(int d, dw::Attribute at, llvm::MCSymbol* hi, llvm::MCSymbol* lo) {
+    Attr& a = attr(d, at, dw::DW_FORM_data4);
+    a.a = hi;
+    a.b = lo;
+  }
+
+  static unsigned size(const Attr& a) {
+    switch (a.form) {
+      case dw::DW_FORM_string: return unsigned(a.str.size() + 1);
+      case dw::DW_FORM_data1: return 1;
+      case dw::DW_FORM_data2: return 2;
+      case dw::DW_FORM_data4: case dw::DW_FORM_ref4: case dw::DW_FORM_sec_offset: return 4;
+      case dw::DW_FORM_data8: case dw::DW_FORM_addr: return 8;
+      case dw::DW_FORM_udata: return ulebSize(a.u);
+      case dw::DW_FORM_sdata: return slebSize(int64_t(a.u));
+      case dw::DW_FORM_exprloc: return unsigned(ulebSize(a.expr.size()) + a.expr.size());
+      default: return 0;  // flag_present
+    }
+  }
+
+  // Gives every DIE its abbreviation and offset (the unit header is 11
+  // bytes); returns the unit's size after its length field.
+  uint32_t layout() {
+    uint32_t off = 11;
+    place(0, off);
+    return off - 4;
+  }
+
+  std::vector<Die> dies;
+  std::vector<std::vector<unsigned>> abbrevs;  // tag, children, (at, form)*
+
+ private:
+  void place(int d, uint32_t& off) {
+    Die& die = dies[size_t(d)];
+    std::vector<unsigned> key{unsigned(die.tag), die.kids.empty() ? 0u : 1u};
+    for (const Attr& a : die.attrs) {
+      key.push_back(unsigned(a.at));
+      key.push_back(unsigned(a.form));
+    }
+    auto it = abbrevIds_.find(key);
+    if (it == abbrevIds_.end()) {
+      abbrevs.push_back(key);
+      it = abbrevIds_.emplace(key, unsigned(abbrevs.size())).first;
+    }
+    die.abbrev = it->second;
+    die.offset = off;
+    off += ulebSize(die.abbrev);
+    for (const Attr& a : die.attrs) off += size(a);
+    for (int k : die.kids) place(k, off);
+    if (!die.kids.empty()) off += 1;  // end of the children
+  }
+  std::map<std::vector<unsigned>, unsigned> abbrevIds_;
+};
+
+}  // namespace
+
+DebugInfoWriter::DebugInfoWriter(const mir::MModule& m, llvm::MCContext& ctx, const llvm::MCObjectFileInfo& fileInfo,
+                                 llvm::MCStreamer& out)
+    : m_(m), ctx_(ctx), fi_(fileInfo), out_(out) {}
+
+void DebugInfoWriter::beginText() {
+  textBegin_ = ctx_.createTempSymbol("debug_text_begin", true);
+  out_.emitLabel(textBegin_);
+}
+
+void DebugInfoWriter::endText() {
+  textEnd_ = ctx_.createTempSymbol("debug_text_end", true);
+  out_.emitLabel(textEnd_);
+}
+
+void DebugInfoWriter::beginFunction(const mir::MFunction& f, llvm::MCSymbol* sym, McLowering& lower) {
+  Fun fn{&f, sym};
+  std::vector<std::vector<DebugRange>> loc = debugLocations(f);
+  std::map<int, llvm::MCSymbol*> labels;  // instruction index -> label
+  auto labelAt = [&](int i) {
+    llvm::MCSymbol*& s = labels[i];
+    if (!s) s = ctx_.createTempSymbol("debug_loc", true);
+    return s;
+  };
+  for (const mir::DebugVarLoc& v : f.debugVars) {
+    Var var{&v, {}, {}};
+    std::vector<DebugRange> none;
+    auto of = [&](int value) -> const std::vector<DebugRange>& {
+      return value >= 0 && size_t(value) < loc.size() ? loc[size_t(value)] : none;
+    };
+    for (const DebugRange& r : preferRanges(of(v.value), of(v.value2))) {
+      var.ranges.push_back({labelAt(r.begin), labelAt(r.end)});
+      var.places.push_back(r.place);
+    }
+    fn.vars.push_back(std::move(var));
+  }
+  lower.setInstLabels(std::vector<std::pair<int, llvm::MCSymbol*>>(labels.begin(), labels.end()));
+  funs_.push_back(std::move(fn));
+}
+
+void DebugInfoWriter::endFunction(llvm::MCSymbol* end) { funs_.back().end = end; }
+
+void DebugInfoWriter::finish() {
+  DieTree t;
+  int cu = t.add(dw::DW_TAG_compile_unit, -1);
+  t.str(cu, dw::DW_AT_producer, "simplec");
+  t.num(cu, dw::DW_AT_language, dw::DW_FORM_data2, dw::DW_LANG_C99);
+  t.str(cu, dw::DW_AT_name, m_.sourceName);
+  t.str(cu, dw::DW_AT_comp_dir, m_.compDir);
+  t.secOffset(cu, dw::DW_AT_stmt_list, out_.getDwarfLineTableSymbol(0));
+  t.addr(cu, dw::DW_AT_low_pc, textBegin_);
+  t.diff(cu, dw::DW_AT_high_pc, textEnd_, textBegin_);
+
+  // Types. A variable of a struct, array or function type holds a
+  // reference: its DIE is a pointer to the object's.
+  const std::vector<DebugType>& types = m_.debugTypes;
+  std::vector<int> valueDie(types.size(), -1), objectDie(types.size(), -1);
+  auto base = [&](const std::string& name, unsigned enc, int size) {
+    int d = t.add(dw::DW_TAG_base_type, cu);
+    t.str(d, dw::DW_AT_name, name);
+    t.num(d, dw::DW_AT_encoding, dw::DW_FORM_data1, enc);
+    t.num(d, dw::DW_AT_byte_size, dw::DW_FORM_data1, uint64_t(size));
+    return d;
+  };
+  int intDie = -1;
+  for (size_t i = 0; i < types.size(); i++) {
+    const DebugType& ty = types[i];
+    switch (ty.kind) {
+      case DebugType::Int:
+        valueDie[i] = base(ty.name, ty.isSigned ? dw::DW_ATE_signed : dw::DW_ATE_unsigned, ty.size);
+        if (ty.name == "int") intDie = valueDie[i];
+        break;
+      case DebugType::Bool: valueDie[i] = base(ty.name, dw::DW_ATE_boolean, ty.size); break;
+      case DebugType::Float: valueDie[i] = base(ty.name, dw::DW_ATE_float, ty.size); break;
+      case DebugType::Struct:
+        objectDie[i] = t.add(dw::DW_TAG_structure_type, cu);
+        break;
+      case DebugType::Array:
+        objectDie[i] = t.add(dw::DW_TAG_structure_type, cu);
+        break;
+      case DebugType::Fun:
+        objectDie[i] = t.add(dw::DW_TAG_subroutine_type, cu);
+        t.flag(objectDie[i], dw::DW_AT_prototyped);
+        break;
+    }
+    if (objectDie[i] >= 0) {
+      valueDie[i] = t.add(dw::DW_TAG_pointer_type, cu);
+      t.num(valueDie[i], dw::DW_AT_byte_size, dw::DW_FORM_data1, 8);
+      t.ref(valueDie[i], dw::DW_AT_type, objectDie[i]);
+    }
+  }
+  if (intDie < 0) intDie = base("int", dw::DW_ATE_signed, 8);
+  auto member = [&](int parent, const std::string& name, int type, int64_t offset) {
+    int d = t.add(dw::DW_TAG_member, parent);
+    t.str(d, dw::DW_AT_name, name);
+    t.ref(d, dw::DW_AT_type, type);
+    t.num(d, dw::DW_AT_data_member_location, dw::DW_FORM_udata, uint64_t(offset));
+  };
+  for (size_t i = 0; i < types.size(); i++) {
+    const DebugType& ty = types[i];
+    int d = objectDie[i];
+    if (ty.kind == DebugType::Struct) {
+      t.str(d, dw::DW_AT_name, ty.name);
+      t.num(d, dw::DW_AT_byte_size, dw::DW_FORM_udata, uint64_t(ty.size));
+      for (const DebugField& f : ty.fields)
+        if (f.type >= 0) member(d, f.name, valueDie[size_t(f.type)], f.offset);
+    } else if (ty.kind == DebugType::Array && ty.elem >= 0) {
+      // The length, then the elements: as many as the length says (the
+      // bound is read from 8 bytes before the elements).
+      t.str(d, dw::DW_AT_name, ty.name);
+      t.num(d, dw::DW_AT_byte_size, dw::DW_FORM_udata, 8);
+      member(d, "len", intDie, 0);
+      int arr = t.add(dw::DW_TAG_array_type, cu);
+      t.ref(arr, dw::DW_AT_type, valueDie[size_t(ty.elem)]);
+      int sub = t.add(dw::DW_TAG_subrange_type, arr);
+      t.ref(sub, dw::DW_AT_type, intDie);
+      t.expr(sub, dw::DW_AT_count,
+             {dw::DW_OP_push_object_address, dw::DW_OP_lit8, dw::DW_OP_minus, dw::DW_OP_deref});
+      member(d, "data", arr, 8);
+    }
+  }
+
+  // Functions and their variables; each location list gets a label in .debug_loc.
+  struct LocList {
+    llvm::MCSymbol* label;
+    const Var* var;
+  };
+  std::vector<LocList> lists;
+  for (const Fun& fn : funs_) {
+    const mir::MFunction& f = *fn.f;
+    int sp = t.add(dw::DW_TAG_subprogram, cu);
+    t.str(sp, dw::DW_AT_name, f.name);
+    if (f.file == kMainFile && f.line) {
+      t.num(sp, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
+      t.num(sp, dw::DW_AT_decl_line, dw::DW_FORM_udata, f.line);
+    }
+    t.flag(sp, dw::DW_AT_prototyped);
+    if (f.global) t.flag(sp, dw::DW_AT_external);
+    t.addr(sp, dw::DW_AT_low_pc, fn.begin);
+    t.diff(sp, dw::DW_AT_high_pc, fn.end, fn.begin);
+    t.expr(sp, dw::DW_AT_frame_base, {dw::DW_OP_reg6});  // rbp
+    // Parameters first, in order, then the locals.
+    std::vector<const Var*> order;
+    for (const Var& v : fn.vars)
+      if (v.v->var.param > 0) order.push_back(&v);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Var* a, const Var* b) { return a->v->var.param < b->v->var.param; });
+    for (const Var& v : fn.vars)
+      if (v.v->var.param == 0) order.push_back(&v);
+    for (const Var* v : order) {
+      const DebugVar& dv = v->v->var;
+      if (dv.type < 0 || size_t(dv.type) >= types.size()) continue;
+      int d = t.add(dv.param > 0 ? dw::DW_TAG_formal_parameter : dw::DW_TAG_variable, sp);
+      t.str(d, dw::DW_AT_name, dv.name);
+      if (dv.pos.file == kMainFile && dv.pos.line > 0) {
+        t.num(d, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
+        t.num(d, dw::DW_AT_decl_line, dw::DW_FORM_udata, uint64_t(dv.pos.line));
+      }
+      t.ref(d, dw::DW_AT_type, valueDie[size_t(dv.type)]);
+      if (!v->ranges.empty()) {
+        llvm::MCSymbol* l = ctx_.createTempSymbol("debug_loclist", true);
+        t.secOffset(d, dw::DW_AT_location, l);
+        lists.push_back({l, v});
+      } else if (v->v->isConst) {
+        const DebugType& ty = types[size_t(dv.type)];
+        if (ty.kind == DebugType::Float)
+          t.num(d, dw::DW_AT_const_value, dw::DW_FORM_data8, uint64_t(v->v->constBits));
+        else
+          t.num(d, dw::DW_AT_const_value, dw::DW_FORM_sdata, uint64_t(v->v->constBits));
+      }
+    }
+  }
+  uint32_t unitLength = t.layout();
+
+  // .debug_abbrev
+  out_.switchSection(fi_.getDwarfAbbrevSection());
+  llvm::MCSymbol* abbrevStart = ctx_.createTempSymbol("debug_abbrev_start", true);
+  out_.emitLabel(abbrevStart);
+  for (size_t i = 0; i < t.abbrevs.size(); i++) {
+    const std::vector<unsigned>& k = t.abbrevs[i];
+    out_.emitULEB128IntValue(i + 1);
+    out_.emitULEB128IntValue(k[0]);
+    out_.emitIntValue(k[1], 1);
+    for (size_t j = 2; j + 1 < k.size(); j += 2) {
+      out_.emitULEB128IntValue(k[j]);
+      out_.emitULEB128IntValue(k[j + 1]);
+    }
+    out_.emitIntValue(0, 1);
+    out_.emitIntValue(0, 1);
+  }
+  out_.emitIntValue(0, 1);
+
+  // .debug_info
+  out_.switchSection(fi_.getDwarfInfoSection());
+  out_.emitIntValue(unitLength, 4);
+  out_.emitIntValue(4, 2);  // DWARF version
+  out_.emitSymbolValue(abbrevStart, 4);
+  out_.emitIntValue(8, 1);  // address size
+  // Pre-order walk; a DIE with children ends with a 0 after them.
+  std::function<void(int)> emitDie = [&](int d) {
+    const Die& die = t.dies[size_t(d)];
+    out_.emitULEB128IntValue(die.abbrev);
+    for (const Attr& a : die.attrs) {
+      switch (a.form) {
+        case dw::DW_FORM_string:
+          out_.emitBytes(a.str);
+          out_.emitIntValue(0, 1);
+          break;
+        case dw::DW_FORM_data1: out_.emitIntValue(a.u, 1); break;
+        case dw::DW_FORM_data2: out_.emitIntValue(a.u, 2); break;
+        case dw::DW_FORM_data4:
+          if (a.a) out_.emitAbsoluteSymbolDiff(a.a, a.b, 4);
+          else out_.emitIntValue(a.u, 4);
+          break;
+        case dw::DW_FORM_data8: out_.emitIntValue(a.u, 8); break;
+        case dw::DW_FORM_udata: out_.emitULEB128IntValue(a.u); break;
+        case dw::DW_FORM_sdata: out_.emitSLEB128IntValue(int64_t(a.u)); break;
+        case dw::DW_FORM_ref4: out_.emitIntValue(t.dies[size_t(a.u)].offset, 4); break;
+        case dw::DW_FORM_addr: out_.emitSymbolValue(a.a, 8); break;
+        case dw::DW_FORM_sec_offset: out_.emitSymbolValue(a.a, 4); break;
+        case dw::DW_FORM_exprloc:
+          out_.emitULEB128IntValue(a.expr.size());
+          out_.emitBytes(llvm::StringRef(reinterpret_cast<const char*>(a.expr.data()), a.expr.size()));
+          break;
+        default: break;  // flag_present: no bytes
+      }
+    }
+    for (int k : die.kids) emitDie(k);
+    if (!die.kids.empty()) out_.emitIntValue(0, 1);
+  };
+  emitDie(0);
+
+  // .debug_loc: (begin, end) relative to the unit's low_pc, the
+  // expression's length and bytes; (0, 0) ends a list.
+  out_.switchSection(fi_.getDwarfLocSection());
+  for (const LocList& l : lists) {
+    out_.emitLabel(l.label);
+    for (size_t i = 0; i < l.var->ranges.size(); i++) {
+      out_.emitAbsoluteSymbolDiff(l.var->ranges[i].first, textBegin_, 8);
+      out_.emitAbsoluteSymbolDiff(l.var->ranges[i].second, textBegin_, 8);
+      std::vector<uint8_t> e = placeExpression(l.var->places[i]);
+      out_.emitIntValue(e.size(), 2);
+      out_.emitBytes(llvm::StringRef(reinterpret_cast<const char*>(e.data()), e.size()));
+    }
+    out_.emitIntValue(0, 8);
+    out_.emitIntValue(0, 8);
+  }
+}
+
+}  // namespace simplec::x86_64

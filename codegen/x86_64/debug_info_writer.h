@@ -1,0 +1,59 @@
+// -g: writes .debug_info, .debug_abbrev and .debug_loc (DWARF 4) for a
+// module into an object, with MCStreamer directly (only MC is linked): the
+// compile unit (language C99, so gdb parses expressions), the types of
+// son/debug_info.h, and for each function a DW_TAG_subprogram with its
+// parameters and locals, whose locations are the ranges of
+// debug_locations.h (labels placed by McLowering). The line table stays
+// MC's (.debug_line); the unit points at it.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "codegen/debug_locations.h"
+#include "codegen/mir.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCStreamer.h"
+
+namespace simplec::x86_64 {
+
+class McLowering;
+
+class DebugInfoWriter {
+ public:
+  DebugInfoWriter(const mir::MModule& m, llvm::MCContext& ctx, const llvm::MCObjectFileInfo& fileInfo,
+                  llvm::MCStreamer& out);
+  // Call in .text before the first function and after the last one.
+  void beginText();
+  void endText();
+  // Around the lowering of each function: computes its variables' ranges
+  // and asks `lower` for labels at their ends.
+  void beginFunction(const mir::MFunction& f, llvm::MCSymbol* sym, McLowering& lower);
+  void endFunction(llvm::MCSymbol* end);
+  // Writes the sections (before the streamer finishes).
+  void finish();
+
+  struct Var {
+    const mir::DebugVarLoc* v;
+    std::vector<std::pair<llvm::MCSymbol*, llvm::MCSymbol*>> ranges;  // with places:
+    std::vector<DebugPlace> places;
+  };
+  struct Fun {
+    const mir::MFunction* f;
+    llvm::MCSymbol* begin;
+    llvm::MCSymbol* end = nullptr;
+    std::vector<Var> vars;
+  };
+
+ private:
+  const mir::MModule& m_;
+  llvm::MCContext& ctx_;
+  const llvm::MCObjectFileInfo& fi_;
+  llvm::MCStreamer& out_;
+  llvm::MCSymbol* textBegin_ = nullptr;
+  llvm::MCSymbol* textEnd_ = nullptr;
+  std::vector<Fun> funs_;
+};
+
+}  // namespace simplec::x86_64

@@ -1,0 +1,92 @@
+// -g: records the function's parameters and locals with their types
+// (son/debug_info.h) as the parser defines them, and names the value
+// each is given. Does nothing without -g.
+#include "parser/parser_impl.h"
+#include "son/mem_access.h"
+
+namespace simplec {
+
+void Parser::debugDeclare(int idx, Node* v, int param, Node* raw) {
+  if (!u_.debugInfo || idx < 0 || !v) return;
+  const VarInfo& info = syms().vars[size_t(idx)];
+  std::vector<int>& ids = fn_->debugVar;
+  if (ids.size() <= size_t(idx)) ids.resize(size_t(idx) + 1, -1);
+  ids[size_t(idx)] = -1;
+  // Temporaries, field names inside methods, C variables and named
+  // functions (`val f = {...}`) are not variables of this frame.
+  if (info.name.empty() || info.name[0] == '$' || info.field >= 0 || info.externVar >= 0) return;
+  SType::Kind k = info.type.kind;
+  if (k == SType::Error || k == SType::Void || k == SType::Null) return;
+  if (k == SType::Fun && info.constValue) return;
+  std::vector<DebugVar>& vars = u_.funs[size_t(fn_->funIdx)].debugVars;
+  DebugVar d;
+  d.name = info.name;
+  d.type = debugTypeOf(info.type);
+  d.pos = info.pos;
+  d.param = param;
+  ids[size_t(idx)] = int(vars.size());
+  vars.push_back(d);
+  G().addDebugName(v, ids[size_t(idx)]);
+  if (raw && raw != v) G().addDebugName(raw, ids[size_t(idx)]);
+}
+
+void Parser::debugAssign(int idx) {
+  if (!u_.debugInfo || idx < 0 || size_t(idx) >= fn_->debugVar.size()) return;
+  int d = fn_->debugVar[size_t(idx)];
+  if (d >= 0) u_.funs[size_t(fn_->funIdx)].debugVars[size_t(d)].reassigned = true;
+}
+
+// The debug type of values of static type t: as a variable or struct field
+// holds them (f32 widened to a double, narrow integers extended), or, with
+// inArray, as an array element is stored (f32 in 4 bytes).
+int Parser::debugTypeOf(const SType& t, bool inArray) {
+  SType base = t.nonNull();
+  base.readonly = false;
+  std::string key = base.str() + (inArray && t.kind == SType::Float ? "@mem" : "");
+  auto it = debugTypeIds_.find(key);
+  if (it != debugTypeIds_.end()) return it->second;
+  int id = int(u_.debugTypes.size());
+  debugTypeIds_[key] = id;
+  u_.debugTypes.emplace_back();
+  DebugType d;
+  d.name = base.str();
+  switch (t.kind) {
+    case SType::Int:
+      d.size = t.bits / 8;
+      d.isSigned = !t.isUnsigned;
+      break;
+    case SType::Bool:
+      d.kind = DebugType::Bool;
+      d.size = 1;
+      break;
+    case SType::Float:
+      d.kind = DebugType::Float;
+      d.size = inArray ? t.bits / 8 : 8;  // f32 variables and fields hold doubles
+      break;
+    case SType::Struct: {
+      d.kind = DebugType::Struct;
+      int slot = 0;
+      for (const FieldInfo& f : t.strct->fields) {
+        if (f.isConst()) continue;
+        DebugField df;
+        df.name = f.name;
+        df.offset = kArrayHeader + 8 * int64_t(slot++);
+        df.type = debugTypeOf(f.type);
+        d.fields.push_back(df);
+      }
+      d.size = int(kArrayHeader + 8 * int64_t(slot));
+      break;
+    }
+    case SType::Array:
+      d.kind = DebugType::Array;
+      d.elem = debugTypeOf(*t.elem, true);
+      break;
+    default:
+      d.kind = DebugType::Fun;
+      break;
+  }
+  u_.debugTypes[size_t(id)] = std::move(d);
+  return id;
+}
+
+}  // namespace simplec

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# -g variables (docs/debugging.md): gdb in batch mode stops in a program
+# (test/cli/gdb/vars.smp) at -O0 and -O2 and prints parameters, locals,
+# struct fields, array elements and lengths, null references, bools and
+# floats; at -O2 a variable may be <optimized out>, never another value.
+# Then llvm-dwarfdump --verify on every golden program compiled with -g at
+# -O0 and -O2, and -g must leave .text byte-identical.
+# Usage: gdb_vars_test.sh PATH/TO/simplec
+set -u
+SIMPLEC=$(realpath "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+GOLDEN=$(cd "$HERE/../golden" && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+pass=0 fail=0
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" == "$3" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; fi
+}
+# has NAME LINE OUTPUT: OUTPUT has LINE as a whole line.
+has() {
+  if grep -qxF -- "$2" <<<"$3"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $1: no line '$2' in:"; sed 's/^/  | /' <<<"$3"; fi
+}
+# shows NAME LEVEL WANT OUTPUT: at -O0 OUTPUT has WANT; at -O2 it has WANT
+# or the same variable <optimized out> (never another value).
+shows() {
+  if [ "$2" == -O0 ]; then has "$1 $2" "$3" "$4"; return; fi
+  local other="${3%% = *} = <optimized out>"
+  if grep -qxF -- "$3" <<<"$4" || grep -qxF -- "$other" <<<"$4"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $1 $2: neither '$3' nor '$other' in:"; sed 's/^/  | /' <<<"$4"; fi
+}
+gdbrun() {  # gdbrun BINARY COMMAND...
+  local bin=$1; shift
+  local args=()
+  for c in "$@"; do args+=(-ex "$c"); done
+  gdb -nx -batch -ex 'set pagination off' -ex 'set confirm off' -ex 'set width 0' "${args[@]}" "$bin" 2>&1 </dev/null |
+    sed 's/^\$[0-9]* = /= /'
+}
+
+command -v gdb >/dev/null; check "gdb is installed (setup.sh)" 0 $?
+DWARFDUMP=$(command -v llvm-dwarfdump-19 || command -v llvm-dwarfdump)
+test -n "$DWARFDUMP"; check "llvm-dwarfdump is installed" 0 $?
+
+SRC="$HERE/gdb/vars.smp"
+LINE=$(grep -n '// BREAK' "$SRC" | cut -d: -f1)
+for O in -O0 -O2; do
+  "$SIMPLEC" $O -g "$SRC" -o vars$O; check "compile vars.smp $O -g" 0 $?
+  ./vars$O >/dev/null; check "vars$O exit status" 17 $?
+
+  # Stopped on entry of the outer call: the parameters.
+  out=$(gdbrun vars$O 'break visit' 'run' 'info args' 'print p.next.v' 'print p.seen' 'print p.w' 'print p.x' \
+    'print p.tiny' 'print a.len' 'print a.data[3]' 'print *a' 'print none' 'print p.next.next' 'print *p.next')
+  shows "info args at entry" $O "scale = 2.5" "$out"
+  shows "info args at entry" $O "deep = true" "$out"
+  shows "info args at entry" $O "small = -5" "$out"
+  shows "info args at entry" $O "tag = 200 '\\310'" "$out"
+  shows "info args at entry" $O "none = 0x0" "$out"
+  shows "info args at entry" $O "depth = 1" "$out"
+  has "p.next.v $O" "= 7" "$out"
+  has "p.seen $O" "= true" "$out"
+  has "p.w (f32 field) $O" "= 1.5" "$out"
+  has "p.x (flt field) $O" "= 2.25" "$out"
+  has "p.tiny (i16 field) $O" "= -300" "$out"
+  has "a.len $O" "= 4" "$out"
+  has "a.data[3] $O" "= 40" "$out"
+  has "*a $O" "= {len = 4, data = {10, 20, 30, 40}}" "$out"
+  has "print none $O" "= (struct Cell *) 0x0" "$out"
+  has "null field $O" "= (struct Cell *) 0x0" "$out"
+  has "*p.next $O" "= {v = 7, next = 0x0, seen = false, w = 0, x = 0, tiny = 0}" "$out"
+
+  # Stopped at a line, in the inner call (the first to get there).
+  out=$(gdbrun vars$O "break vars.smp:$LINE" 'run' 'info args' 'info locals' 'bt')
+  shows "info args at line $LINE" $O "scale = 5" "$out"
+  shows "info args at line $LINE" $O "deep = false" "$out"
+  shows "info args at line $LINE" $O "depth = 0" "$out"
+  shows "info locals at line $LINE" $O "n = 4" "$out"
+  shows "info locals at line $LINE" $O "half = 2.5" "$out"
+  shows "info locals at line $LINE" $O "sub = 0" "$out"
+  has "info locals at line $LINE: total $O" "total = 182" "$out"
+  check "bt: two frames of visit $O" 2 "$(grep -c ' visit (' <<<"$out")"
+  # In the outer frame, after the inner call returned.
+  out=$(gdbrun vars$O "break vars.smp:$LINE" 'run' 'continue' 'print total' 'print sub' 'print p.v')
+  has "outer total $O" "= 288" "$out"
+  shows "outer sub" $O "sub = 107" "$(sed 's/^= /sub = /' <<<"$out")"
+  has "outer p.v $O" "= 3" "$out"
+done
+
+# At -O0 every parameter and local of vars.smp has a location at the line.
+out=$(gdbrun vars-O0 "break vars.smp:$LINE" 'run' 'info args' 'info locals')
+check "no <optimized out> at -O0" 0 "$(grep -c 'optimized out' <<<"$out")"
+
+# -g changes no instruction.
+for f in "$SRC" "$GOLDEN/programs/"*.smp; do
+  "$SIMPLEC" -O2 -c "$f" -o plain.o 2>/dev/null || continue
+  "$SIMPLEC" -O2 -g -c "$f" -o debug.o
+  objcopy -O binary --only-section=.text plain.o plain.text && objcopy -O binary --only-section=.text debug.o debug.text
+  cmp -s plain.text debug.text; check "-g keeps .text of $(basename "$f")" 0 $?
+done
+
+# DWARF that llvm-dwarfdump accepts, for every golden program that compiles.
+n=0
+for O in -O0 -O2; do
+  for f in "$GOLDEN"/*/*.smp; do
+    "$SIMPLEC" $O -g -c "$f" -o g.o 2>/dev/null || continue
+    n=$((n + 1))
+    if ! "$DWARFDUMP" --verify g.o >verify.txt 2>&1; then
+      fail=$((fail + 1)); echo "FAIL: llvm-dwarfdump --verify $O $f"; sed 's/^/  | /' verify.txt | head -20
+    else
+      pass=$((pass + 1))
+    fi
+  done
+done
+test "$n" -gt 400; check "golden objects verified (more than 400)" 0 $?
+
+echo "gdb_vars_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
