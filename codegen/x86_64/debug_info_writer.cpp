@@ -44,8 +44,10 @@ class DieTree {
     return int(dies.size() - 1);
   }
   Attr& attr(int d, dw::Attribute at, dw::Form form) {
-    dies[size_t(d)].attrs.push_back({at, form});
-    return dies[size_t(d)].attrs.back();
+    Attr& a = dies[size_t(d)].attrs.emplace_back();
+    a.at = at;
+    a.form = form;
+    return a;
   }
   void str(int d, dw::Attribute at, const std::string& s) { attr(d, at, dw::DW_FORM_string).str = s; }
   void num(int d, dw::Attribute at, dw::Form form, uint64_t v) { attr(d, at, form).u = v; }
@@ -125,7 +127,9 @@ void DebugInfoWriter::endText() {
 }
 
 void DebugInfoWriter::beginFunction(const mir::MFunction& f, llvm::MCSymbol* sym, McLowering& lower) {
-  Fun fn{&f, sym};
+  Fun fn;
+  fn.f = &f;
+  fn.begin = sym;
   std::vector<std::vector<DebugRange>> loc = debugLocations(f);
   std::map<int, llvm::MCSymbol*> labels;  // instruction index -> label
   auto labelAt = [&](int i) {

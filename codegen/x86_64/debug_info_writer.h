@@ -40,8 +40,8 @@ class DebugInfoWriter {
     std::vector<DebugPlace> places;
   };
   struct Fun {
-    const mir::MFunction* f;
-    llvm::MCSymbol* begin;
+    const mir::MFunction* f = nullptr;
+    llvm::MCSymbol* begin = nullptr;
     llvm::MCSymbol* end = nullptr;
     std::vector<Var> vars;
   };
