@@ -71,7 +71,8 @@ contains "a .c that does not compile: message" "simplec: error: cc failed to com
 printf 'return x;\n' | "$SIMPLEC" - -o bad 2>err.txt; check "<stdin> error status" 1 $?
 check "<stdin> in diagnostics" "<stdin>:1:8: error: undefined name 'x'" "$(head -1 err.txt)"
 printf 'int z = arg - 1;\nreturn 7 / z;\n' | "$SIMPLEC" --run - 2>err.txt; check "<stdin> runtime error status" 101 $?
-check "<stdin> in runtime errors" "<stdin>:2:10: runtime error: division by zero" "$(cat err.txt)"
+check "<stdin> in runtime errors" "<stdin>:2:10: runtime error: division by zero" "$(head -1 err.txt)"
+check "<stdin> in the call chain" "  at main (<stdin>:2:10)" "$(sed -n 2p err.txt)"
 printf 'return 4;\n' | "$SIMPLEC" --interpret -; check "--interpret -" 4 $?
 
 # --- '-o -' and '-MF -' write to standard output

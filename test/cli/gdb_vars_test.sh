@@ -79,7 +79,8 @@ for O in -O0 -O2; do
   shows "info locals at line $LINE" $O "half = 2.5" "$out"
   shows "info locals at line $LINE" $O "sub = 0" "$out"
   has "info locals at line $LINE: total $O" "total = 182" "$out"
-  check "bt: two frames of visit $O" 2 "$(grep -c ' visit (' <<<"$out")"
+  check "bt: two frames of visit $O" 2 "$(grep -c '^#[0-9].* visit (' <<<"$out")"
+  check "bt: reaches main $O" 1 "$(grep -c '^#[0-9].* in main (' <<<"$out")"
   # In the outer frame, after the inner call returned.
   out=$(gdbrun vars$O "break vars.smp:$LINE" 'run' 'continue' 'print total' 'print sub' 'print p.v')
   has "outer total $O" "= 288" "$out"
