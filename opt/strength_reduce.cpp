@@ -38,6 +38,31 @@ std::vector<std::pair<Node*, Node*>> products(const BasicIV& iv, LoopInvariance&
   return r;
 }
 
+// A new IV is typed as any int, where the Mul it replaces had a range.
+// What depends on it may have ranges derived from the old one (`j < n`
+// bounds a counter j by n's range): recomputed from a wider input, a loop
+// of them would grow one step per peephole round. They start again from
+// any int, so the peepholes only narrow them.
+void widenDependents(Graph& g, const std::vector<Node*>& roots) {
+  std::vector<char> seen(g.size(), 0);
+  std::vector<Node*> work;
+  for (Node* r : roots) {
+    seen[r->id] = 1;
+    work.push_back(r);
+  }
+  while (!work.empty()) {
+    Node* n = work.back();
+    work.pop_back();
+    workCounters().loopOptSteps++;
+    if (n->type && n->type->isInt() && n->op != Op::Con) n->type = Type::intBot();
+    for (Node* u : n->out)
+      if (u && u->id < seen.size() && !seen[u->id]) {
+        seen[u->id] = 1;
+        work.push_back(u);
+      }
+  }
+}
+
 }  // namespace
 
 int strengthReduce(Graph& g, uint64_t seed) {
@@ -47,6 +72,7 @@ int strengthReduce(Graph& g, uint64_t seed) {
     if (c->op == Op::Loop && c->in.size() == 3 && c->in[1] && c->in[2] && cf->reached(c->in[2])) loops.push_back(c);
   int replaced = 0;
   const Type* any = Type::intBot();
+  std::vector<Node*> newPhis;
   for (Node* loop : loops) {
     LoopInvariance inv(*cf, loop);
     std::vector<BasicIV> ivs = findBasicIVs(inv);
@@ -66,6 +92,7 @@ int strengthReduce(Graph& g, uint64_t seed) {
           Node* next = g.make(iv.down ? Op::Sub : Op::Add, {nullptr, phi, step}, any);
           g.setDef(phi, 2, next);
           made.push_back({s, phi});
+          newPhis.push_back(phi);
         }
         g.subsume(mul, phi);
         replaced++;
@@ -73,7 +100,9 @@ int strengthReduce(Graph& g, uint64_t seed) {
     }
   }
   // Fold the new products (constants, GVN) and type the new nodes.
-  if (replaced) iterPeeps(g, seed);
+  if (!replaced) return 0;
+  widenDependents(g, newPhis);
+  iterPeeps(g, seed);
   return replaced;
 }
 
