@@ -19,6 +19,19 @@ bool powerOfTwo(const Node* n) {
   return v > 0 && (v & (v - 1)) == 0;
 }
 
+// A product some Cast narrows by a comparison (`j < n` bounds j by n). The
+// new IV is typed as any int where the product had a range; the ranges the
+// Casts derived from it would have to widen, and types may only narrow
+// here (fuzz seed 8003791: a loop counter bounded by it grew one step per
+// peephole round; widening them instead undid facts other rewrites had
+// used, such as a divisor known non-zero). So such a product stays.
+bool narrowsRanges(const Node* mul) {
+  if (mul->type == Type::intBot()) return false;
+  for (const Node* u : mul->out)
+    if (u && u->op == Op::Cast) return true;
+  return false;
+}
+
 // The Muls of iv (or of a Cast of it) by an invariant, with that factor.
 std::vector<std::pair<Node*, Node*>> products(const BasicIV& iv, LoopInvariance& inv) {
   std::vector<std::pair<Node*, Node*>> r;
@@ -28,7 +41,7 @@ std::vector<std::pair<Node*, Node*>> products(const BasicIV& iv, LoopInvariance&
       workCounters().loopOptSteps++;
       if (u->op == Op::Cast && u->in.size() > 1 && u->in[1] == values[k]) {
         values.push_back(u);
-      } else if (u->op == Op::Mul && u->in.size() == 3 && !u->dead) {
+      } else if (u->op == Op::Mul && u->in.size() == 3 && !u->dead && !narrowsRanges(u)) {
         Node* s = u->in[1] == values[k] ? u->in[2] : u->in[1];
         if (withoutCasts(s) != iv.phi && s->type && s->type->isInt() && !powerOfTwo(s) && inv.invariant(s))
           r.push_back({u, s});
@@ -36,31 +49,6 @@ std::vector<std::pair<Node*, Node*>> products(const BasicIV& iv, LoopInvariance&
     }
   }
   return r;
-}
-
-// A new IV is typed as any int, where the Mul it replaces had a range.
-// What depends on it may have ranges derived from the old one (`j < n`
-// bounds a counter j by n's range): recomputed from a wider input, a loop
-// of them would grow one step per peephole round. They start again from
-// any int, so the peepholes only narrow them.
-void widenDependents(Graph& g, const std::vector<Node*>& roots) {
-  std::vector<char> seen(g.size(), 0);
-  std::vector<Node*> work;
-  for (Node* r : roots) {
-    seen[r->id] = 1;
-    work.push_back(r);
-  }
-  while (!work.empty()) {
-    Node* n = work.back();
-    work.pop_back();
-    workCounters().loopOptSteps++;
-    if (n->type && n->type->isInt() && n->op != Op::Con) n->type = Type::intBot();
-    for (Node* u : n->out)
-      if (u && u->id < seen.size() && !seen[u->id]) {
-        seen[u->id] = 1;
-        work.push_back(u);
-      }
-  }
 }
 
 }  // namespace
@@ -72,7 +60,6 @@ int strengthReduce(Graph& g, uint64_t seed) {
     if (c->op == Op::Loop && c->in.size() == 3 && c->in[1] && c->in[2] && cf->reached(c->in[2])) loops.push_back(c);
   int replaced = 0;
   const Type* any = Type::intBot();
-  std::vector<Node*> newPhis;
   for (Node* loop : loops) {
     LoopInvariance inv(*cf, loop);
     std::vector<BasicIV> ivs = findBasicIVs(inv);
@@ -92,7 +79,6 @@ int strengthReduce(Graph& g, uint64_t seed) {
           Node* next = g.make(iv.down ? Op::Sub : Op::Add, {nullptr, phi, step}, any);
           g.setDef(phi, 2, next);
           made.push_back({s, phi});
-          newPhis.push_back(phi);
         }
         g.subsume(mul, phi);
         replaced++;
@@ -101,7 +87,6 @@ int strengthReduce(Graph& g, uint64_t seed) {
   }
   // Fold the new products (constants, GVN) and type the new nodes.
   if (!replaced) return 0;
-  widenDependents(g, newPhis);
   iterPeeps(g, seed);
   return replaced;
 }
