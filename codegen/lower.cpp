@@ -66,6 +66,8 @@ mir::MModule lowerUnit(Unit& g, const std::string& sourcePath, const LowerOption
         // once more to turn `jcc NEXT; jmp B` into one branch.
         if (duplicateBranchBlocks(mf) > 0) tidyBlockLayout(mf);
       }
+      // Functions wait for the object writer together: hold them at their size.
+      for (mir::MBlock& b : mf.blocks) b.insts.shrink_to_fit();
       m.funcs.push_back(std::move(mf));
     } catch (InternalError& e) {
       // Name the function, as the pass already named itself.

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include <sys/resource.h>
+
 namespace simplec {
 
 PassTimer::Entry& PassTimer::entry(const std::string& name) {
@@ -14,7 +16,10 @@ PassTimer::Entry& PassTimer::entry(const std::string& name) {
 
 PassTimer::Clock::time_point PassTimer::add(const std::string& name, Clock::time_point since) {
   Clock::time_point now = Clock::now();
-  entry(name).seconds += std::chrono::duration<double>(now - since).count();
+  Entry& e = entry(name);
+  e.seconds += std::chrono::duration<double>(now - since).count();
+  rusage ru{};
+  if (getrusage(RUSAGE_SELF, &ru) == 0) e.peakKB = ru.ru_maxrss;
   return now;
 }
 
@@ -30,12 +35,13 @@ std::string PassTimer::report(const std::string& title) const {
   double all = total();
   std::string s = "time in each pass: " + title + "\n";
   char line[160];
-  std::snprintf(line, sizeof line, "  %-16s %10s %8s %12s\n", "pass", "wall (s)", "share", "live nodes");
+  std::snprintf(line, sizeof line, "  %-16s %10s %8s %12s %9s\n", "pass", "wall (s)", "share", "live nodes",
+                "peak MB");
   s += line;
   for (const Entry& e : entries_) {
     std::string nodes = e.nodes < 0 ? "" : std::to_string(e.nodes);
-    std::snprintf(line, sizeof line, "  %-16s %10.4f %7.1f%% %12s\n", e.name.c_str(), e.seconds,
-                  all > 0 ? 100.0 * e.seconds / all : 0.0, nodes.c_str());
+    std::snprintf(line, sizeof line, "  %-16s %10.4f %7.1f%% %12s %9.1f\n", e.name.c_str(), e.seconds,
+                  all > 0 ? 100.0 * e.seconds / all : 0.0, nodes.c_str(), double(e.peakKB) / 1024);
     s += line;
   }
   std::snprintf(line, sizeof line, "  %-16s %10.4f %7.1f%%\n", "total", all, all > 0 ? 100.0 : 0.0);

@@ -1,4 +1,4 @@
-// PassTimer: wall time and live node counts per pass, for --time-passes (in
+// PassTimer: wall time, live node counts and peak memory per pass, for --time-passes (in
 // the manner of gcc's -ftime-report). Passes run per function add up under
 // one name; the report lists names in the order first seen.
 #pragma once
@@ -17,7 +17,8 @@ class PassTimer {
   Clock::time_point add(const std::string& name, Clock::time_point since);
   // The live node count after `name` (the last one given is reported).
   void setNodes(const std::string& name, size_t nodes);
-  // The table: pass, seconds, share of the total, live nodes.
+  // The table: pass, seconds, share of the total, live nodes, and the
+  // process's peak resident memory when the pass last ended (where it grew).
   std::string report(const std::string& title) const;
   double total() const;
 
@@ -26,6 +27,7 @@ class PassTimer {
     std::string name;
     double seconds = 0;
     long nodes = -1;  // -1: not a graph pass
+    long peakKB = 0;  // ru_maxrss at the pass's last end
   };
   Entry& entry(const std::string& name);
   std::vector<Entry> entries_;

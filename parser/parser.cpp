@@ -410,11 +410,14 @@ bool Parser::parseFile() {
   if (diag_.hasErrors()) return false;
   // Scope nodes are gone; drop everything they alone kept alive.
   for (FunInfo& f : u_.funs)
-    if (f.graph) {
-      f.graph->deferKills = false;
-      sweepUnreachable(*f.graph);
-    }
+    if (f.graph && f.graph->deferKills) finishGraph(*f.graph);
   return true;
+}
+
+void Parser::finishGraph(Graph& g) {
+  g.deferKills = false;
+  sweepUnreachable(g);
+  g.compact();
 }
 
 // ---------------------------------------------------------------- statements

@@ -182,6 +182,9 @@ class Parser {
 
   // ---- nodes (always in the graph of the function being parsed)
   Graph& G() { return *fn_->graph; }
+  // A function's parse is over: sweep what only the parser kept alive and
+  // free the dead nodes (kills are eager from here on).
+  void finishGraph(Graph& g);
   Node* peep(Node* n) { return fn_->peep->run(n); }
   Node* mk(Op op, std::initializer_list<Node*> ins, const Type* t = nullptr, int64_t aux = 0) {
     return mk(op, ins.begin(), ins.size(), t, aux);

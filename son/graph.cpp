@@ -1,4 +1,4 @@
-// Graph: one function's node arena and the only functions that edit edges.
+// Graph: one function's nodes and the only functions that edit edges.
 #include "son/graph.h"
 
 #include <algorithm>
@@ -23,25 +23,14 @@ void Graph::checkOwned(const Node* d, const char* what) const {
 }
 
 Graph::~Graph() {
-  for (Node* n : nodes_) n->~Node();
-}
-
-Graph::Slot* Graph::takeSlot() {
-  if (!freeSlots_.empty()) {
-    Slot* s = freeSlots_.back();
-    freeSlots_.pop_back();
-    return s;
+  for (Node* n : nodes_) {
+    n->~Node();
+    unit_->nodePool.give(n);
   }
-  if (chunkUsed_ == chunkSize_) {
-    chunkSize_ = chunkSize_ ? std::min<size_t>(chunkSize_ * 2, 4096) : 16;
-    chunks_.push_back(std::make_unique<Slot[]>(chunkSize_));
-    chunkUsed_ = 0;
-  }
-  return &chunks_.back()[chunkUsed_++];
 }
 
 Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t aux) {
-  Node* p = new (takeSlot()) Node(uint32_t(nodes_.size()), op);
+  Node* p = new (unit_->nodePool.take()) Node(uint32_t(nodes_.size()), op);
   nodes_.push_back(p);
   unit_->nodesMade++;
   workCounters().nodesMade++;
@@ -224,7 +213,7 @@ void Graph::compact() {
   for (Node* n : nodes_) {
     if (n->dead) {
       n->~Node();
-      freeSlots_.push_back(reinterpret_cast<Slot*>(n));
+      unit_->nodePool.give(n);
       continue;
     }
     n->id = uint32_t(live);

@@ -1,9 +1,10 @@
 // The graph of one function: its own Start (the root its constants hang
 // off), its Fun, Parms, body and Return, and a Stop that keeps the live part
-// reachable. Nodes live in the graph's own arena with ids dense from 0, so
-// passes index side tables by id (std::vector), never by hashing pointers,
-// and a pass's cost depends only on this function. Dead nodes are only
-// marked until compact() frees them and renumbers the rest.
+// reachable. Node ids are dense from 0 within the graph, so passes index
+// side tables by id (std::vector), never by hashing pointers, and a pass's
+// cost depends only on this function. Dead nodes are only marked until
+// compact() frees them and renumbers the rest; their storage goes back to
+// the unit's NodePool, where any graph's next node reuses it.
 // Invariant: every edge joins two nodes of the same graph (checked by the
 // edge functions: a stray edge between functions is an internal error).
 #pragma once
@@ -101,15 +102,6 @@ class Graph {
   Unit* unit_;
   int funIndex_;
   std::vector<Node*> nodes_;
-  // Node storage: chunks of slots (growing in size, so that a small
-  // function takes little), and the slots compact() freed, reused first.
-  struct Slot {
-    alignas(Node) unsigned char bytes[sizeof(Node)];
-  };
-  std::vector<std::unique_ptr<Slot[]>> chunks_;
-  size_t chunkSize_ = 0, chunkUsed_ = 0;
-  std::vector<Slot*> freeSlots_;
-  Slot* takeSlot();
   size_t dead_ = 0;
   uint64_t cfgVersion_ = 0;
   mutable std::shared_ptr<const ControlFlow> cfCache_;

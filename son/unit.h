@@ -9,6 +9,7 @@
 
 #include "son/graph.h"
 #include "son/inline_site.h"
+#include "son/node_pool.h"
 
 namespace simplec {
 
@@ -51,6 +52,9 @@ class Unit {
   // Back to an empty unit.
   void reset();
 
+  // Storage of every graph's nodes; declared before `funs` so that it
+  // outlives the graphs, which give their nodes back to it.
+  NodePool nodePool;
   std::vector<FunInfo> funs;
   // Where inlined code came from: SrcPos::site indexes this (son/call_chain.h).
   std::vector<InlineSite> inlineSites;

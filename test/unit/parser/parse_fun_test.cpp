@@ -265,3 +265,33 @@ TEST_CASE("parser/fun: the script's result type follows its returns", "[parser][
     CHECK(e->retPos.col == c.col);
   }
 }
+
+TEST_CASE("parser: each function's garbage is freed when its body ends, for the next ones to reuse",
+          "[parser][fun][pool]") {
+  // Every function leaves garbage: folded branches, loop Phis that turn out
+  // to be redundant, values replaced by peepholes.
+  std::string src;
+  for (int i = 0; i < 300; i++) {
+    std::string n = std::to_string(i);
+    src += "val fn" + n + " = { int a ->\n  int s = a;\n  int t = 1;\n";
+    src += "  for (int k = 0; k < 10; k++) { if (3 > 4) s = s + 9; s = s + k * 2 + t * 0; }\n";
+    src += "  if (a == a) s = s + 1; else s = s - 1;\n  return s + " + n + ";\n};\n";
+  }
+  src += "return fn0(arg) + fn299(arg);\n";
+  Parsed p = parseText(src);
+  INFO(p.diags);
+  REQUIRE(p.ok);
+  size_t live = 0, ids = 0;
+  for (const FunInfo& f : p.g->funs)
+    if (f.graph) {
+      live += f.graph->size() - f.graph->deadCount();
+      ids += f.graph->size();
+    }
+  INFO("live " << live << ", node slots " << p.g->nodePool.capacity() << ", made " << p.g->nodesMade);
+  // Function bodies are compacted: no dead node keeps an id ...
+  CHECK(ids == live);
+  // ... and storage follows the live nodes, not every node ever made
+  // (chunks of 1024 slots: one chunk of slack).
+  CHECK(p.g->nodesMade > live + live / 2);
+  CHECK(p.g->nodePool.capacity() <= live + 1024);
+}
