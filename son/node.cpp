@@ -27,7 +27,7 @@ std::string Node::label() const {
     case Op::CProj:
     case Op::Proj: return std::string(opName(op)) + " " + std::to_string(aux);
     case Op::Parm: return aux < 0 ? "Parm mem" : "Parm " + std::to_string(aux);
-    case Op::Fun: return "Fun " + name;
+    case Op::Fun: return "Fun " + name.str();
     case Op::Load:
     case Op::Store: {
       MemAccess m = MemAccess::decode(aux);
