@@ -13,6 +13,8 @@ struct WorkCounters {
   uint64_t useScans = 0;          // use-list entries looked at to remove a use
   uint64_t scopeReads = 0;        // parser scopes visited to read a slot, scope entries visited to merge or close
   uint64_t peepholeSteps = 0;     // iterative peephole worklist entries run
+  uint64_t peepholeRounds = 0;    // whole-graph rounds of the peephole worklist (iterPeeps)
+  uint64_t peepholeRuns = 0;      // calls of iterPeeps
   uint64_t sccpSteps = 0;         // combined analysis worklist entries run
   uint64_t liveNodeVisits = 0;    // nodes visited by liveNodes()
   uint64_t antiDepVisits = 0;     // memory users looked at for anti-dependences
@@ -31,6 +33,8 @@ struct WorkCounters {
     f("use-list scans", useScans);
     f("scope reads", scopeReads);
     f("peephole steps", peepholeSteps);
+    f("peephole rounds", peepholeRounds);
+    f("peephole runs", peepholeRuns);
     f("sccp steps", sccpSteps);
     f("liveNodes visits", liveNodeVisits);
     f("anti-dependence visits", antiDepVisits);

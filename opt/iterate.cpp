@@ -41,6 +41,21 @@ class Worklist {
   std::vector<char> on_;
 };
 
+// A load that stopped its walk up the memory chain at store or allocation
+// `u` (mem_peephole.cpp) may pass it once u's address or value changes,
+// though nothing about u itself changes: queue u's readers too, so that the
+// change is seen in this round instead of costing the whole function
+// another one.
+void pushMemoryReaders(Worklist& work, Node* u) {
+  if (u->op != Op::Store && u->op != Op::New) return;
+  for (Node* r : u->out) {
+    if (r->op == Op::Proj)  // New's memory and pointer
+      for (Node* rr : r->out) work.push(rr);
+    else
+      work.push(r);
+  }
+}
+
 }  // namespace
 
 void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
@@ -53,8 +68,10 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
   // queue what they may enable. A rewrite can enable one farther away than
   // its neighbourhood (a Region dropping an input changes its Phis' users),
   // so rounds repeat until one makes no progress at all.
+  workCounters().peepholeRuns++;
   for (bool progress = true; progress;) {
     progress = false;
+    workCounters().peepholeRounds++;
     // Loops whose exit just folded away are tied back to their Return
     // before anything sweeps them.
     if (reconnectEndlessLoops(g)) progress = true;
@@ -82,11 +99,15 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
           g.subsume(n, x);
         }
         work.push(x);
-        for (Node* u : users) work.push(u);
+        for (Node* u : users) {
+          work.push(u);
+          pushMemoryReaders(work, u);
+        }
         progress = true;
       } else if (n->type != oldType || peep.changedInPlace()) {
         for (Node* u : n->out) {
           work.push(u);
+          pushMemoryReaders(work, u);
           // A changed If or CallEnd changes what its projections see.
           if (u->isMulti())
             for (Node* uu : u->out) work.push(uu);
