@@ -161,7 +161,7 @@ Token& Lexer::push(Tok kind, size_t start, size_t end) {
   Token& t = toks_.emplace_back();
   t.kind = kind;
   t.pos = posAt(start);
-  t.endPos = posAt(end);
+  t.endCol = posAt(end).col;  // same line: no token holds a newline
   return t;
 }
 
@@ -229,7 +229,7 @@ void Lexer::lexWord() {
   while (isIdentChar(at(j))) ++j;
   std::string_view word = src_.substr(start, j - start);
   Token& t = push(classifyWord(word), start, j);
-  t.text = std::string(word);
+  t.text = word;
   i_ = j;
 }
 
@@ -291,7 +291,7 @@ void Lexer::lexNumber() {
     if (src_[k] != '_') clean += src_[k];
 
   Token& t = push(isFloat ? Tok::FloatLit : Tok::IntLit, start, j);
-  t.text = std::string(src_.substr(start, j - start));
+  t.text = src_.substr(start, j - start);
   i_ = j;
 
   if (isFloat) {
@@ -353,7 +353,7 @@ void Lexer::lexHex(size_t start) {
     err.note(start, "missing digits after '" + std::string(src_.substr(start, 2)) + "'");
 
   Token& t = push(Tok::IntLit, start, j);
-  t.text = std::string(src_.substr(start, j - start));
+  t.text = src_.substr(start, j - start);
   t.isHex = true;
   if (!err.any()) {
     t.intTooLarge = tooLarge;
@@ -431,7 +431,7 @@ void Lexer::lexString() {
     k = runEnd;
   }
   Token& t = push(Tok::StrLit, start, k);
-  t.text = std::move(bytes);
+  t.text = bytes;
   i_ = k;
 }
 

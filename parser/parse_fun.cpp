@@ -549,7 +549,7 @@ Val Parser::parseCall(Val callee, SrcPos pos) {
 Val Parser::parseSys() {
   Token sys = tok();
   auto nameAt = [this](size_t k) -> std::string {
-    return peekTok(k - 1).kind == Tok::Dot && peekTok(k).kind == Tok::Ident ? peekTok(k).text : "";
+    return peekTok(k - 1).kind == Tok::Dot && peekTok(k).kind == Tok::Ident ? peekTok(k).text.str() : "";
   };
   std::string first = nameAt(2), second = nameAt(4);
   if (first == "io" && second == "stdin") {

@@ -177,13 +177,13 @@ void Parser::expect(Tok k, size_t open) {
   if (at(Tok::Eof) && eofReported_) throw SyntaxError{};
   if (at(Tok::Eof)) eofReported_ = true;
   // A missing token is reported just past the previous one.
-  SrcPos p = pos_ ? prevTok().endPos : tok().pos;
+  SrcPos p = pos_ ? prevTok().endPos() : tok().pos;
   error(p, "expected " + tokDescription(k));
   if (open < toks_.size()) note(toks_[open].pos, "to match this " + tokDescription(toks_[open].kind));
   // A ';' missing at the end of a line: go on as if it were there. Skipping
   // to the next ';' instead would swallow the next line's statement, and a
   // declaration there would come back as "undefined name" errors.
-  if (k == Tok::Semi && pos_ && !at(Tok::Eof) && tok().pos.line > prevTok().endPos.line) return;
+  if (k == Tok::Semi && pos_ && !at(Tok::Eof) && tok().pos.line > prevTok().endPos().line) return;
   throw SyntaxError{};
 }
 

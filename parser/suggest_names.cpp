@@ -76,7 +76,7 @@ std::string Parser::spelling(size_t from, size_t to, const std::string& fallback
   std::string s;
   for (size_t i = from; i < to && i < toks_.size(); i++) {
     if (toks_[i].kind != Tok::Ident && toks_[i].kind != Tok::Dot) return fallback;
-    s += toks_[i].kind == Tok::Dot ? "." : toks_[i].text;
+    s += toks_[i].kind == Tok::Dot ? "." : toks_[i].text.str();
   }
   return s.empty() ? fallback : s;
 }

@@ -51,7 +51,7 @@ void Parser::checkSelfAssign(size_t lhsStart, size_t lhsEnd, size_t rhsStart, Sr
     if (a.kind != want || b.kind != want || a.text != b.text) return;
   }
   std::string what;
-  for (size_t k = lhsStart; k < lhsEnd; k++) what += toks_[k].kind == Tok::Dot ? "." : toks_[k].text;
+  for (size_t k = lhsStart; k < lhsEnd; k++) what += toks_[k].kind == Tok::Dot ? "." : toks_[k].text.str();
   std::string msg = "'" + what + "' is assigned to itself";
   // `new S { x = x; }`: the field hides the outer `x` the author meant.
   int idx = n == 1 ? syms().find(what) : -1;
