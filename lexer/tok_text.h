@@ -2,15 +2,17 @@
 // strings: a token is copied and kept by the million (the parser holds all
 // tokens of a file), and a std::string member alone took 32 of its bytes.
 // Equal spellings share one pooled copy, so a name used a thousand times is
-// stored once.
+// stored once. Nodes hold their debugging names (son/node.h) the same way.
 //
 // The pool lives for the whole process and only grows, so every TokText stays
 // valid as long as the program runs. It is not thread-safe: tokenize only
 // from one thread at a time.
 #pragma once
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace simplec {
 
@@ -51,5 +53,7 @@ class TokText {
   static const std::string kEmpty;
   const std::string* s_ = &kEmpty;
 };
+
+inline std::ostream& operator<<(std::ostream& os, const TokText& t) { return os << t.str(); }
 
 }  // namespace simplec
