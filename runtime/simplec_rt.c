@@ -2,8 +2,9 @@
  * puts a SIGSEGV handler on an alternate stack that reports a fault next to
  * the stack pointer as "FILE:LINE:COL: runtime error: stack overflow", the
  * position of the function whose stack probe faulted (codegen's stack table;
- * "PROGRAM: ..." when the fault is elsewhere, e.g. in linked C code); both it
- * and __simplec_rt_error flush buffered stdout first and exit with status 101.
+ * "PROGRAM: ..." when the fault is elsewhere, e.g. in linked C code) and the
+ * call chain from the call that did not fit; both it and __simplec_rt_error
+ * flush buffered stdout first and exit with status 101.
  * Invariant: the signal handler only reaches async-signal-safe calls. */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -96,6 +97,30 @@ static const StackEntry* stackEntryAt(const void* ctx) {
   return NULL;
 }
 
+static void traceLine(const TraceFrame* f, void* ctx) {
+  ErrLine* l = (ErrLine*)ctx;
+  errStr(l, "  at ");
+  errStr(l, f->fun);
+  errStr(l, " (");
+  errStr(l, f->file);
+  errStr(l, ":");
+  errI64(l, f->line);
+  errStr(l, ":");
+  errI64(l, f->col);
+  errStr(l, ")\n");
+}
+
+/* The call chain above frame record `fp`, one line a frame, the frames past
+ * kTraceHead counted in one line. */
+static void errTrace(ErrLine* l, void* fp) {
+  size_t more = __simplec_trace_each(fp, traceLine, l);
+  if (more != 0) {
+    errStr(l, "  ... ");
+    errI64(l, (int64_t)more);
+    errStr(l, " more frames\n");
+  }
+}
+
 static void onSegv(int sig, siginfo_t* info, void* ctx) {
   if (info == NULL || info->si_code <= 0 || !nearStackPointer(info, ctx)) {
     /* Not ours (a bad pointer in linked C code, or kill -SEGV): let the
@@ -124,6 +149,17 @@ static void onSegv(int sig, siginfo_t* info, void* ctx) {
     errStr(&l, programName());
   }
   errStr(&l, ": runtime error: stack overflow\n");
+#if defined(__x86_64__) && defined(REG_RBP)
+  if (e != NULL) {
+    /* The probe faulted before the function pushed rbp: its return address
+     * is at rsp, and rbp is still its caller's. A frame record of the two
+     * starts the chain at the call that did not fit. */
+    const ucontext_t* uc = (const ucontext_t*)ctx;
+    uintptr_t frame[2] = {(uintptr_t)uc->uc_mcontext.gregs[REG_RBP],
+                          *(const uintptr_t*)uc->uc_mcontext.gregs[REG_RSP]};
+    errTrace(&l, frame);
+  }
+#endif
   errFlush(&l);
   _exit(kRuntimeErrorStatus);
 }
@@ -173,18 +209,6 @@ __attribute__((constructor(101))) static void simplecInit(int argc, char** argv,
   sigaction(SIGSEGV, &sa, NULL);
 }
 
-static void traceLine(const TraceFrame* f, void* ctx) {
-  ErrLine* l = (ErrLine*)ctx;
-  errStr(l, "  at ");
-  errStr(l, f->fun);
-  errStr(l, " (");
-  errStr(l, f->file);
-  errStr(l, ":");
-  errI64(l, f->line);
-  errStr(l, ":");
-  errI64(l, f->col);
-  errStr(l, ")\n");
-}
 
 /* The documented breakpoint for runtime errors (`break simplec_runtime_error`
  * in gdb): called after the message is printed, before the process exits,
@@ -269,12 +293,7 @@ _Noreturn void __simplec_rt_error(int64_t kind, const char* file, int64_t line, 
       break;
   }
   errStr(&l, "\n");
-  size_t more = __simplec_trace_each(fp, traceLine, &l);
-  if (more != 0) {
-    errStr(&l, "  ... ");
-    errI64(&l, (int64_t)more);
-    errStr(&l, " more frames\n");
-  }
+  errTrace(&l, fp);
   errFlush(&l);
   simplec_runtime_error(kind);
   stopForDebugging();

@@ -91,22 +91,31 @@ class Evaluator {
 
   // As native code reports it: sys library code at the user's call into it,
   // then the call chain (son/call_chain.h, runtime/rt_trace.c).
-  [[noreturn]] void runtimeError(SrcPos pos, const std::string& what, bool withTrace = true) {
+  [[noreturn]] void runtimeError(SrcPos pos, const std::string& what) {
     std::vector<SourceFrame> chain;
-    if (withTrace && !frames_.empty()) {
+    if (!frames_.empty()) {
       const Frame& top = frames_.back();
       chain = expandChain(g_, top.code->funIndex, pos);
-      for (size_t k = frames_.size() - 1; k-- > 0;) {
-        const Frame& f = frames_[k];
-        std::vector<SourceFrame> more = expandChain(g_, f.code->funIndex, f.code->nodes[size_t(f.pc)].node->pos);
-        chain.insert(chain.end(), more.begin(), more.end());
-      }
+      callersChain(frames_.size() - 1, &chain);
       if (pos.file == kSysLibraryFile) {
         SrcPos at = reportedPosition(g_, top.code->funIndex, pos);
         if (at.valid()) pos = at;
         else if (!chain.empty()) pos = chain.front().pos;
       }
     }
+    report(pos, what, chain);
+  }
+
+  // Appends the call sites of frames [0, below), innermost first.
+  void callersChain(size_t below, std::vector<SourceFrame>* chain) const {
+    for (size_t k = below; k-- > 0;) {
+      const Frame& f = frames_[k];
+      std::vector<SourceFrame> more = expandChain(g_, f.code->funIndex, f.code->nodes[size_t(f.pc)].node->pos);
+      chain->insert(chain->end(), more.begin(), more.end());
+    }
+  }
+
+  [[noreturn]] void report(SrcPos pos, const std::string& what, const std::vector<SourceFrame>& chain) {
     auto fileOf = [&](SrcPos p) { return p.file == kSysLibraryFile ? std::string(kSysLibraryPath) : o_.fileName; };
     res_.error = fileOf(pos) + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
                  ": runtime error: " + what;
@@ -118,9 +127,13 @@ class Evaluator {
     throw StopRun{};
   }
 
-  // Reported at the function whose frame did not fit, as native code does
-  // (without a call chain: the native signal handler prints none).
-  [[noreturn]] void stackOverflow(int funIndex) { runtimeError(g_.funs[size_t(funIndex)].pos, "stack overflow", false); }
+  // Reported at the function whose frame did not fit, as native code does,
+  // with the chain from the call of it (every frame is at a call).
+  [[noreturn]] void stackOverflow(int funIndex) {
+    std::vector<SourceFrame> chain;
+    callersChain(frames_.size(), &chain);
+    report(g_.funs[size_t(funIndex)].pos, "stack overflow", chain);
+  }
 
   void tick() {
     if (++steps_ > o_.maxSteps) {

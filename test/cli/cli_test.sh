@@ -158,7 +158,7 @@ done
 printf 'val f = { int n ->\n  return f(n + 1) + 1;\n};\nreturn f(0);\n' > deep.smp
 "$SIMPLEC" deep.smp -o deep && ./deep 2> err.txt
 check "stack overflow status" 101 $?
-check "stack overflow position" "deep.smp:1:9: runtime error: stack overflow" "$(cat err.txt)"
+check "stack overflow position" "deep.smp:1:9: runtime error: stack overflow" "$(head -1 err.txt)"
 
 # Worklist orders (--seed) that once left an If without an arm.
 for sd in 3 6; do
@@ -184,6 +184,23 @@ truncate -s 300M huge.smp
 "$SIMPLEC" -c huge.smp -o huge.o 2>err.txt; check "huge source status" 1 $?
 check "huge source message" "huge.smp: error: source file too large (limit 256 MiB)" "$(head -1 err.txt)"
 rm -f huge.smp
+
+# A stack overflow shows the call chain from the call that did not fit,
+# natively (the signal handler walks the frames) and in the evaluator.
+for lv in 0 2; do
+  "$SIMPLEC" -O$lv "$HERE/stack_overflow_chain.smp" -o so 2>/dev/null
+  ./so 2>so.txt; rc_so=$?
+  "$SIMPLEC" -O$lv --interpret "$HERE/stack_overflow_chain.smp" 2>si.txt; rc_si=$?
+  for run in so si; do
+    rc_var=rc_$run
+    check "-O$lv $run: stack overflow status" 101 "${!rc_var}"
+    check "-O$lv $run: stack overflow message" "stack_overflow_chain.smp:3:13: runtime error: stack overflow" \
+      "$(head -1 $run.txt | sed 's|.*/||')"
+    check "-O$lv $run: chain starts at the call" "  at depth (stack_overflow_chain.smp:4:19)" \
+      "$(sed -n 2p $run.txt | sed 's|(.*/|(|')"
+    check "-O$lv $run: chain ends counting the rest" 1 "$(tail -1 $run.txt | grep -cE '^  \.\.\. [0-9]+ more frames$')"
+  done
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
