@@ -50,12 +50,14 @@ Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t 
 Node* Graph::con(const Type* t) { return make(Op::Con, {start_}, t); }
 
 void Graph::addUse(Node* d, Node* user, uint32_t slot) {
+  editVersion_++;
   user->inPos[slot] = uint32_t(d->out.size());
   d->out.push_back(user);
   d->outSlot.push_back(slot);
 }
 
 void Graph::removeUse(Node* d, Node* user, uint32_t slot) {
+  editVersion_++;
   uint32_t k = user->inPos[slot];
   SIMPLEC_CHECK(k < d->out.size() && d->out[k] == user && d->outSlot[k] == slot, "graph", "use list out of sync");
   workCounters().useScans++;
@@ -74,6 +76,7 @@ void Graph::removeUse(Node* d, Node* user, uint32_t slot) {
 }
 
 void Graph::markDead(Node* n) {
+  editVersion_++;
   n->dead = true;
   dead_++;
   if (n->isCFG()) cfgVersion_++;
@@ -100,6 +103,7 @@ void Graph::addDef(Node* n, Node* d) {
 
 void Graph::swapInputs(Node* n, size_t i, size_t j) {
   if (i == j) return;
+  editVersion_++;
   if (n->isCFG() && (i == 0 || j == 0 || n->isRegion())) cfgVersion_++;
   std::swap(n->in[i], n->in[j]);
   std::swap(n->inPos[i], n->inPos[j]);
@@ -182,6 +186,7 @@ void Graph::kill(Node* n) {
 }
 
 void Graph::dropUses(const std::vector<char>& keep) {
+  editVersion_++;
   for (Node* n : nodes_) {
     if (n->dead || !keep[n->id]) continue;
     size_t w = 0;
@@ -221,10 +226,12 @@ void Graph::compact() {
   }
   nodes_.resize(live);
   dead_ = 0;
+  editVersion_++;
   cfgVersion_++;  // ids changed
 }
 
 std::vector<Node*> liveNodes(const Graph& g) {
+  if (g.liveCacheVersion_ == g.editVersion_) return g.liveCache_;
   // Iterative DFS over inputs from Stop, emitted in post-order (defs before uses).
   std::vector<Node*> order;
   std::vector<char> seen(g.size(), 0);
@@ -245,6 +252,8 @@ std::vector<Node*> liveNodes(const Graph& g) {
       stack.pop_back();
     }
   }
+  g.liveCache_ = order;
+  g.liveCacheVersion_ = g.editVersion_;
   return order;
 }
 

@@ -95,6 +95,7 @@ class Graph {
 
  private:
   friend std::shared_ptr<const ControlFlow> controlFlow(const Graph& g);
+  friend std::vector<Node*> liveNodes(const Graph& g);
   void addUse(Node* d, Node* user, uint32_t slot);
   void removeUse(Node* d, Node* user, uint32_t slot);
   void markDead(Node* n);
@@ -104,6 +105,12 @@ class Graph {
   std::vector<Node*> nodes_;
   size_t dead_ = 0;
   uint64_t cfgVersion_ = 0;
+  // Changes with every edge edit, node made or killed: liveNodes() keeps
+  // its last answer while the graph stays as it was (many passes find
+  // nothing to do and leave it so).
+  uint64_t editVersion_ = 0;
+  mutable std::vector<Node*> liveCache_;
+  mutable uint64_t liveCacheVersion_ = ~uint64_t(0);
   mutable std::shared_ptr<const ControlFlow> cfCache_;
   mutable uint64_t cfCacheVersion_ = ~uint64_t(0);
   Node* start_;

@@ -292,3 +292,36 @@ TEST_CASE("son/graph: liveNodes puts definitions before uses", "[son][graph]") {
       }
   }
 }
+
+TEST_CASE("son/graph: liveNodes answers again from its cache only while nothing changed", "[son][graph]") {
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
+  Node* sum = b.add(b.parm(0), b.parm(1));
+  Node* ret = b.ret(b.fun, sum);
+  Node* spare = b.con(7);  // not used yet
+  std::vector<Node*> first = liveNodes(g);
+  CHECK(liveNodes(g) == first);
+  auto has = [](const std::vector<Node*>& v, const Node* n) { return std::find(v.begin(), v.end(), n) != v.end(); };
+  CHECK_FALSE(has(first, spare));
+  // An input edited: the new input is live, the old one is gone.
+  g.setDef(ret, 2, spare);
+  std::vector<Node*> second = liveNodes(g);
+  CHECK(has(second, spare));
+  CHECK_FALSE(has(second, sum));
+  // Swapped inputs change the order (definitions in input order).
+  Node* mul = b.op(Op::Mul, b.parm(0), b.parm(1));
+  g.setDef(ret, 2, mul);
+  std::vector<Node*> before = liveNodes(g);
+  g.swapInputs(mul, 1, 2);
+  std::vector<Node*> after = liveNodes(g);
+  auto at = [](const std::vector<Node*>& v, const Node* n) { return std::find(v.begin(), v.end(), n) - v.begin(); };
+  CHECK(at(before, b.parm(0)) < at(before, b.parm(1)));
+  CHECK(at(after, b.parm(1)) < at(after, b.parm(0)));
+  // A node killed is not listed, and compact() keeps the answer right.
+  g.setDef(ret, 2, b.con(1));
+  g.compact();
+  std::vector<Node*> last = liveNodes(g);
+  CHECK_FALSE(has(last, mul));
+  for (Node* n : last) CHECK(g.owns(n));
+}
