@@ -34,6 +34,7 @@ Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t 
   nodes_.push_back(p);
   unit_->nodesMade++;
   workCounters().nodesMade++;
+  editVersion_++;
   if (opInfo(op).flags & CFG) cfgVersion_++;
   p->type = t;
   p->aux = aux;

@@ -77,6 +77,11 @@ class Graph {
   // Changes whenever a control node is made, killed or has an edge edited
   // (and at compact()): cached control-flow analyses compare it.
   uint64_t cfgVersion() const { return cfgVersion_; }
+  // Changes with every edge edit, node made or killed (and at compact()).
+  uint64_t editVersion() const { return editVersion_; }
+  // editVersion() when sweepUnreachable last left the graph without
+  // garbage: another sweep before any edit has nothing to do.
+  uint64_t sweptAt = ~uint64_t(0);
 
   // While the parser builds the graph, nodes it holds in local variables may
   // lose their last graph use for a while: then unused nodes are not killed

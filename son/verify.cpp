@@ -151,6 +151,7 @@ std::vector<std::string> verify(const Unit& u) {
 }
 
 void sweepUnreachable(Graph& g) {
+  if (g.sweptAt == g.editVersion()) return;
   std::vector<Node*> live = liveNodes(g);
   std::vector<char> reach(g.size(), 0);
   for (Node* n : live) reach[n->id] = 1;
@@ -158,11 +159,13 @@ void sweepUnreachable(Graph& g) {
   bool any = false;
   for (const auto& up : g.nodes())
     if (!up->dead && !reach[up->id]) any = true;
-  if (!any) return;
-  // Drop garbage users from every live use list in one pass per list (the
-  // Start node alone may list a great many dead constants), then unhook the
-  // garbage itself.
-  g.dropUses(reach);
+  if (any) {
+    // Drop garbage users from every live use list in one pass per list (the
+    // Start node alone may list a great many dead constants), then unhook
+    // the garbage itself.
+    g.dropUses(reach);
+  }
+  g.sweptAt = g.editVersion();
 }
 
 }  // namespace simplec

@@ -325,3 +325,25 @@ TEST_CASE("son/graph: liveNodes answers again from its cache only while nothing 
   CHECK_FALSE(has(last, mul));
   for (Node* n : last) CHECK(g.owns(n));
 }
+
+TEST_CASE("son/graph: a sweep right after a sweep has nothing to do, but sees what was made since",
+          "[son][graph]") {
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
+  b.ret(b.fun, b.add(b.parm(0), b.con(1)));
+  Node* orphan = b.add(b.parm(0), b.con(2));  // unreachable from Stop
+  sweepUnreachable(g);
+  CHECK(orphan->dead);
+  uint64_t swept = g.editVersion();
+  sweepUnreachable(g);
+  CHECK(g.editVersion() == swept);  // nothing done, nothing edited
+  // Garbage made after the sweep, without inputs and with.
+  Node* bare = g.make(Op::Region, {}, Type::ctrl());
+  sweepUnreachable(g);
+  CHECK(bare->dead);
+  Node* later = b.op(Op::Mul, b.parm(0), b.parm(0));
+  sweepUnreachable(g);
+  CHECK(later->dead);
+  CHECK(verifyText(u) == "");
+}
