@@ -341,8 +341,9 @@ class Builder {
   }
 
   // The memory operations of each control node, dependences first: direct
-  // and computed data inputs, the memory chain, and loads of a memory before
-  // the stores that overwrite it (anti-dependences). Node ids break ties.
+  // and computed data inputs (through pure nodes and loads without control),
+  // the memory chain, and loads of a memory before the stores that overwrite
+  // it (anti-dependences). Node ids break ties.
   template <class SlotOf>
   void orderMemOps(EvalCode& code, const SlotOf& slotOf) {
     std::unordered_map<const Node*, std::vector<const Node*>> byCtrl;
@@ -401,8 +402,12 @@ class Builder {
             todo.pop_back();
             if (state[d]) continue;  // done, or on the stack (a data cycle: not ours)
             // A MergeMem is walked through: the stores it merges come first.
+            // So is a load without control (an array length): it is computed
+            // where it is used, so what it reads (say, a field load of this
+            // group) must come first.
             if (d->op == Op::Parm || d->op == Op::Proj) continue;
-            if (!isOp.count(d) && (d->op == Op::Load || d->op == Op::Store || d->op == Op::New)) continue;
+            bool pinnedElsewhere = d->op == Op::Store || d->op == Op::New || (d->op == Op::Load && d->in[0]);
+            if (!isOp.count(d) && pinnedElsewhere) continue;
             state[d] = 1;
             stack.push_back({d, deps(d)});
             continue;

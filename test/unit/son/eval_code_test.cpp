@@ -9,6 +9,7 @@
 
 #include "lexer/diag.h"
 #include "son/eval_code.h"
+#include "son/mem_access.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -205,4 +206,34 @@ TEST_CASE("son/eval_code: stale lists stay linear in the function's size", "[son
   }
   CHECK(total <= 16 * size_t(c.numStored) + 4 * kMaxStaleList);
   CHECK(all > 0);
+}
+
+TEST_CASE("eval_code: a store waits for the field load that a control-less length load reads",
+          "[son][eval]") {
+  // t[1] = -(h[0]#), with the store made before the loads (as inlining makes
+  // them): the length load has no control, so the store's group must still
+  // order the field load h[0] first (simplec_fuzz seed 11000033).
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
+  MemAccess elems, refs, header;
+  elems.alias = u.aliasClass("[]int");
+  refs.alias = u.aliasClass("[]ref");
+  refs.value = MemValue::Ptr;
+  header.alias = 0;
+  SonBuilder::NewResult t = b.newArray(b.fun, b.mem, b.con(4), 8);
+  SonBuilder::NewResult h = b.newArray(t.ctrl, t.mem, b.con(2), 8);
+  Node* st = b.store(h.ctrl, h.mem, t.ptr, b.con(kArrayHeader + 8), b.con(0), elems.encode());
+  Node* field = b.load(h.ctrl, h.mem, h.ptr, b.con(kArrayHeader), refs.encode());
+  Node* length = g.make(Op::Load, {nullptr, nullptr, field, b.con(0)}, nullptr, header.encode());
+  length->type = compute(length);
+  g.setDef(st, 4, b.op(Op::Neg, length));
+  b.ret(h.ctrl, st, b.con(0));
+  REQUIRE(st->id < field->id);
+  EvalCode c = layout(g);
+  const std::vector<int32_t>& ops = c.nodes[size_t(slotOf(c, h.ctrl))].memOps;
+  auto at = [&](const Node* n) { return std::find(ops.begin(), ops.end(), slotOf(c, n)) - ops.begin(); };
+  REQUIRE(at(field) < long(ops.size()));
+  REQUIRE(at(st) < long(ops.size()));
+  CHECK(at(field) < at(st));
 }
