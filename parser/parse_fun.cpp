@@ -96,6 +96,7 @@ void Parser::addReturn(Val v, SrcPos pos) {
               f.retType.isError() || v.t.isError() ||
               (f.retType.isRef() && v.t.isRef() && !commonType(f.retType, v.t).isError());
     if (!ok) {
+      retConflict_.emplace(f.funIdx, v.t);
       error(pos, "return type mismatch: '" + v.t.str() + "' here, '" + f.retType.str() + "' before");
       note(f.retPos, "'" + f.retType.str() + "' comes from this return");
     } else {

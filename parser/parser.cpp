@@ -131,11 +131,22 @@ void Parser::reportUnresolvedRecursion(const RetHints& failed) {
   for (auto& [pos, name] : where) error(pos, "cannot infer the result type of recursive function '" + name + "'");
 }
 
+// A recursive function with a return that clashed with the assumed type
+// (`if (k > 9) return f(k - 1); return new S {..};`): the clashing return's
+// type, to assume in the next round; else error. Once a round assumed a
+// learnt type, a clash is the program's own error.
+SType Parser::clashingReturn(const std::string& name, int funIdx) const {
+  auto c = retConflict_.find(funIdx);
+  if (c == retConflict_.end() || c->second.isError() || hints_.count(name)) return SType::error();
+  return c->second;
+}
+
 bool Parser::assumptionsHeld(RetHints* learnt) const {
   bool held = true;
   for (const auto& [name, tf] : topFuns_) {
     if (!tf.retAssumed || tf.funIdx < 0) continue;
-    const SType& actual = funTypes_[size_t(tf.funIdx)].sig->ret;
+    SType actual = funTypes_[size_t(tf.funIdx)].sig->ret;
+    if (SType clash = clashingReturn(name, tf.funIdx); !clash.isError()) actual = clash;
     // A result that is itself an error teaches nothing: keep the assumption.
     if (actual.isError()) continue;
     if (tf.assumptionsDiffer || !sameType(tf.assumedRet, actual)) {
@@ -146,7 +157,8 @@ bool Parser::assumptionsHeld(RetHints* learnt) const {
   for (const auto& s : structs_) {
     for (const FieldInfo& f : s->fields) {
       if (!f.retAssumed || f.funIdx < 0) continue;
-      const SType& actual = funTypes_[size_t(f.funIdx)].sig->ret;
+      SType actual = funTypes_[size_t(f.funIdx)].sig->ret;
+      if (SType clash = clashingReturn(s->name + "." + f.name, f.funIdx); !clash.isError()) actual = clash;
       if (actual.isError()) continue;
       if (f.assumptionsDiffer || !sameType(f.assumedRet, actual)) {
         held = false;

@@ -65,6 +65,7 @@ class Parser {
   bool parseFile();
   // After parseFile: did every recursive use assume the result type the
   // function turned out to have? If not, `learnt` holds the real types.
+  SType clashingReturn(const std::string& name, int funIdx) const;
   bool assumptionsHeld(RetHints* learnt) const;
   void reportUnresolvedRecursion(const RetHints& failed);
   // Functions whose result type only their recursive calls decided (the
@@ -494,6 +495,11 @@ class Parser {
   const SourceFile& file_;
   DiagEngine& diag_;
   const RetHints& hints_;
+  // By function index: the type of the first return that had no common type
+  // with the returns before it. In a recursive function whose recursive
+  // return comes first, the earlier type was only assumed, and this one is
+  // what the next round should assume (assumptionsHeld).
+  std::unordered_map<int, SType> retConflict_;
   Unit& u_;
   ScopeTable scopes_;
   std::vector<Token> toks_;

@@ -295,3 +295,19 @@ TEST_CASE("parser: each function's garbage is freed when its body ends, for the 
   CHECK(p.g->nodesMade > live + live / 2);
   CHECK(p.g->nodePool.capacity() <= live + 1024);
 }
+
+TEST_CASE("parser: a recursive result type is learnt from a later return that clashed with the assumption",
+          "[parser][fun]") {
+  // The recursive return comes first: its type is assumed (bool), the
+  // struct return clashes, and the next round assumes the struct.
+  Parsed p = parseText(
+      "struct S { int v; };\n"
+      "val make = { int k ->\n"
+      "  if (k > 100) return make(k - 1);\n"
+      "  return new S { v = k; };\n"
+      "};\n"
+      "return make(200).v;\n");
+  INFO(p.diags);
+  CHECK(p.ok);
+  CHECK(p.errors == 0);
+}
