@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "lexer/source.h"
-#include "lexer/tok_text.h"
+#include "lexer/interned_string.h"
 
 namespace simplec {
 
@@ -62,7 +62,7 @@ struct Token {
   // Column just past the last character. No token contains a newline (a
   // string or character literal ends at one), so the end is on pos.line.
   uint32_t endCol = 0;
-  TokText text;  // identifier / keyword / type-name spelling; decoded bytes of a string;
+  InternedString text;  // identifier / keyword / type-name spelling; decoded bytes of a string;
                  // source spelling of an IntLit / FloatLit; "" otherwise
   // A token is one kind of literal at most: read the member its kind writes.
   union {

@@ -65,8 +65,10 @@ class Parser {
   bool parseFile();
   // After parseFile: did every recursive use assume the result type the
   // function turned out to have? If not, `learnt` holds the real types.
-  SType clashingReturn(const std::string& name, int funIdx) const;
   bool assumptionsHeld(RetHints* learnt) const;
+  // The type of a return that clashed with a recursive call's assumed result
+  // (to assume next round), or error.
+  SType clashingReturn(const std::string& name, int funIdx) const;
   void reportUnresolvedRecursion(const RetHints& failed);
   // Functions whose result type only their recursive calls decided (the
   // default assumption held): probe them with another assumption.

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "lexer/source.h"
-#include "lexer/tok_text.h"
+#include "lexer/interned_string.h"
 #include "son/small_vec.h"
 #include "son/type.h"
 
@@ -59,7 +59,7 @@ class Node {
   const Type* type = nullptr;
   int64_t aux = 0;     // Proj/CProj index, Parm index, Fun: function index
   SrcPos pos;          // source position, for runtime errors and diagnostics
-  TokText name;        // debugging name (interned): variable of a Phi, function of a Fun
+  InternedString name;        // debugging name (interned): variable of a Phi, function of a Fun
 
   Node(uint32_t id, Op op) : id(id), op(op) {}
 

@@ -19,10 +19,6 @@ void* NodePool::take() {
   return &chunks_.back()[used_++];
 }
 
-}  // namespace simplec
-
-namespace simplec {
-
 void NodePool::give(void* slot) {
   if (--live_ > 0) {
     free_.push_back(static_cast<Slot*>(slot));

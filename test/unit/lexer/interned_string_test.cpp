@@ -1,7 +1,7 @@
 // Tests for the compact token: its size bound, spellings shared through the
-// TokText pool (names, literal spellings, decoded string bytes), and end
+// InternedString pool (names, literal spellings, decoded string bytes), and end
 // positions rebuilt from the end column.
-#include "lexer/tok_text.h"
+#include "lexer/interned_string.h"
 
 #include <catch2/catch.hpp>
 #include <string>
@@ -17,11 +17,11 @@ using simplec::test::lexText;
 TEST_CASE("a token stays small", "[lexer][token]") {
   // The parser keeps every token of a file: 40 bytes on a 64-bit host.
   CHECK(sizeof(Token) <= 48);
-  CHECK(sizeof(TokText) == sizeof(void*));
+  CHECK(sizeof(InternedString) == sizeof(void*));
 }
 
-TEST_CASE("TokText interns: equal spellings share one string", "[lexer][token]") {
-  TokText a("counter"), b(std::string("count") + "er"), c("other");
+TEST_CASE("InternedString interns: equal spellings share one string", "[lexer][token]") {
+  InternedString a("counter"), b(std::string("count") + "er"), c("other");
   CHECK(a == b);
   CHECK(&a.str() == &b.str());
   CHECK(a != c);
@@ -31,10 +31,10 @@ TEST_CASE("TokText interns: equal spellings share one string", "[lexer][token]")
   CHECK(a[0] == 'c');
   CHECK(std::string(a.c_str()) == "counter");
   CHECK("'" + a + "'" == "'counter'");
-  TokText none;
+  InternedString none;
   CHECK(none.empty());
   CHECK(none == "");
-  CHECK(&TokText("").str() == &none.str());
+  CHECK(&InternedString("").str() == &none.str());
 }
 
 TEST_CASE("tokens carry pooled spellings and decoded string bytes", "[lexer][token]") {

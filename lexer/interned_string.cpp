@@ -1,17 +1,17 @@
-// The spelling pool behind TokText. Strings sit in a deque, which never moves
+// The pool behind InternedString. Strings sit in a deque, which never moves
 // an element it holds, so both a std::string* and a view of its bytes stay
 // valid forever; the index is keyed by those views, so looking a spelling up
 // builds no string.
-#include "lexer/tok_text.h"
+#include "lexer/interned_string.h"
 
 #include <deque>
 #include <unordered_map>
 
 namespace simplec {
 
-const std::string TokText::kEmpty;
+const std::string InternedString::kEmpty;
 
-const std::string* TokText::intern(std::string_view s) {
+const std::string* InternedString::intern(std::string_view s) {
   if (s.empty()) return &kEmpty;
   static std::deque<std::string> pool;
   static std::unordered_map<std::string_view, const std::string*> index;
