@@ -129,6 +129,7 @@ class Selector {
     if (mi.line == 0) {
       mi.line = line_;
       mi.col = col_;
+      mi.site = site_;
     }
     f_.blocks[size_t(cur_)].insts.push_back(std::move(mi));
   }
@@ -140,12 +141,15 @@ class Selector {
     if (n->pos.file != kMainFile) return;  // library code: the line table covers the compiled file only
     line_ = uint32_t(n->pos.line);
     col_ = uint32_t(n->pos.col);
+    site_ = n->pos.site;
   }
   uint32_t line_ = 0, col_ = 0;
+  int32_t site_ = -1;
   void emit(MOp op, std::initializer_list<Opnd> ops) {
     MInst& mi = f_.blocks[size_t(cur_)].insts.emplace_back(op, ops);
     mi.line = line_;
     mi.col = col_;
+    mi.site = site_;
   }
   void succ(int from, int to) { f_.blocks[size_t(from)].succs.push_back(to); }
 

@@ -3,6 +3,7 @@
 
 #include "codegen/branch_duplication.h"
 #include "codegen/frame.h"
+#include "codegen/inlined_calls.h"
 #include "codegen/isel.h"
 #include "codegen/mir_peephole.h"
 #include "codegen/regalloc.h"
@@ -16,6 +17,7 @@ mir::MModule lowerUnit(Unit& g, const std::string& sourcePath, const LowerOption
   mir::MModule m;
   m.sourceName = sourcePath;
   m.debugTypes = g.debugTypes;  // -g (empty otherwise)
+  if (g.debugInfo) m.inlinedCalls = inlinedCalls(g);
   IselContext cx;
   const std::string names[kNumSrcFiles] = {sourcePath, kSysLibraryPath};
   for (int f = 0; f < kNumSrcFiles; f++) {

@@ -147,6 +147,9 @@ struct MInst {
   // Source line and column the instruction comes from, for -g line tables;
   // 0 when it has none of its own (moves, spills: they belong to the line before).
   uint32_t line = 0, col = 0;
+  // -g: with a line, the inlined call its code came from (SrcPos::site, an
+  // index into MModule::inlinedCalls), -1 for the function's own code.
+  int32_t site = -1;
   // Call: index into MFunction::callChains of the source frames this call
   // site stands for (runtime error traces), -1 for none.
   int32_t chain = -1;
@@ -276,6 +279,23 @@ struct CallChain {
   bool reachesEntry = false;  // the outermost frame is the program's main
 };
 
+// -g: a call the inliner replaced by a copy of the callee's body
+// (son/inline_site.h), as the debug information shows it. Indexed like
+// Unit::inlineSites; a site only points to sites made before it.
+struct InlinedCall {
+  // The nearest call on this one's chain (itself included) whose callee
+  // has a frame of its own in the debugger (-1: none, the function's own
+  // code). Sys library code has none: like runtime traces, it belongs to
+  // the frame that called it.
+  int32_t frame = -1;
+  // When frame == this call: the frame it is inlined into (-1: the
+  // function's own), the callee and where it is called in the main file.
+  int32_t parent = -1;
+  std::string callee;       // symbol
+  uint32_t declLine = 0;    // the callee's line in the main file (0: none)
+  uint32_t line = 0, col = 0;  // the call (0: not in the main file)
+};
+
 struct MBlock {
   std::vector<MInst> insts;
   std::vector<int> succs;   // successor block indices (from Jmp/Jcc and fall-through)
@@ -346,6 +366,7 @@ struct MModule {
   // -g: variables and their types (.debug_info) in objects.
   bool debugVars = false;
   std::vector<DebugType> debugTypes;
+  std::vector<InlinedCall> inlinedCalls;  // -g: by MInst::site
 };
 
 // A deterministic text form, for --emit=mir and tests.
