@@ -49,6 +49,11 @@ void DebugInfoWriter::beginFunction(const mir::MFunction& f, llvm::MCSymbol* sym
     }
     fn.vars.push_back(std::move(var));
   }
+  for (const InlineScope& sc : inlineScopes(f, m_.inlinedCalls)) {
+    Inlined in{sc.call, sc.parent, {}};
+    for (const InstRange& r : sc.ranges) in.ranges.push_back({labelAt(r.begin), labelAt(r.end)});
+    fn.inlined.push_back(std::move(in));
+  }
   lower.setInstLabels(std::vector<std::pair<int, llvm::MCSymbol*>>(labels.begin(), labels.end()));
   funs_.push_back(std::move(fn));
 }
@@ -141,6 +146,31 @@ void DebugInfoWriter::finish() {
     const Var* var;
   };
   std::vector<LocList> lists;
+  // Inlined callees: one abstract DW_TAG_subprogram each (by symbol), which
+  // every inlined copy names as its origin. An out-of-line copy of the
+  // same function keeps its own complete DIE rather than pointing at the
+  // abstract one: gdb finds both by name, and the two never share a scope.
+  std::map<std::string, int> abstractDies;
+  auto abstractDie = [&](const mir::InlinedCall& c) {
+    auto [it, made] = abstractDies.emplace(c.callee, -1);
+    if (made) {
+      int d = it->second = t.add(dw::DW_TAG_subprogram, cu);
+      t.str(d, dw::DW_AT_name, c.callee);
+      if (c.declLine) {
+        t.num(d, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
+        t.num(d, dw::DW_AT_decl_line, dw::DW_FORM_udata, c.declLine);
+      }
+      t.flag(d, dw::DW_AT_prototyped);
+      t.num(d, dw::DW_AT_inline, dw::DW_FORM_data1, dw::DW_INL_inlined);
+    }
+    return it->second;
+  };
+  // Inlined copies with several ranges: each list gets a label in .debug_ranges.
+  struct RangeList {
+    llvm::MCSymbol* label;
+    const std::vector<LabelRange>* ranges;
+  };
+  std::vector<RangeList> rangeLists;
   for (const Fun& fn : funs_) {
     const mir::MFunction& f = *fn.f;
     int sp = t.add(dw::DW_TAG_subprogram, cu);
@@ -182,6 +212,28 @@ void DebugInfoWriter::finish() {
           t.num(d, dw::DW_AT_const_value, dw::DW_FORM_data8, uint64_t(v->v->constBits));
         else
           t.num(d, dw::DW_AT_const_value, dw::DW_FORM_sdata, uint64_t(v->v->constBits));
+      }
+    }
+    // Inlined calls, nested as they were inlined. Their parameters and
+    // locals are left out: they have no locations of their own yet.
+    std::vector<int> inlinedDie;
+    for (const Inlined& in : fn.inlined) {
+      const mir::InlinedCall& c = m_.inlinedCalls[size_t(in.call)];
+      int d = t.add(dw::DW_TAG_inlined_subroutine, in.parent < 0 ? sp : inlinedDie[size_t(in.parent)]);
+      inlinedDie.push_back(d);
+      t.ref(d, dw::DW_AT_abstract_origin, abstractDie(c));
+      if (in.ranges.size() == 1) {
+        t.addr(d, dw::DW_AT_low_pc, in.ranges[0].first);
+        t.diff(d, dw::DW_AT_high_pc, in.ranges[0].second, in.ranges[0].first);
+      } else {
+        llvm::MCSymbol* l = ctx_.createTempSymbol("debug_ranges", true);
+        t.secOffset(d, dw::DW_AT_ranges, l);
+        rangeLists.push_back({l, &in.ranges});
+      }
+      if (c.line) {
+        t.num(d, dw::DW_AT_call_file, dw::DW_FORM_data1, 1);
+        t.num(d, dw::DW_AT_call_line, dw::DW_FORM_udata, c.line);
+        t.num(d, dw::DW_AT_call_column, dw::DW_FORM_udata, c.col);
       }
     }
   }
@@ -256,6 +308,20 @@ void DebugInfoWriter::finish() {
       std::vector<uint8_t> e = placeExpression(l.var->places[i]);
       out_.emitIntValue(e.size(), 2);
       out_.emitBytes(llvm::StringRef(reinterpret_cast<const char*>(e.data()), e.size()));
+    }
+    out_.emitIntValue(0, 8);
+    out_.emitIntValue(0, 8);
+  }
+
+  // .debug_ranges: (begin, end) relative to the unit's low_pc; (0, 0) ends
+  // a list. (Only an empty range at the unit's first byte could look like
+  // that end, and every function starts with its prologue, its own code.)
+  if (!rangeLists.empty()) out_.switchSection(fi_.getDwarfRangesSection());
+  for (const RangeList& l : rangeLists) {
+    out_.emitLabel(l.label);
+    for (const LabelRange& r : *l.ranges) {
+      out_.emitAbsoluteSymbolDiff(r.first, textBegin_, 8);
+      out_.emitAbsoluteSymbolDiff(r.second, textBegin_, 8);
     }
     out_.emitIntValue(0, 8);
     out_.emitIntValue(0, 8);

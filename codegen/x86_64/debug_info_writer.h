@@ -3,14 +3,17 @@
 // compile unit (language C99, so gdb parses expressions), the types of
 // son/debug_info.h, and for each function a DW_TAG_subprogram with its
 // parameters and locals, whose locations are the ranges of
-// debug_locations.h (labels placed by McLowering). The line table stays
-// MC's (.debug_line); the unit points at it.
+// debug_locations.h (labels placed by McLowering), and the calls inlined
+// into it (inline_scopes.h) as DW_TAG_inlined_subroutine entries, so that
+// gdb shows a frame for each. The line table stays MC's (.debug_line); the
+// unit points at it.
 #pragma once
 #include <map>
 #include <string>
 #include <vector>
 
 #include "codegen/debug_locations.h"
+#include "codegen/inline_scopes.h"
 #include "codegen/mir.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCObjectFileInfo.h"
@@ -39,11 +42,18 @@ class DebugInfoWriter {
     std::vector<std::pair<llvm::MCSymbol*, llvm::MCSymbol*>> ranges;  // with places:
     std::vector<DebugPlace> places;
   };
+  using LabelRange = std::pair<llvm::MCSymbol*, llvm::MCSymbol*>;
+  struct Inlined {
+    int call;    // index into MModule::inlinedCalls
+    int parent;  // index into Fun::inlined, -1: the function itself
+    std::vector<LabelRange> ranges;
+  };
   struct Fun {
     const mir::MFunction* f = nullptr;
     llvm::MCSymbol* begin = nullptr;
     llvm::MCSymbol* end = nullptr;
     std::vector<Var> vars;
+    std::vector<Inlined> inlined;  // parents first
   };
 
  private:
