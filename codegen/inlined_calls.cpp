@@ -1,11 +1,30 @@
 // See inlined_calls.h.
 #include "codegen/inlined_calls.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 namespace simplec {
 
-std::vector<mir::InlinedCall> inlinedCalls(const Unit& u) {
+namespace {
+
+mir::InlinedFunction describe(const FunInfo& f) {
+  mir::InlinedFunction d;
+  d.symbol = f.symbol;
+  d.declLine = f.pos.line;
+  for (const DebugVar& v : f.debugVars)
+    if (v.param > 0) d.params.push_back(v);
+  std::stable_sort(d.params.begin(), d.params.end(), [](const DebugVar& a, const DebugVar& b) { return a.param < b.param; });
+  return d;
+}
+
+}  // namespace
+
+void addInlinedCalls(const Unit& u, mir::MModule& m) {
   const std::vector<InlineSite>& sites = u.inlineSites;
-  std::vector<mir::InlinedCall> out(sites.size());
+  std::vector<mir::InlinedCall>& out = m.inlinedCalls;
+  out.assign(sites.size(), {});
+  std::unordered_map<int, int> described;  // Unit::funs index -> m.inlinedFunctions index
   auto frameOf = [&](int site) { return site >= 0 && size_t(site) < out.size() ? out[size_t(site)].frame : -1; };
   // A site only points to earlier sites: one pass in order sees every
   // call's outer calls resolved before it.
@@ -21,8 +40,9 @@ std::vector<mir::InlinedCall> inlinedCalls(const Unit& u) {
     }
     c.frame = int32_t(i);
     c.parent = s.call.site < int(i) ? frameOf(s.call.site) : -1;
-    c.callee = callee->symbol;
-    c.declLine = callee->pos.line;
+    auto [it, made] = described.emplace(s.callee, int(m.inlinedFunctions.size()));
+    if (made) m.inlinedFunctions.push_back(describe(*callee));
+    c.callee = it->second;
     // A call written in library code (a callback the library calls) is
     // shown where the user's code called into the library.
     SrcPos call = s.call;
@@ -35,7 +55,6 @@ std::vector<mir::InlinedCall> inlinedCalls(const Unit& u) {
       c.col = call.col;
     }
   }
-  return out;
 }
 
 }  // namespace simplec

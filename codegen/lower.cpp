@@ -17,7 +17,7 @@ mir::MModule lowerUnit(Unit& g, const std::string& sourcePath, const LowerOption
   mir::MModule m;
   m.sourceName = sourcePath;
   m.debugTypes = g.debugTypes;  // -g (empty otherwise)
-  if (g.debugInfo) m.inlinedCalls = inlinedCalls(g);
+  if (g.debugInfo) addInlinedCalls(g, m);
   IselContext cx;
   const std::string names[kNumSrcFiles] = {sourcePath, kSysLibraryPath};
   for (int f = 0; f < kNumSrcFiles; f++) {

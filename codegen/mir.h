@@ -291,9 +291,14 @@ struct InlinedCall {
   // When frame == this call: the frame it is inlined into (-1: the
   // function's own), the callee and where it is called in the main file.
   int32_t parent = -1;
-  std::string callee;       // symbol
-  uint32_t declLine = 0;    // the callee's line in the main file (0: none)
+  int32_t callee = -1;         // index into MModule::inlinedFunctions
   uint32_t line = 0, col = 0;  // the call (0: not in the main file)
+};
+// -g: a function with a frame that is inlined somewhere.
+struct InlinedFunction {
+  std::string symbol;
+  uint32_t declLine = 0;         // in the main file (0: none)
+  std::vector<DebugVar> params;  // in order
 };
 
 struct MBlock {
@@ -367,6 +372,7 @@ struct MModule {
   bool debugVars = false;
   std::vector<DebugType> debugTypes;
   std::vector<InlinedCall> inlinedCalls;  // -g: by MInst::site
+  std::vector<InlinedFunction> inlinedFunctions;
 };
 
 // A deterministic text form, for --emit=mir and tests.

@@ -146,24 +146,37 @@ void DebugInfoWriter::finish() {
     const Var* var;
   };
   std::vector<LocList> lists;
-  // Inlined callees: one abstract DW_TAG_subprogram each (by symbol), which
-  // every inlined copy names as its origin. An out-of-line copy of the
-  // same function keeps its own complete DIE rather than pointing at the
+  // Inlined callees: one abstract DW_TAG_subprogram each, which every
+  // inlined copy names as its origin. An out-of-line copy of the same
+  // function keeps its own complete DIE rather than pointing at the
   // abstract one: gdb finds both by name, and the two never share a scope.
-  std::map<std::string, int> abstractDies;
-  auto abstractDie = [&](const mir::InlinedCall& c) {
-    auto [it, made] = abstractDies.emplace(c.callee, -1);
-    if (made) {
-      int d = it->second = t.add(dw::DW_TAG_subprogram, cu);
-      t.str(d, dw::DW_AT_name, c.callee);
-      if (c.declLine) {
-        t.num(d, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
-        t.num(d, dw::DW_AT_decl_line, dw::DW_FORM_udata, c.declLine);
-      }
-      t.flag(d, dw::DW_AT_prototyped);
-      t.num(d, dw::DW_AT_inline, dw::DW_FORM_data1, dw::DW_INL_inlined);
+  // The parameters are listed without a location: the copies inherit them,
+  // so gdb shows them <optimized out> (their values are not tracked
+  // through inlining yet) rather than a frame without parameters.
+  std::vector<int> abstractDies(m_.inlinedFunctions.size(), -1);
+  auto abstractDie = [&](int callee) {
+    int& d = abstractDies[size_t(callee)];
+    if (d >= 0) return d;
+    const mir::InlinedFunction& fn = m_.inlinedFunctions[size_t(callee)];
+    d = t.add(dw::DW_TAG_subprogram, cu);
+    t.str(d, dw::DW_AT_name, fn.symbol);
+    if (fn.declLine) {
+      t.num(d, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
+      t.num(d, dw::DW_AT_decl_line, dw::DW_FORM_udata, fn.declLine);
     }
-    return it->second;
+    t.flag(d, dw::DW_AT_prototyped);
+    t.num(d, dw::DW_AT_inline, dw::DW_FORM_data1, dw::DW_INL_inlined);
+    for (const DebugVar& v : fn.params) {
+      if (v.type < 0 || size_t(v.type) >= types.size()) continue;
+      int p = t.add(dw::DW_TAG_formal_parameter, d);
+      t.str(p, dw::DW_AT_name, v.name);
+      if (v.pos.file == kMainFile && v.pos.line > 0) {
+        t.num(p, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
+        t.num(p, dw::DW_AT_decl_line, dw::DW_FORM_udata, uint64_t(v.pos.line));
+      }
+      t.ref(p, dw::DW_AT_type, valueDie[size_t(v.type)]);
+    }
+    return d;
   };
   // Inlined copies with several ranges: each list gets a label in .debug_ranges.
   struct RangeList {
@@ -214,14 +227,15 @@ void DebugInfoWriter::finish() {
           t.num(d, dw::DW_AT_const_value, dw::DW_FORM_sdata, uint64_t(v->v->constBits));
       }
     }
-    // Inlined calls, nested as they were inlined. Their parameters and
-    // locals are left out: they have no locations of their own yet.
+    // Inlined calls, nested as they were inlined (inline scopes are frames,
+    // which always have a callee). No variables of their own: they inherit
+    // the abstract parameters, and leave the callee's locals out.
     std::vector<int> inlinedDie;
     for (const Inlined& in : fn.inlined) {
       const mir::InlinedCall& c = m_.inlinedCalls[size_t(in.call)];
       int d = t.add(dw::DW_TAG_inlined_subroutine, in.parent < 0 ? sp : inlinedDie[size_t(in.parent)]);
       inlinedDie.push_back(d);
-      t.ref(d, dw::DW_AT_abstract_origin, abstractDie(c));
+      t.ref(d, dw::DW_AT_abstract_origin, abstractDie(c.callee));
       if (in.ranges.size() == 1) {
         t.addr(d, dw::DW_AT_low_pc, in.ranges[0].first);
         t.diff(d, dw::DW_AT_high_pc, in.ranges[0].second, in.ranges[0].first);

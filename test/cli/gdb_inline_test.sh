@@ -54,6 +54,13 @@ for O in -O0 -O2; do
   out=$(gdbrun inline$O 'break twice' 'run' 'bt')
   check "bt from break twice $O" "twice ${WANT#* }" "$(frames <<<"$out" | sed -E 's/^twice:[0-9]+/twice/')"
 
+  # Parameters of an inlined copy have no location yet: <optimized out>,
+  # never another value.
+  out=$(gdbrun inline$O "break inline.smp:$(line IN-TWICE)" 'run' 'info args')
+  want="v = 6"
+  [ $O == -O2 ] && want="v = <optimized out>"
+  check "info args in twice $O" 1 "$(grep -cxF "$want" <<<"$out")"
+
   # `up` selects the frame twice was called from: scale's, inlined or not.
   out=$(gdbrun inline$O "break inline.smp:$(line IN-TWICE)" 'run' 'up' 'up')
   check "up, up $O" "scale:$(line CALL-TWICE) work:$(line CALL-SCALE)" "$(frames <<<"$out")"

@@ -18,7 +18,7 @@ InlinedCall frame(int self, int parent) {
   InlinedCall c;
   c.frame = self;
   c.parent = parent;
-  c.callee = "f" + std::to_string(self);
+  c.callee = self;
   return c;
 }
 
@@ -108,16 +108,26 @@ TEST_CASE("inlined calls: library callees have no frame; a call inside library c
   u.inlineSites.push_back({g, SrcPos{10, 5, kMainFile, -1}});       // 0: g in main's code
   u.inlineSites.push_back({lib, SrcPos{4, 2, kMainFile, 0}});       // 1: the library in g
   u.inlineSites.push_back({cb, SrcPos{41, 9, kSysLibraryFile, 1}});  // 2: cb, called by the library
-  std::vector<InlinedCall> c = inlinedCalls(u);
+  u.funs[size_t(g)].debugVars = {{"b", 0, SrcPos{3, 9, kMainFile, -1}, 2}, {"a", 0, SrcPos{3, 4, kMainFile, -1}, 1},
+                                  {"local", 0, SrcPos{4, 4, kMainFile, -1}, 0}};
+  MModule m;
+  addInlinedCalls(u, m);
+  const std::vector<InlinedCall>& c = m.inlinedCalls;
   REQUIRE(c.size() == 3);
   CHECK(c[0].frame == 0);
   CHECK(c[0].parent == -1);
-  CHECK(c[0].callee == "g");
-  CHECK(c[0].declLine == 3);
   CHECK((c[0].line == 10 && c[0].col == 5));
   CHECK(c[1].frame == 0);
   CHECK(c[2].frame == 2);
   CHECK(c[2].parent == 0);
-  CHECK(c[2].callee == "cb");
   CHECK((c[2].line == 4 && c[2].col == 2));
+  // The functions inlined with a frame: g, then cb; parameters in order.
+  REQUIRE(m.inlinedFunctions.size() == 2);
+  REQUIRE((c[0].callee == 0 && c[2].callee == 1));
+  CHECK(m.inlinedFunctions[0].symbol == "g");
+  CHECK(m.inlinedFunctions[0].declLine == 3);
+  REQUIRE(m.inlinedFunctions[0].params.size() == 2);
+  CHECK(m.inlinedFunctions[0].params[0].name == "a");
+  CHECK(m.inlinedFunctions[0].params[1].name == "b");
+  CHECK(m.inlinedFunctions[1].symbol == "cb");
 }
