@@ -294,7 +294,8 @@ struct InlinedCall {
   int32_t callee = -1;         // index into MModule::inlinedFunctions
   uint32_t line = 0, col = 0;  // the call (0: not in the main file)
 };
-// -g: a function with a frame that is inlined somewhere.
+// -g: a function with a frame that is inlined somewhere: the abstract
+// DW_TAG_subprogram its inlined copies point at.
 struct InlinedFunction {
   std::string symbol;
   uint32_t declLine = 0;         // in the main file (0: none)

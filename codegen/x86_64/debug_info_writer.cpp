@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "codegen/debug_locations.h"
+#include "codegen/inline_scopes.h"
 #include "codegen/x86_64/die_tree.h"
 #include "codegen/x86_64/dwarf_encoding.h"
 #include "codegen/x86_64/mc_lower.h"

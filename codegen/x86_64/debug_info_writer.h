@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "codegen/debug_locations.h"
-#include "codegen/inline_scopes.h"
 #include "codegen/mir.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCObjectFileInfo.h"
