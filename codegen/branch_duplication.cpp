@@ -40,6 +40,13 @@ int duplicateBranchBlocks(mir::MFunction& f) {
     std::vector<MInst> copy = head.insts;
     if (copy.size() == 2) copy.push_back(MInst(MOp::Jmp, {Opnd::block(h + 1)}));
     blk.insts.pop_back();
+    // -g: the copy runs where the head would have started, so the head's
+    // entry facts (its Phis' places, its variables' merges) hold there.
+    if (blk.dbgTailAt < 0 && (!head.dbgEntry.empty() || !head.dbgAssigns.empty())) {
+      blk.dbgTailAt = int(blk.insts.size());
+      blk.dbgTailEntry = head.dbgEntry;
+      blk.dbgTailAssigns = head.dbgAssigns;
+    }
     blk.insts.insert(blk.insts.end(), copy.begin(), copy.end());
     blk.succs = {copy[1].ops[0].reg, copy[2].ops[0].reg};
     replaced++;

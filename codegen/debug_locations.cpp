@@ -28,8 +28,9 @@ class Flow {
     numSaved_ = int(f.usedCalleeSaved.size());
     for (const auto& [k, value] : f.dbgInArgs) slotKey(inArgDisp(k));
     for (const MBlock& b : f.blocks) {
-      for (const auto& [loc, value] : b.dbgEntry)
-        if (loc >= kDebugSlotBase) slotKey(slotOffset(numSaved_, loc - kDebugSlotBase));
+      for (const auto* facts : {&b.dbgEntry, &b.dbgTailEntry})
+        for (const auto& [loc, value] : *facts)
+          if (loc >= kDebugSlotBase) slotKey(slotOffset(numSaved_, loc - kDebugSlotBase));
       for (const MInst& mi : b.insts)
         for (const Opnd& o : mi.ops)
           if (isFrameSlot(o)) slotKey(o.imm);
@@ -51,7 +52,11 @@ class Flow {
         std::vector<int> st;
         if (!entryState(b, preds[b], out, visited, &st)) continue;  // not reached yet
         in[b] = st;
-        for (const MInst& mi : f_.blocks[b].insts) apply(mi, st, nullptr);
+        const MBlock& blk = f_.blocks[b];
+        for (size_t i = 0; i < blk.insts.size(); i++) {
+          if (int(i) == blk.dbgTailAt) applyEntry(blk.dbgTailEntry, st, nullptr);
+          apply(blk.insts[i], st, nullptr);
+        }
         if (!visited[b] || st != out[b]) {
           out[b] = std::move(st);
           visited[b] = 1;
@@ -113,10 +118,7 @@ class Flow {
       for (const auto& [r, value] : f_.dbgAtEntry)
         if (r >= 0 && r < kNumRegs) st[size_t(r)] = value;
     }
-    for (const auto& [loc, value] : f_.blocks[b].dbgEntry) {
-      int k = loc < kDebugSlotBase ? loc : keyOfDisp(slotOffset(numSaved_, loc - kDebugSlotBase));
-      if (k >= 0 && size_t(k) < st.size()) st[size_t(k)] = value;
-    }
+    applyEntry(f_.blocks[b].dbgEntry, st, nullptr);
     return true;
   }
 
@@ -124,6 +126,14 @@ class Flow {
   struct Change {
     int key, old;
   };
+  // A block's entry facts (MBlock::dbgEntry): values in their places.
+  void applyEntry(const std::vector<std::pair<int, int>>& facts, std::vector<int>& st,
+                  std::vector<Change>* changes) const {
+    for (const auto& [loc, value] : facts) {
+      int k = loc < kDebugSlotBase ? loc : keyOfDisp(slotOffset(numSaved_, loc - kDebugSlotBase));
+      if (k >= 0 && size_t(k) < st.size()) set(st, k, value, changes);
+    }
+  }
   void set(std::vector<int>& st, int k, int v, std::vector<Change>* changes) const {
     if (st[size_t(k)] == v) return;
     if (changes) changes->push_back({k, st[size_t(k)]});
@@ -215,7 +225,13 @@ class Flow {
         for (size_t k = 0; k < st.size(); k++) set(st, int(k), kNone, &changes);  // dead code: nothing known
       }
       update();
-      for (const MInst& mi : f_.blocks[b].insts) {
+      const MBlock& blk = f_.blocks[b];
+      for (size_t i = 0; i < blk.insts.size(); i++) {
+        const MInst& mi = blk.insts[i];
+        if (int(i) == blk.dbgTailAt) {
+          applyEntry(blk.dbgTailEntry, st, &changes);
+          update();
+        }
         // A caller's frame is at its return address minus one, inside the
         // call: what the callee may clobber counts as gone there already.
         if (mi.op == MOp::Call) {

@@ -14,11 +14,16 @@
 namespace simplec {
 
 // A register (0..31, mir::PReg numbering) or, when reg < 0, the frame
-// slot at [rbp + disp].
+// slot at [rbp + disp]; or, when isConst, no place: the value is `bits`
+// (an integer, or a double's bits).
 struct DebugPlace {
   int reg = -1;
   int64_t disp = 0;
-  bool operator==(const DebugPlace& o) const { return reg == o.reg && disp == o.disp; }
+  bool isConst = false;
+  int64_t bits = 0;
+  bool operator==(const DebugPlace& o) const {
+    return reg == o.reg && disp == o.disp && isConst == o.isConst && bits == o.bits;
+  }
 };
 
 // The value is in `place` from before instruction `begin` to before

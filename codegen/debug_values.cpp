@@ -2,9 +2,11 @@
 // (see debug_values.h). Linear in the function's size.
 #include "codegen/debug_values.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
+#include "codegen/debug_versions.h"
 #include "codegen/spill_rewrite.h"
 #include "son/unit.h"
 
@@ -43,10 +45,174 @@ bool phiUsed(const Node* phi) {
   return false;
 }
 
+// Dominance between schedule blocks in O(1): intervals of a DFS over the
+// dominator tree.
+class BlockDominance {
+ public:
+  explicit BlockDominance(const Schedule& s) : pre_(s.blocks.size(), -1), post_(s.blocks.size(), -1) {
+    size_t nb = s.blocks.size();
+    std::vector<std::vector<int>> kids(nb);
+    for (size_t b = 1; b < nb; b++)
+      if (s.blocks[b].idom >= 0) kids[size_t(s.blocks[b].idom)].push_back(int(b));
+    if (nb == 0) return;
+    int clock = 0;
+    std::vector<std::pair<int, size_t>> stack{{0, 0}};
+    pre_[0] = clock++;
+    while (!stack.empty()) {
+      auto& [b, i] = stack.back();
+      if (i < kids[size_t(b)].size()) {
+        int k = kids[size_t(b)][i++];
+        pre_[size_t(k)] = clock++;
+        stack.push_back({k, 0});
+      } else {
+        post_[size_t(b)] = clock++;
+        stack.pop_back();
+      }
+    }
+  }
+  // Does block a dominate block b (a == b included)?
+  bool dominates(int a, int b) const {
+    return pre_[size_t(a)] >= 0 && pre_[size_t(b)] >= 0 && pre_[size_t(a)] <= pre_[size_t(b)] &&
+           post_[size_t(b)] <= post_[size_t(a)];
+  }
+
+ private:
+  std::vector<int> pre_, post_;
+};
+
+// The DebugAssigns of the reassigned variables, from their bindings
+// (son/debug_info.h); values get debug ids in valueOfVReg as they are met.
+std::vector<std::vector<DebugAssign>> tagAssignments(MFunction& f, const Graph& g, const Schedule& s,
+                                                     const std::vector<int>& vregOfNode,
+                                                     const std::vector<int>& firstBlock,
+                                                     std::vector<int>& valueOfVReg, std::vector<char>& isParm) {
+  std::vector<std::vector<DebugAssign>> res(s.blocks.size());
+  bool any = false;
+  for (const DebugVarLoc& dv : f.debugVars) any |= dv.var.reassigned;
+  if (!any) return res;
+  std::vector<Graph::DebugAnchor> anchors = g.debugAnchors();
+  BlockDominance dom(s);
+  std::vector<char> dropped(f.debugVars.size(), 0);
+  auto bind = [&](uint32_t k, const Node* n) {
+    const DebugName& d = g.debugNames[k];
+    if (d.var < 0 || size_t(d.var) >= f.debugVars.size() || !f.debugVars[size_t(d.var)].var.reassigned) return;
+    const Node* at = anchors[k].at;
+    int b = at ? s.blockIndexOf(at) : -1;
+    bool live = n && !n->dead && (s.blockIndexOf(n) >= 0 || n->op == Op::Con);
+    if (b < 0) {
+      // A merge that is gone: where its paths still meet, their values
+      // differ or agree without it (the meet says which). Where an
+      // assignment happened is lost when its control was rewired: then the
+      // variable's values cannot be told apart any more. An assignment in
+      // code that was removed as unreachable never happens.
+      if (d.kind != DebugName::Merge && !anchors[k].unreachable) dropped[size_t(d.var)] = 1;
+      return;
+    }
+    DebugAssign a;
+    a.var = d.var;
+    a.seq = d.seq;
+    a.passAt = d.passAt;
+    if (live && n->op == Op::Con) {
+      if (constantOf(n, &a.constBits)) a.kind = DebugAssign::Const;
+    } else if (live) {
+      int nb = s.blockIndexOf(n);
+      int v = n->id < vregOfNode.size() ? vregOfNode[n->id] : -1;
+      if (v >= 0) {
+        if (valueOfVReg[size_t(v)] < 0) {
+          valueOfVReg[size_t(v)] = f.numDebugValues++;
+          isParm[size_t(v)] = n->op == Op::Parm;
+          if (n->op == Op::Phi && phiUsed(n))
+            f.blocks[size_t(firstBlock[size_t(nb)])].dbgEntry.push_back({v, valueOfVReg[size_t(v)]});
+        }
+        a.value = valueOfVReg[size_t(v)];
+        bool before = nb != b && dom.dominates(nb, b);
+        if (n->op == Op::Phi) a.kind = before || nb == b ? DebugAssign::Ready : DebugAssign::Gone;
+        else if (n->op == Op::Parm || before) a.kind = DebugAssign::Ready;
+        else a.kind = DebugAssign::AtDef;
+      }
+    }
+    res[size_t(b)].push_back(a);
+  };
+  for (const Node* n : g.nodes())
+    for (uint32_t k = n->dbg; k != 0; k = g.debugNames[k].next) bind(k, n->dead ? nullptr : n);
+  for (uint32_t k : g.orphanedDebugNames()) bind(k, nullptr);
+  for (std::vector<DebugAssign>& as : res) {
+    as.erase(std::remove_if(as.begin(), as.end(), [&](const DebugAssign& a) { return dropped[size_t(a.var)]; }),
+             as.end());
+    std::sort(as.begin(), as.end(), [](const DebugAssign& x, const DebugAssign& y) { return x.seq < y.seq; });
+  }
+  for (size_t v = 0; v < dropped.size(); v++)
+    if (dropped[v]) f.debugVars[v].var.reassigned = false;  // and no value: no location
+  // Where inlined code's outermost call is, for the positions of its
+  // instructions (the source stands at that call while it runs).
+  const std::vector<InlineSite>& sites = g.unit().inlineSites;
+  for (const MBlock& b : f.blocks)
+    for (const MInst& mi : b.insts)
+      if (mi.site >= 0 && size_t(mi.site) < sites.size()) f.dbgSiteCalls.push_back({mi.site, SrcPos{}});
+  std::sort(f.dbgSiteCalls.begin(), f.dbgSiteCalls.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  f.dbgSiteCalls.erase(std::unique(f.dbgSiteCalls.begin(), f.dbgSiteCalls.end(),
+                                   [](const auto& x, const auto& y) { return x.first == y.first; }),
+                       f.dbgSiteCalls.end());
+  for (auto& [site, call] : f.dbgSiteCalls) {
+    SrcPos p = sites[size_t(site)].call;
+    for (size_t hops = 0; p.site >= 0 && size_t(p.site) < sites.size() && hops < sites.size(); hops++)
+      p = sites[size_t(p.site)].call;
+    p.site = -1;
+    call = p;
+  }
+  return res;
+}
+
+// Each assignment goes to the MIR block of its schedule block's chain where
+// the source passes it (the last block when no instruction says so). A
+// value computed by an earlier block of the chain is ready there.
+void placeAssignments(MFunction& f, const std::vector<std::vector<int>>& chains,
+                      std::vector<std::vector<DebugAssign>>& bySchedBlock) {
+  std::vector<char> computed(size_t(f.numDebugValues), 0);
+  for (size_t sb = 0; sb < bySchedBlock.size(); sb++) {
+    std::vector<DebugAssign>& as = bySchedBlock[sb];
+    if (as.empty() || chains[sb].empty()) continue;
+    const std::vector<int>& chain = chains[sb];
+    std::vector<int> seen;  // values computed so far in the chain
+    size_t k = 0, i = 0;    // chain[k].insts[i]: the next instruction to look at
+    for (DebugAssign& a : as) {
+      bool atStart = !a.passAt.valid() || a.passAt.file != kMainFile;  // a merge, a parameter
+      if (!atStart) {
+        for (; k < chain.size(); k++, i = 0) {
+          const std::vector<MInst>& insts = f.blocks[size_t(chain[k])].insts;
+          bool found = false;
+          for (; i < insts.size(); i++) {
+            if (sourcePassed(a.passAt, sourcePosition(f, insts[i]))) {
+              found = true;
+              break;
+            }
+            if (insts[i].dbgValue && !computed[insts[i].dbgValue - 1]) {
+              computed[insts[i].dbgValue - 1] = 1;
+              seen.push_back(int(insts[i].dbgValue) - 1);
+            }
+          }
+          if (found) break;
+          if (k + 1 == chain.size()) break;  // fires at the end of the last block
+        }
+      }
+      size_t at = atStart ? 0 : std::min(k, chain.size() - 1);
+      // Computed before the source passes the assignment (in this block or
+      // an earlier one of the chain): the new value is there.
+      if (!atStart && a.kind == DebugAssign::AtDef && a.value >= 0 && computed[size_t(a.value)])
+        a.kind = DebugAssign::Ready;
+      f.blocks[size_t(chain[at])].dbgAssigns.push_back(a);
+    }
+    for (int v : seen) computed[size_t(v)] = 0;
+  }
+}
+
 }  // namespace
 
 void tagDebugValues(MFunction& f, const Graph& g, const Schedule& s, const std::vector<int>& vregOfNode,
-                    const std::vector<int>& firstBlock) {
+                    const std::vector<std::vector<int>>& chains) {
+  std::vector<int> firstBlock(chains.size(), -1);
+  for (size_t b = 0; b < chains.size(); b++) firstBlock[b] = chains[b].empty() ? -1 : chains[b][0];
   const std::vector<DebugVar>& vars = g.info().debugVars;
   if (vars.empty()) return;
   f.debugVars.clear();
@@ -61,7 +227,8 @@ void tagDebugValues(MFunction& f, const Graph& g, const Schedule& s, const std::
     int v = n->id < vregOfNode.size() ? vregOfNode[n->id] : -1;
     for (uint32_t k = n->dbg; k != 0; k = g.debugNames[k].next) {
       DebugVarLoc& dv = f.debugVars[size_t(g.debugNames[k].var)];
-      if (dv.var.reassigned) continue;
+      // A reassigned variable's values are placed by tagAssignments.
+      if (dv.var.reassigned || g.debugNames[k].kind != DebugName::Declare) continue;
       if (n->op == Op::Con) {
         dv.isConst = constantOf(n, &dv.constBits);
         continue;
@@ -76,6 +243,8 @@ void tagDebugValues(MFunction& f, const Graph& g, const Schedule& s, const std::
       (n->op == Op::Parm ? dv.value2 : dv.value) = valueOfVReg[size_t(v)];
     }
   }
+  std::vector<std::vector<DebugAssign>> assigns =
+      tagAssignments(f, g, s, vregOfNode, firstBlock, valueOfVReg, isParm);
   // A parameter's own value is its Parm unless it is narrowed.
   for (DebugVarLoc& dv : f.debugVars)
     if (dv.value < 0) std::swap(dv.value, dv.value2);
@@ -116,6 +285,7 @@ void tagDebugValues(MFunction& f, const Graph& g, const Schedule& s, const std::
     if (isParm[v] && lastDef[v].first == 0 && mi.op == MOp::Mov && mi.ops[1].kind == Opnd::InArg && mi.size == 8)
       f.dbgInArgs.push_back({mi.ops[1].reg, valueOfVReg[v]});
   }
+  placeAssignments(f, chains, assigns);
 }
 
 void locateDebugEntries(MFunction& f, const RegAssignment& a) {

@@ -20,10 +20,12 @@ struct RegAssignment;
 // 0..31 a physical register, kDebugSlotBase + k frame slot k.
 constexpr int kDebugSlotBase = 32;
 
-// vregOfNode: the vreg of each node (by id, -1: none); firstBlock: the
-// first MIR block of each schedule block.
+// vregOfNode: the vreg of each node (by id, -1: none); chains: the MIR
+// blocks of each schedule block, in order (the first is its start).
+// Reassigned variables get MBlock::dbgAssigns (debug_versions.h), each in
+// the MIR block where the source passes the assignment.
 void tagDebugValues(mir::MFunction& f, const Graph& g, const Schedule& s, const std::vector<int>& vregOfNode,
-                    const std::vector<int>& firstBlock);
+                    const std::vector<std::vector<int>>& chains);
 
 void locateDebugEntries(mir::MFunction& f, const RegAssignment& a);
 

@@ -107,13 +107,22 @@ class Selector {
     firstMBlock_.assign(s_.blocks.size(), -1);
     lastMBlock_.assign(s_.blocks.size(), -1);
     for (size_t b = 0; b < s_.blocks.size(); b++) firstMBlock_[b] = newBlock(s_.blocks[b].loopDepth);
+    std::vector<size_t> chainStart(s_.blocks.size() + 1, 0);
     for (size_t b = 0; b < s_.blocks.size(); b++) {
       cur_ = firstMBlock_[b];
+      chainStart[b] = layout_.size();
       layout_.push_back(cur_);
       selectBlock(int(b));
       lastMBlock_[b] = cur_;
     }
-    if (!g_.debugNames.empty()) tagDebugValues(f_, g_, s_, vreg_, firstMBlock_);
+    chainStart[s_.blocks.size()] = layout_.size();
+    if (!g_.debugNames.empty()) {
+      // The MIR blocks of each schedule block, in order (checks split them).
+      std::vector<std::vector<int>> chains(s_.blocks.size());
+      for (size_t b = 0; b < s_.blocks.size(); b++)
+        chains[b].assign(layout_.begin() + long(chainStart[b]), layout_.begin() + long(chainStart[b + 1]));
+      tagDebugValues(f_, g_, s_, vreg_, chains);
+    }
     // Cold stubs last: move them to the end, renumbering branch targets.
     layoutColdLast();
     return std::move(f_);

@@ -302,6 +302,25 @@ struct InlinedFunction {
   std::vector<DebugVar> params;  // in order
 };
 
+// -g: variable `var` (an index into MFunction::debugVars) takes a new value
+// in the block that lists this: once the code passes source position
+// passAt (invalid: at the block's start), as the instructions' positions
+// tell; bindings fire in seq order.
+struct DebugAssign {
+  enum Kind : uint8_t {
+    Ready,    // debug value `value` is computed before the block starts
+    AtDef,    // it is computed by an instruction (MInst::dbgValue) on the way
+    Const,    // the new value is the constant constBits
+    Gone,     // no code computes the new value
+  };
+  int var = -1;
+  Kind kind = Gone;
+  int value = -1;
+  int64_t constBits = 0;
+  uint32_t seq = 0;
+  SrcPos passAt;
+};
+
 struct MBlock {
   std::vector<MInst> insts;
   std::vector<int> succs;   // successor block indices (from Jmp/Jcc and fall-through)
@@ -311,6 +330,15 @@ struct MBlock {
   // Phis it merges): a vreg before register allocation, then
   // DebugLoc::encode of the register or frame slot.
   std::vector<std::pair<int, int>> dbgEntry;
+  // -g: the assignments to reassigned variables made in this block's part
+  // of the source (codegen/debug_versions.h).
+  std::vector<DebugAssign> dbgAssigns;
+  // -g: branch duplication appended a copy of another block's compare and
+  // branch, from instruction dbgTailAt on (-1: none); that block's entry
+  // facts hold where the copy starts.
+  int dbgTailAt = -1;
+  std::vector<std::pair<int, int>> dbgTailEntry;
+  std::vector<DebugAssign> dbgTailAssigns;
 };
 
 // -g: a variable with what code generation knows of its value.
@@ -344,6 +372,9 @@ struct MFunction {
   std::vector<std::pair<int, int>> dbgAtEntry;
   // -g: (k, debug value): incoming stack argument k, once rbp is set up.
   std::vector<std::pair<int, int>> dbgInArgs;
+  // -g: (inline site, the position of its outermost call in this function),
+  // sorted by site: where the source stands while inlined code runs.
+  std::vector<std::pair<int32_t, SrcPos>> dbgSiteCalls;
 
   int newVReg(RegClass c = RegClass::Gpr) {
     vregs.push_back(c);

@@ -26,14 +26,26 @@ void Parser::debugDeclare(int idx, Node* v, int param, Node* raw) {
   d.param = param;
   ids[size_t(idx)] = int(vars.size());
   vars.push_back(d);
-  G().addDebugName(v, ids[size_t(idx)]);
-  if (raw && raw != v) G().addDebugName(raw, ids[size_t(idx)]);
+  // A parameter has its value from the function's entry; a local from the
+  // end of its declarator on.
+  SrcPos passAt = param > 0 ? SrcPos{} : prevTok().endPos();
+  G().addDebugName(v, ids[size_t(idx)], DebugName::Declare, ctrl(), passAt);
+  if (raw && raw != v) G().addDebugName(raw, ids[size_t(idx)], DebugName::Declare, ctrl(), passAt);
 }
 
-void Parser::debugAssign(int idx) {
-  if (!u_.debugInfo || idx < 0 || size_t(idx) >= fn_->debugVar.size()) return;
+void Parser::debugAssign(int idx, Node* v) {
+  if (!u_.debugInfo || idx < 0 || size_t(idx) >= fn_->debugVar.size() || !v) return;
   int d = fn_->debugVar[size_t(idx)];
-  if (d >= 0) u_.funs[size_t(fn_->funIdx)].debugVars[size_t(d)].reassigned = true;
+  if (d < 0) return;
+  u_.funs[size_t(fn_->funIdx)].debugVars[size_t(d)].reassigned = true;
+  // The assignment is done once the source passes its last token.
+  G().addDebugName(v, d, DebugName::Assign, ctrl(), prevTok().endPos());
+}
+
+void Parser::debugMerge(int idx, Node* v, Node* merge) {
+  if (!u_.debugInfo || idx < 0 || size_t(idx) >= fn_->debugVar.size() || !v) return;
+  int d = fn_->debugVar[size_t(idx)];
+  if (d >= 0) G().addDebugName(v, d, DebugName::Merge, merge);
 }
 
 // The debug type of values of static type t: as a variable or struct field

@@ -320,7 +320,7 @@ void Parser::assignVar(const Token& name, int idx, Val v, SrcPos opPos) {
   syms().vars[size_t(idx)].assigned = true;
   scope()->set(idx, v.n);
   noteVarAssigned(idx);
-  debugAssign(idx);
+  debugAssign(idx, v.n);
 }
 
 Val Parser::compoundAssign(const Token& name, Tok op, SrcPos opPos) {

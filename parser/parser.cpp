@@ -119,7 +119,9 @@ void Parser::reportUndeterminedResults(const std::vector<std::string>& names) {
 
 Parser::Parser(const SourceFile& file, DiagEngine& diag, Unit& u, const RetHints& hints,
                const LoopHints& loopHints, bool pessimisticLoops)
-    : loopHints_(loopHints), pessimisticLoops_(pessimisticLoops), file_(file), diag_(diag), hints_(hints), u_(u) {}
+    : loopHints_(loopHints), pessimisticLoops_(pessimisticLoops), file_(file), diag_(diag), hints_(hints), u_(u) {
+  if (u_.debugInfo) scopes_.onVarMerge = [this](int var, Node* v, Node* merge) { debugMerge(var, v, merge); };
+}
 
 void Parser::reportUnresolvedRecursion(const RetHints& failed) {
   std::vector<std::pair<SrcPos, std::string>> where;

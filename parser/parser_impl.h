@@ -390,7 +390,8 @@ class Parser {
   // local (0); an assignment gives it another value. A narrow parameter's
   // v truncates its Parm `raw`, which has the same bytes within its width.
   void debugDeclare(int idx, Node* v, int param, Node* raw = nullptr);
-  void debugAssign(int idx);
+  void debugAssign(int idx, Node* v);
+  void debugMerge(int idx, Node* v, Node* merge);
   int debugTypeOf(const SType& t, bool inArray = false);
   std::unordered_map<std::string, int> debugTypeIds_;
   void noteStore(bool element, int key);

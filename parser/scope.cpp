@@ -125,6 +125,7 @@ Node* Scope::headPhi(int s) {
   phi->name = s >= 2 ? var(s - 2).name : s == kMemSlot ? "$mem" : "$mem" + std::to_string(-s);
   setOwn(s, phi);
   loopPhis_.push_back({s, phi});
+  if (s >= 2 && table_->onVarMerge) table_->onVarMerge(s - 2, phi, loop);
   return phi;
 }
 
@@ -327,7 +328,9 @@ Node* ScopeTable::merge(Scope* s, Scope* that) {
     int slot = slots[i];
     Node* phi = g.make(Op::Phi, {r, a, b}, slotType(s, slot));
     phi->name = slot >= 2 ? s->var(slot - 2).name : slot == Scope::kMemSlot ? "$mem" : "$mem" + std::to_string(-slot);
-    s->setOwn(slot, peep.run(phi));
+    Node* merged = peep.run(phi);
+    s->setOwn(slot, merged);
+    if (slot >= 2 && onVarMerge) onVarMerge(slot - 2, merged, r);
   }
   kill(that);
   r->keep--;

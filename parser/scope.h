@@ -225,6 +225,10 @@ class ScopeTable {
   // Lattice type a Phi of slot s gets while its loop is open.
   const Type* slotType(Scope* s, int slot) const;
 
+  // -g: told of each value a variable takes where control merges (the
+  // Phi, or what it folded to) and the Region or Loop it merges at.
+  std::function<void(int var, Node* value, Node* merge)> onVarMerge;
+
  private:
   // The null-fact halves of merge, snapshot and collapse (scope_facts.cpp).
   void mergeFacts(Scope* s, Scope* that);

@@ -14,6 +14,8 @@
 
 namespace simplec {
 
+class Node;
+
 // A source type as the debugger shows it. Struct and Array describe the
 // object a reference points at; variables and fields of those kinds hold
 // the reference (a pointer, null printing as 0x0).
@@ -38,15 +40,33 @@ struct DebugVar {
   int type = -1;       // index into Unit::debugTypes
   SrcPos pos;
   int param = 0;       // k > 0: the k-th parameter (1-based); 0: a local
-  // Assigned more than once (a loop counter, `x = x + 1`): which value it
-  // holds at a given instruction is not tracked yet, so it has no location.
+  // Assigned after its declaration (a loop counter, `x = x + 1`): it holds
+  // several values over time, told apart by the bindings of its names
+  // (DebugName::at, seq, passAt; codegen/debug_versions.h).
   bool reassigned = false;
 };
 
-// One link of a value's chain of variable names (Graph::debugNames).
+// One link of a value's chain of variable names (Graph::debugNames): the
+// value is variable `var`'s from a point of the source on (a binding).
 struct DebugName {
+  enum Kind : uint8_t {
+    Declare,  // the declaration's value (a parameter's, or the initializer's)
+    Assign,   // a later assignment's value
+    Merge,    // the value where control merges (a Phi, or what it folded to)
+  };
   int var;        // index into the function's FunInfo::debugVars
   uint32_t next;  // next link, 0 at the end (entry 0 is unused)
+  Kind kind = Declare;
+  // The binding happened under control node `at` (the parser's control at
+  // the assignment; a merge's Region or Loop). Kept current when that node
+  // is subsumed; null when it was killed (Graph::debugAnchors), and then
+  // `unreachable` if it was dead code.
+  Node* at = nullptr;
+  bool unreachable = false;
+  uint32_t seq = 0;  // bindings are numbered in source (parse) order
+  // Where the source has passed the assignment: the end of its statement
+  // (invalid: from the start of `at`'s block, for merges and parameters).
+  SrcPos passAt;
 };
 
 }  // namespace simplec

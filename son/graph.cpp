@@ -2,6 +2,7 @@
 #include "son/graph.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "lexer/diag.h"
 #include "lexer/work_counters.h"
@@ -77,6 +78,7 @@ void Graph::removeUse(Node* d, Node* user, uint32_t slot) {
 }
 
 void Graph::markDead(Node* n) {
+  if (n->isCFG() && !debugNames.empty()) noteKilledControl(n);
   editVersion_++;
   n->dead = true;
   dead_++;
@@ -138,20 +140,93 @@ void Graph::subsume(Node* old, Node* nw) {
   old->out.clear();
   old->outSlot.clear();
   old->keep = 0;
-  // -g: nw is the same value, so it is also the value of old's variables.
-  for (uint32_t k = old->dbg; k != 0; k = debugNames[k].next) addDebugName(nw, debugNames[k].var);
+  // -g: nw is the same value, so it is also the value of old's variables;
+  // a binding made under old (control) now belongs to nw's place.
+  for (uint32_t k = old->dbg; k != 0; k = debugNames[k].next) {
+    DebugName d = debugNames[k];
+    addDebugNameEntry(nw, d);
+  }
   old->dbg = 0;
+  if (old->isCFG() && !debugNames.empty()) ctrlForward_.push_back({old, nw});
+  subsuming_ = old;
   nw->keep++;  // old's inputs may include nw
   kill(old);
   nw->keep--;
+  subsuming_ = nullptr;
 }
 
-void Graph::addDebugName(Node* n, int var) {
+void Graph::addDebugName(Node* n, int var, DebugName::Kind kind, Node* at, SrcPos passAt) {
+  if (debugNames.empty()) debugNames.push_back(DebugName{-1, 0, DebugName::Declare, nullptr, false, 0, SrcPos{}});  // entry 0 means "none"
+  DebugName d{var, 0, kind, at, false, uint32_t(debugNames.size()), passAt};
+  addDebugNameEntry(n, d);
+}
+
+void Graph::addDebugNameEntry(Node* n, DebugName d) {
   for (uint32_t k = n->dbg; k != 0; k = debugNames[k].next)
-    if (debugNames[k].var == var) return;
-  if (debugNames.empty()) debugNames.push_back({-1, 0});  // entry 0 means "none"
-  debugNames.push_back({var, n->dbg});
+    if (debugNames[k].var == d.var && debugNames[k].seq == d.seq) return;
+  if (debugNames.empty()) debugNames.push_back(DebugName{-1, 0, DebugName::Declare, nullptr, false, 0, SrcPos{}});
+  d.next = n->dbg;
+  debugNames.push_back(d);
   n->dbg = uint32_t(debugNames.size() - 1);
+}
+
+namespace {
+
+// Follows control nodes that were replaced to the live one in their place.
+Graph::DebugAnchor liveAnchor(Node* at, bool unreachable, const std::unordered_map<const Node*, Node*>& forward) {
+  for (size_t hops = 0; at && at->dead && hops <= forward.size(); hops++) {
+    auto it = forward.find(at);
+    if (it == forward.end()) return {};
+    if (!it->second) return {nullptr, true};
+    at = it->second;
+  }
+  if (at && at->dead) return {};
+  return {at, !at && unreachable};
+}
+
+std::unordered_map<const Node*, Node*> forwardMap(const std::vector<std::pair<Node*, Node*>>& v) {
+  return std::unordered_map<const Node*, Node*>(v.begin(), v.end());  // the first entry of a node wins
+}
+
+}  // namespace
+
+void Graph::noteKilledControl(Node* n) {
+  if (n == subsuming_) return;  // forwarded to its replacement
+  // -g: bindings made under n move to where n's code now is. Dead control
+  // never runs; a straight-line control node (a check, a call) sat in the
+  // block of its control input; a block head has no such stand-in.
+  bool unreachable = n->type && n->type->kind() == TKind::XCtrl;
+  bool head = n->isRegion() || n->op == Op::Fun || n->op == Op::Start ||
+              (n->op == Op::CProj && !n->in.empty() && n->in[0] &&
+               (n->in[0]->op == Op::If || n->in[0]->op == Op::Never));
+  if (unreachable) ctrlForward_.push_back({n, nullptr});
+  else if (!head && !n->in.empty() && n->in[0]) ctrlForward_.push_back({n, n->in[0]});
+}
+
+std::vector<Graph::DebugAnchor> Graph::debugAnchors() const {
+  std::unordered_map<const Node*, Node*> forward = forwardMap(ctrlForward_);
+  std::vector<DebugAnchor> res(debugNames.size());
+  for (size_t k = 0; k < debugNames.size(); k++)
+    res[k] = liveAnchor(debugNames[k].at, debugNames[k].unreachable, forward);
+  return res;
+}
+
+void Graph::resolveDebugAnchors() {
+  if (debugNames.empty()) return;
+  // Dead nodes are still readable here; after compact() their storage is
+  // reused, so no binding may keep pointing at one.
+  std::unordered_map<const Node*, Node*> forward = forwardMap(ctrlForward_);
+  for (DebugName& d : debugNames) {
+    DebugAnchor a = liveAnchor(d.at, d.unreachable, forward);
+    d.at = a.at;
+    d.unreachable = a.unreachable;
+  }
+  ctrlForward_.clear();
+  for (Node* n : nodes_) {
+    if (!n->dead || n->dbg == 0) continue;
+    for (uint32_t k = n->dbg; k != 0; k = debugNames[k].next) orphanedNames_.push_back(k);
+    n->dbg = 0;
+  }
 }
 
 void Graph::killIfUnused(Node* n) {
@@ -215,6 +290,7 @@ void Graph::dropUses(const std::vector<char>& keep) {
 
 void Graph::compact() {
   if (dead_ == 0) return;
+  resolveDebugAnchors();
   size_t live = 0;
   for (Node* n : nodes_) {
     if (n->dead) {

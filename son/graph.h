@@ -95,8 +95,21 @@ class Graph {
   // -g: chains of variable names of values (Node::dbg links into it; entry
   // 0 is unused, so the vector stays empty without -g).
   std::vector<DebugName> debugNames;
-  // Adds variable `var` to n's names.
-  void addDebugName(Node* n, int var);
+  // Adds variable `var` to n's names, as a binding of `kind` under control
+  // `at` (see DebugName); a binding with the same seq is not added twice.
+  void addDebugName(Node* n, int var, DebugName::Kind kind = DebugName::Declare, Node* at = nullptr,
+                    SrcPos passAt = SrcPos{});
+  // By debugNames index: the control node the binding happened under,
+  // following the nodes that took its place; null when it was killed with
+  // none, and then `unreachable` when it was dead code.
+  struct DebugAnchor {
+    Node* at = nullptr;
+    bool unreachable = false;
+  };
+  std::vector<DebugAnchor> debugAnchors() const;
+  // Bindings whose value node was killed (not subsumed): the variable still
+  // changed there, to a value no code computes.
+  const std::vector<uint32_t>& orphanedDebugNames() const { return orphanedNames_; }
 
  private:
   friend std::shared_ptr<const ControlFlow> controlFlow(const Graph& g);
@@ -114,6 +127,14 @@ class Graph {
   // its last answer while the graph stays as it was (many passes find
   // nothing to do and leave it so).
   uint64_t editVersion_ = 0;
+  // -g: (subsumed control node, its replacement), for debugAnchor until
+  // compact() resolves DebugName::at; and the orphaned bindings.
+  std::vector<std::pair<Node*, Node*>> ctrlForward_;  // (dead code, null) too
+  Node* subsuming_ = nullptr;
+  std::vector<uint32_t> orphanedNames_;
+  void resolveDebugAnchors();
+  void addDebugNameEntry(Node* n, DebugName d);
+  void noteKilledControl(Node* n);
   mutable std::vector<Node*> liveCache_;
   mutable uint64_t liveCacheVersion_ = ~uint64_t(0);
   mutable std::shared_ptr<const ControlFlow> cfCache_;

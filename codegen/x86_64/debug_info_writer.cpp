@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "codegen/debug_locations.h"
+#include "codegen/debug_versions.h"
 #include "codegen/inline_scopes.h"
 #include "codegen/x86_64/die_tree.h"
 #include "codegen/x86_64/dwarf_encoding.h"
@@ -32,19 +33,24 @@ void DebugInfoWriter::beginFunction(const mir::MFunction& f, llvm::MCSymbol* sym
   fn.f = &f;
   fn.begin = sym;
   std::vector<std::vector<DebugRange>> loc = debugLocations(f);
+  std::vector<std::vector<DebugRange>> versions = debugVersionRanges(f, loc);
   std::map<int, llvm::MCSymbol*> labels;  // instruction index -> label
   auto labelAt = [&](int i) {
     llvm::MCSymbol*& s = labels[i];
     if (!s) s = ctx_.createTempSymbol("debug_loc", true);
     return s;
   };
-  for (const mir::DebugVarLoc& v : f.debugVars) {
+  for (size_t i = 0; i < f.debugVars.size(); i++) {
+    const mir::DebugVarLoc& v = f.debugVars[i];
     Var var{&v, {}, {}};
     std::vector<DebugRange> none;
     auto of = [&](int value) -> const std::vector<DebugRange>& {
       return value >= 0 && size_t(value) < loc.size() ? loc[size_t(value)] : none;
     };
-    for (const DebugRange& r : preferRanges(of(v.value), of(v.value2))) {
+    // A reassigned variable: where its current value is (debug_versions.h).
+    const std::vector<DebugRange>& ranges =
+        v.var.reassigned ? versions[i] : preferRanges(of(v.value), of(v.value2));
+    for (const DebugRange& r : ranges) {
       var.ranges.push_back({labelAt(r.begin), labelAt(r.end)});
       var.places.push_back(r.place);
     }

@@ -45,6 +45,12 @@ unsigned dwarfRegister(int preg) {
 
 std::vector<uint8_t> placeExpression(const DebugPlace& p) {
   std::vector<uint8_t> e;
+  if (p.isConst) {  // the value itself, not a place (DWARF 4 stack value)
+    e.push_back(llvm::dwarf::DW_OP_consts);
+    appendSLEB(e, p.bits);
+    e.push_back(llvm::dwarf::DW_OP_stack_value);
+    return e;
+  }
   if (p.reg >= 0) {
     unsigned r = dwarfRegister(p.reg);
     if (r < 32) {

@@ -20,7 +20,8 @@ unsigned slebSize(int64_t v);
 unsigned dwarfRegister(int preg);
 
 // DW_OP_reg<n> (DW_OP_regx beyond 31) for a register; DW_OP_fbreg disp
-// for a frame slot, the frame base being rbp (DW_OP_reg6).
+// for a frame slot, the frame base being rbp (DW_OP_reg6); DW_OP_consts
+// bits, DW_OP_stack_value for a constant.
 std::vector<uint8_t> placeExpression(const DebugPlace& p);
 
 }  // namespace simplec::x86_64

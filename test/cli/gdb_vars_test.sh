@@ -88,6 +88,45 @@ for O in -O0 -O2; do
   has "outer p.v $O" "= 3" "$out"
 done
 
+# Reassigned variables (test/cli/gdb/reassign.smp): the value they hold at
+# that point of the source, at -O0 always where the code has it; never an
+# older or a newer one.
+RSRC="$HERE/gdb/reassign.smp"
+at() { grep -n "// BREAK $1\$" "$RSRC" | cut -d: -f1; }
+# value NAME LEVEL WANT OUTPUT: as shows, with -O0 held to WANT too.
+value() { shows "$@"; }
+# known NAME LEVEL WANT OUTPUT: WANT or <optimized out>, at any level.
+known() { shows "$1" -O2 "$3" "$4"; }
+for O in -O0 -O2; do
+  "$SIMPLEC" $O -g "$RSRC" -o reassign$O; check "compile reassign.smp $O -g" 0 $?
+  # A loop counter and an accumulator, on the 1st, 2nd and 4th iteration,
+  # then after the loop.
+  out=$(gdbrun reassign$O "break reassign.smp:$(at loop)" 'run' 'p i' 'p s' 'continue' 'p i' 'p s' 'continue' \
+    'continue' 'p i' 'p s' 'delete' "break reassign.smp:$(at after)" 'continue' 'p s' 'p i' 'p last' \
+    "break reassign.smp:$(at ret)" 'continue' 'p t' | sed -n 's/^= /v = /p')
+  value "loop counter, 1st iteration" $O "v = 0" "$(sed -n 1p <<<"$out")"
+  known "accumulator, 1st iteration" $O "v = 4" "$(sed -n 2p <<<"$out")"
+  value "loop counter, 2nd iteration" $O "v = 1" "$(sed -n 3p <<<"$out")"
+  known "accumulator, 2nd iteration" $O "v = 24" "$(sed -n 4p <<<"$out")"
+  value "loop counter, 4th iteration" $O "v = 3" "$(sed -n 5p <<<"$out")"
+  known "accumulator, 4th iteration" $O "v = 61" "$(sed -n 6p <<<"$out")"
+  value "accumulator after the loop" $O "v = 61" "$(sed -n 7p <<<"$out")"
+  value "loop counter after the loop" $O "v = 4" "$(sed -n 8p <<<"$out")"
+  known "last match after the loop" $O "v = 3" "$(sed -n 9p <<<"$out")"
+  known "t after t = t + note(t)" $O "v = 244" "$(sed -n 10p <<<"$out")"
+  # Assigned in one arm only: the other arm keeps the old value, even where
+  # the new one is computed anyway (y = a * b below it).
+  out=$(gdbrun reassign$O "break reassign.smp:$(at pick)" 'run' 'p x' 'continue' 'p x' | sed -n 's/^= /v = /p')
+  value "x where the arm did not assign it" $O "v = 0" "$(sed -n 1p <<<"$out")"
+  value "x where the arm assigned it" $O "v = 12" "$(sed -n 2p <<<"$out")"
+  # In the caller's frame, during a call made after the assignments (the
+  # third call of note, from pick(2, 6, true)).
+  out=$(gdbrun reassign$O "break reassign.smp:$(at note)" 'ignore 1 2' 'run' 'up' 'p k' 'p y' 'p x' | sed -n 's/^= /v = /p')
+  value "k = k * 3 in the caller" $O "v = 39" "$(sed -n 1p <<<"$out")"
+  value "y in the caller" $O "v = 12" "$(sed -n 2p <<<"$out")"
+  value "x in the caller" $O "v = 12" "$(sed -n 3p <<<"$out")"
+done
+
 # At -O0 every parameter and local of vars.smp has a location at the line.
 out=$(gdbrun vars-O0 "break vars.smp:$LINE" 'run' 'info args' 'info locals')
 check "no <optimized out> at -O0" 0 "$(grep -c 'optimized out' <<<"$out")"

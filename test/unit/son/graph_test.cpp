@@ -347,3 +347,49 @@ TEST_CASE("son/graph: a sweep right after a sweep has nothing to do, but sees wh
   CHECK(later->dead);
   CHECK(verifyText(u) == "");
 }
+
+TEST_CASE("son/graph: -g bindings follow their control node to what took its place", "[son][graph]") {
+  Unit u;
+  u.funs.emplace_back();
+  Graph& g = u.newGraph(0);
+  Node* x = g.con(Type::intConst(1));
+  x->keep++;
+  // Straight-line control (a check): killed, its code is in its input's block.
+  Node* check = g.make(Op::ZeroCheck, {g.start(), x}, Type::ctrl());
+  g.addDebugName(x, 0, DebugName::Assign, check);
+  // Subsumed control: the replacement.
+  Node* region = g.make(Op::Region, {nullptr, g.start()}, Type::ctrl());
+  Node* other = g.make(Op::Region, {nullptr, g.start()}, Type::ctrl());
+  other->keep++;
+  g.addDebugName(x, 0, DebugName::Assign, region);
+  // Dead control: the assignment never runs.
+  Node* dead = g.make(Op::Region, {nullptr, g.start()}, Type::xctrl());
+  g.addDebugName(x, 0, DebugName::Assign, dead);
+  // A live block head killed with nothing in its place: lost.
+  Node* lost = g.make(Op::Region, {nullptr, g.start()}, Type::ctrl());
+  g.addDebugName(x, 0, DebugName::Assign, lost);
+  g.kill(check);
+  g.subsume(region, other);
+  g.kill(dead);
+  g.kill(lost);
+  auto check4 = [&](const std::vector<Graph::DebugAnchor>& a) {
+    REQUIRE(a.size() == 5);  // entry 0 is unused
+    CHECK(a[1].at == g.start());
+    CHECK(a[2].at == other);
+    CHECK(a[3].at == nullptr);
+    CHECK(a[3].unreachable);
+    CHECK(a[4].at == nullptr);
+    CHECK(!a[4].unreachable);
+  };
+  check4(g.debugAnchors());
+  // compact() frees the dead nodes: the bindings keep what they resolved to.
+  g.compact();
+  check4(g.debugAnchors());
+  // A killed value's bindings are kept: the variable still changed there.
+  Node* v = g.make(Op::Add, {nullptr, x, x});
+  g.addDebugName(v, 1, DebugName::Assign, other);
+  g.kill(v);
+  g.compact();
+  REQUIRE(g.orphanedDebugNames().size() == 1);
+  CHECK(g.debugNames[g.orphanedDebugNames()[0]].var == 1);
+}
