@@ -143,9 +143,12 @@ std::vector<std::vector<DebugAssign>> tagAssignments(MFunction& f, const Graph& 
   }
   for (size_t v = 0; v < dropped.size(); v++)
     if (dropped[v]) f.debugVars[v].var.reassigned = false;  // and no value: no location
-  // Where inlined code's outermost call is, for the positions of its
-  // instructions (the source stands at that call while it runs).
-  const std::vector<InlineSite>& sites = g.unit().inlineSites;
+  return res;
+}
+
+// Where inlined code's outermost call is, for the positions of its
+// instructions (the source stands at that call while it runs).
+void resolveSiteCalls(MFunction& f, const std::vector<InlineSite>& sites) {
   for (const MBlock& b : f.blocks)
     for (const MInst& mi : b.insts)
       if (mi.site >= 0 && size_t(mi.site) < sites.size()) f.dbgSiteCalls.push_back({mi.site, SrcPos{}});
@@ -161,7 +164,6 @@ std::vector<std::vector<DebugAssign>> tagAssignments(MFunction& f, const Graph& 
     p.site = -1;
     call = p;
   }
-  return res;
 }
 
 // Each assignment goes to the MIR block of its schedule block's chain where
@@ -285,6 +287,7 @@ void tagDebugValues(MFunction& f, const Graph& g, const Schedule& s, const std::
     if (isParm[v] && lastDef[v].first == 0 && mi.op == MOp::Mov && mi.ops[1].kind == Opnd::InArg && mi.size == 8)
       f.dbgInArgs.push_back({mi.ops[1].reg, valueOfVReg[v]});
   }
+  resolveSiteCalls(f, g.unit().inlineSites);
   placeAssignments(f, chains, assigns);
 }
 

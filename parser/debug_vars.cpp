@@ -42,6 +42,18 @@ void Parser::debugAssign(int idx, Node* v) {
   G().addDebugName(v, d, DebugName::Assign, ctrl(), prevTok().endPos());
 }
 
+void Parser::debugScope(size_t nvars, SrcPos begin, SrcPos end) {
+  if (!u_.debugInfo) return;
+  std::vector<DebugVar>& vars = u_.funs[size_t(fn_->funIdx)].debugVars;
+  // The block's own variables: inner blocks have cut theirs off already.
+  for (size_t idx = nvars; idx < syms().vars.size() && idx < fn_->debugVar.size(); idx++) {
+    int d = fn_->debugVar[idx];
+    if (d < 0 || size_t(d) >= vars.size()) continue;
+    vars[size_t(d)].scopeBegin = begin;
+    vars[size_t(d)].scopeEnd = end;
+  }
+}
+
 void Parser::debugMerge(int idx, Node* v, Node* merge) {
   if (!u_.debugInfo || idx < 0 || size_t(idx) >= fn_->debugVar.size() || !v) return;
   int d = fn_->debugVar[size_t(idx)];

@@ -139,6 +139,7 @@ void Parser::parseFor() {
   }
   pos_ = bodyEnd;
   closeLoop(loopTok, head, exit);
+  debugScope(outerVars, fpos, prevTok().endPos());  // the whole statement
   endBlock(outerVars, outerDepth);
 }
 

@@ -487,7 +487,10 @@ void Parser::parseBlock() {
   {
     // Statements inside leave the current scope as they found it (ifs and
     // loops fold their scopes back into it), so cutting back works.
-    OnExit pop{[this, nvars, depth] { endBlock(nvars, depth); }};
+    OnExit pop{[this, nvars, depth, open] {
+      debugScope(nvars, toks_[open].pos, tok().endPos());  // through the '}'
+      endBlock(nvars, depth);
+    }};
     StatementSeq seq;
     while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatementIn(seq);
   }

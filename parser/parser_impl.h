@@ -392,6 +392,9 @@ class Parser {
   void debugDeclare(int idx, Node* v, int param, Node* raw = nullptr);
   void debugAssign(int idx, Node* v);
   void debugMerge(int idx, Node* v, Node* merge);
+  // -g: the variables declared since symbol nvars live in the source block
+  // [begin, end] (a lexical block for the debugger).
+  void debugScope(size_t nvars, SrcPos begin, SrcPos end);
   int debugTypeOf(const SType& t, bool inArray = false);
   std::unordered_map<std::string, int> debugTypeIds_;
   void noteStore(bool element, int key);

@@ -40,6 +40,9 @@ struct DebugVar {
   int type = -1;       // index into Unit::debugTypes
   SrcPos pos;
   int param = 0;       // k > 0: the k-th parameter (1-based); 0: a local
+  // The source block the variable is declared in, from its first token to
+  // its last (a `{...}` block or a `for` statement); invalid: the function.
+  SrcPos scopeBegin = {}, scopeEnd = {};
   // Assigned after its declaration (a loop counter, `x = x + 1`): it holds
   // several values over time, told apart by the bindings of its names
   // (DebugName::at, seq, passAt; codegen/debug_versions.h).

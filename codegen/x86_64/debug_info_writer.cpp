@@ -8,6 +8,7 @@
 #include "codegen/debug_locations.h"
 #include "codegen/debug_versions.h"
 #include "codegen/inline_scopes.h"
+#include "codegen/lexical_scopes.h"
 #include "codegen/x86_64/die_tree.h"
 #include "codegen/x86_64/dwarf_encoding.h"
 #include "codegen/x86_64/mc_lower.h"
@@ -56,10 +57,35 @@ void DebugInfoWriter::beginFunction(const mir::MFunction& f, llvm::MCSymbol* sym
     }
     fn.vars.push_back(std::move(var));
   }
+  // Source blocks with code (lexical_scopes.h); a block without any gives
+  // its variables and calls to the nearest enclosing one that has some.
+  std::vector<LexicalScope> blocks = lexicalScopes(f);
+  std::vector<int> lexicalIndex(blocks.size(), -1);
+  auto withCode = [&](int k) {
+    while (k >= 0 && blocks[size_t(k)].ranges.empty()) k = blocks[size_t(k)].parent;
+    return k < 0 ? -1 : lexicalIndex[size_t(k)];
+  };
+  for (size_t k = 0; k < blocks.size(); k++) {
+    if (blocks[k].ranges.empty()) continue;
+    lexicalIndex[k] = int(fn.lexical.size());
+    Lexical lx{withCode(blocks[k].parent), {}};
+    for (const InstRange& r : blocks[k].ranges) lx.ranges.push_back({labelAt(r.begin), labelAt(r.end)});
+    fn.lexical.push_back(std::move(lx));
+  }
+  for (const mir::DebugVarLoc& v : f.debugVars)
+    fn.varScope.push_back(withCode(lexicalScopeOf(blocks, v.var.scopeBegin, v.var.scopeEnd)));
   for (const InlineScope& sc : inlineScopes(f, m_.inlinedCalls)) {
     Inlined in{sc.call, sc.parent, {}};
     for (const InstRange& r : sc.ranges) in.ranges.push_back({labelAt(r.begin), labelAt(r.end)});
     fn.inlined.push_back(std::move(in));
+    // An outermost inlined call sits in the block of its call's position.
+    const mir::InlinedCall& c = m_.inlinedCalls[size_t(sc.call)];
+    int scope = -1;
+    if (sc.parent < 0 && c.line) {
+      int k = innermostLexicalScope(blocks, SrcPos{c.line, c.col});
+      scope = k < 0 ? -1 : lexicalIndex[size_t(k)];
+    }
+    fn.inlinedScope.push_back(scope);
   }
   lower.setInstLabels(std::vector<std::pair<int, llvm::MCSymbol*>>(labels.begin(), labels.end()));
   funs_.push_back(std::move(fn));
@@ -185,12 +211,24 @@ void DebugInfoWriter::finish() {
     }
     return d;
   };
-  // Inlined copies with several ranges: each list gets a label in .debug_ranges.
+  // Scopes (inlined copies, lexical blocks) with several ranges: each list
+  // gets a label in .debug_ranges.
   struct RangeList {
     llvm::MCSymbol* label;
     const std::vector<LabelRange>* ranges;
   };
   std::vector<RangeList> rangeLists;
+  // Code ranges of a scope: low/high pc when one, else a .debug_ranges list.
+  auto addRanges = [&](int d, const std::vector<LabelRange>& ranges) {
+    if (ranges.size() == 1) {
+      t.addr(d, dw::DW_AT_low_pc, ranges[0].first);
+      t.diff(d, dw::DW_AT_high_pc, ranges[0].second, ranges[0].first);
+    } else {
+      llvm::MCSymbol* l = ctx_.createTempSymbol("debug_ranges", true);
+      t.secOffset(d, dw::DW_AT_ranges, l);
+      rangeLists.push_back({l, &ranges});
+    }
+  };
   for (const Fun& fn : funs_) {
     const mir::MFunction& f = *fn.f;
     int sp = t.add(dw::DW_TAG_subprogram, cu);
@@ -212,10 +250,19 @@ void DebugInfoWriter::finish() {
                      [](const Var* a, const Var* b) { return a->v->var.param < b->v->var.param; });
     for (const Var& v : fn.vars)
       if (v.v->var.param == 0) order.push_back(&v);
+    // Source blocks with variables, nested as in the source.
+    std::vector<int> lexicalDie;
+    for (const Lexical& lx : fn.lexical) {
+      int d = t.add(dw::DW_TAG_lexical_block, lx.parent < 0 ? sp : lexicalDie[size_t(lx.parent)]);
+      lexicalDie.push_back(d);
+      addRanges(d, lx.ranges);
+    }
     for (const Var* v : order) {
       const DebugVar& dv = v->v->var;
       if (dv.type < 0 || size_t(dv.type) >= types.size()) continue;
-      int d = t.add(dv.param > 0 ? dw::DW_TAG_formal_parameter : dw::DW_TAG_variable, sp);
+      int scope = fn.varScope[size_t(v - fn.vars.data())];
+      int d = t.add(dv.param > 0 ? dw::DW_TAG_formal_parameter : dw::DW_TAG_variable,
+                    scope < 0 ? sp : lexicalDie[size_t(scope)]);
       t.str(d, dw::DW_AT_name, dv.name);
       if (dv.pos.file == kMainFile && dv.pos.line > 0) {
         t.num(d, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
@@ -238,19 +285,15 @@ void DebugInfoWriter::finish() {
     // which always have a callee). No variables of their own: they inherit
     // the abstract parameters, and leave the callee's locals out.
     std::vector<int> inlinedDie;
-    for (const Inlined& in : fn.inlined) {
+    for (size_t i = 0; i < fn.inlined.size(); i++) {
+      const Inlined& in = fn.inlined[i];
       const mir::InlinedCall& c = m_.inlinedCalls[size_t(in.call)];
-      int d = t.add(dw::DW_TAG_inlined_subroutine, in.parent < 0 ? sp : inlinedDie[size_t(in.parent)]);
+      int scope = fn.inlinedScope[i];
+      int parent = in.parent >= 0 ? inlinedDie[size_t(in.parent)] : scope >= 0 ? lexicalDie[size_t(scope)] : sp;
+      int d = t.add(dw::DW_TAG_inlined_subroutine, parent);
       inlinedDie.push_back(d);
       t.ref(d, dw::DW_AT_abstract_origin, abstractDie(c.callee));
-      if (in.ranges.size() == 1) {
-        t.addr(d, dw::DW_AT_low_pc, in.ranges[0].first);
-        t.diff(d, dw::DW_AT_high_pc, in.ranges[0].second, in.ranges[0].first);
-      } else {
-        llvm::MCSymbol* l = ctx_.createTempSymbol("debug_ranges", true);
-        t.secOffset(d, dw::DW_AT_ranges, l);
-        rangeLists.push_back({l, &in.ranges});
-      }
+      addRanges(d, in.ranges);
       if (c.line) {
         t.num(d, dw::DW_AT_call_file, dw::DW_FORM_data1, 1);
         t.num(d, dw::DW_AT_call_line, dw::DW_FORM_udata, c.line);

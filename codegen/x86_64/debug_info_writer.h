@@ -47,12 +47,19 @@ class DebugInfoWriter {
     int parent;  // index into Fun::inlined, -1: the function itself
     std::vector<LabelRange> ranges;
   };
+  struct Lexical {
+    int parent;  // index into Fun::lexical, -1: the function itself
+    std::vector<LabelRange> ranges;
+  };
   struct Fun {
     const mir::MFunction* f = nullptr;
     llvm::MCSymbol* begin = nullptr;
     llvm::MCSymbol* end = nullptr;
     std::vector<Var> vars;
+    std::vector<int> varScope;     // by var: index into lexical, -1: the function
     std::vector<Inlined> inlined;  // parents first
+    std::vector<int> inlinedScope; // by inlined call: its lexical block (outermost calls only)
+    std::vector<Lexical> lexical;  // parents first; only blocks with code
   };
 
  private:

@@ -125,6 +125,13 @@ for O in -O0 -O2; do
   value "k = k * 3 in the caller" $O "v = 39" "$(sed -n 1p <<<"$out")"
   value "y in the caller" $O "v = 12" "$(sed -n 2p <<<"$out")"
   value "x in the caller" $O "v = 12" "$(sed -n 3p <<<"$out")"
+  # Two loops' `i`, each in its own block: the one of the loop that runs
+  # (calls 4 and 6 of note).
+  out=$(gdbrun reassign$O "break reassign.smp:$(at note)" 'ignore 1 3' 'run' 'up' 'p i' 'continue' 'continue' 'up' \
+    'p i' 'info locals' | sed 's/^= /v = /')
+  value "i of the first loop" $O "v = 0" "$(grep '^v = ' <<<"$out" | sed -n 1p)"
+  value "i of the second loop" $O "v = 10" "$(grep '^v = ' <<<"$out" | sed -n 2p)"
+  check "info locals in the second loop lists one i $O" 1 "$(grep -c '^i = ' <<<"$out")"
 done
 
 # At -O0 every parameter and local of vars.smp has a location at the line.
