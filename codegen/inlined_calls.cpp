@@ -13,7 +13,7 @@ mir::InlinedFunction describe(const FunInfo& f) {
   d.symbol = f.symbol;
   d.declLine = f.pos.line;
   for (const DebugVar& v : f.debugVars)
-    if (v.param > 0) d.params.push_back(v);
+    if (v.param > 0 && v.inlineSite < 0) d.params.push_back(v);
   std::stable_sort(d.params.begin(), d.params.end(), [](const DebugVar& a, const DebugVar& b) { return a.param < b.param; });
   return d;
 }

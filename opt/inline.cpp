@@ -77,6 +77,36 @@ int copySite(Unit& u, int site, int callee, SrcPos callPos, std::unordered_map<i
   return made;
 }
 
+// -g: the callee's variables that hold one value become variables of this
+// inlined frame (DebugVar::inlineSite), named on the copies of their values
+// (for a parameter: the argument). A variable assigned again is left out:
+// its assignments' places are the callee's, not this copy's.
+void copyDebugNames(Unit& u, Graph& g, const Graph& from, int callee, const std::vector<Node*>& body,
+                    const std::vector<Node*>& copy, SrcPos callPos, std::unordered_map<int, int>& sites) {
+  std::vector<int> varOf(u.funs[size_t(callee)].debugVars.size(), -2);  // -2: not yet asked
+  auto mapVar = [&](int v) {
+    if (v < 0 || size_t(v) >= varOf.size()) return -1;
+    if (varOf[size_t(v)] != -2) return varOf[size_t(v)];
+    DebugVar d = u.funs[size_t(callee)].debugVars[size_t(v)];
+    if (d.reassigned) return varOf[size_t(v)] = -1;
+    d.inlineSite = copySite(u, d.inlineSite, callee, callPos, sites);
+    d.scopeBegin = d.scopeEnd = SrcPos{};  // the callee's blocks are not the caller's
+    std::vector<DebugVar>& vars = g.info().debugVars;
+    vars.push_back(d);
+    return varOf[size_t(v)] = int(vars.size() - 1);
+  };
+  for (Node* x : body) {
+    Node* c = copy[x->id];
+    if (!c || x->dbg == 0) continue;
+    for (uint32_t k = x->dbg; k != 0; k = from.debugNames[k].next) {
+      const DebugName& d = from.debugNames[k];
+      if (d.kind != DebugName::Declare) continue;
+      int v = mapVar(d.var);
+      if (v >= 0) g.addDebugName(c, v);
+    }
+  }
+}
+
 // Replaces `call` (in graph g) by a copy of function `callee`'s body.
 // Returns the number of nodes copied.
 size_t inlineOne(Unit& u, Graph& g, Node* call, int callee) {
@@ -112,6 +142,7 @@ size_t inlineOne(Unit& u, Graph& g, Node* call, int callee) {
   workCounters().inlinedNodes += cloned.size();
   for (Node* x : cloned)
     for (Node* d : x->in) g.addDef(copy[x->id], d ? copy[d->id] : nullptr);
+  if (!from.debugNames.empty()) copyDebugNames(u, g, from, callee, body, copy, call->pos, sites);
   // An argument may be typed wider than its parameter (an array field read
   // after a call is `ptr` in the graph; the parameter is `ptr!`, non-null
   // by the language): the copies typed from the parameter would look more

@@ -43,6 +43,9 @@ struct DebugVar {
   // The source block the variable is declared in, from its first token to
   // its last (a `{...}` block or a `for` statement); invalid: the function.
   SrcPos scopeBegin = {}, scopeEnd = {};
+  // A variable of a function inlined into this one: the inline site of its
+  // frame (Unit::inlineSites); -1 for the function's own.
+  int inlineSite = -1;
   // Assigned after its declaration (a loop counter, `x = x + 1`): it holds
   // several values over time, told apart by the bindings of its names
   // (DebugName::at, seq, passAt; codegen/debug_versions.h).

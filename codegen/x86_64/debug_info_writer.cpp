@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <unordered_map>
 
 #include "codegen/debug_locations.h"
 #include "codegen/debug_versions.h"
@@ -183,10 +184,12 @@ void DebugInfoWriter::finish() {
   // inlined copy names as its origin. An out-of-line copy of the same
   // function keeps its own complete DIE rather than pointing at the
   // abstract one: gdb finds both by name, and the two never share a scope.
-  // The parameters are listed without a location: the copies inherit them,
-  // so gdb shows them <optimized out> (their values are not tracked
-  // through inlining yet) rather than a frame without parameters.
+  // The parameters are listed without a location; a copy that knows where
+  // one is has a concrete parameter pointing at it (a parameter assigned
+  // in the callee is not tracked through inlining: gdb shows it
+  // <optimized out>).
   std::vector<int> abstractDies(m_.inlinedFunctions.size(), -1);
+  std::vector<std::vector<std::pair<int, int>>> abstractParams(m_.inlinedFunctions.size());  // (param, DIE)
   auto abstractDie = [&](int callee) {
     int& d = abstractDies[size_t(callee)];
     if (d >= 0) return d;
@@ -202,6 +205,7 @@ void DebugInfoWriter::finish() {
     for (const DebugVar& v : fn.params) {
       if (v.type < 0 || size_t(v.type) >= types.size()) continue;
       int p = t.add(dw::DW_TAG_formal_parameter, d);
+      abstractParams[size_t(callee)].push_back({v.param, p});
       t.str(p, dw::DW_AT_name, v.name);
       if (v.pos.file == kMainFile && v.pos.line > 0) {
         t.num(p, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
@@ -243,6 +247,7 @@ void DebugInfoWriter::finish() {
     t.diff(sp, dw::DW_AT_high_pc, fn.end, fn.begin);
     t.expr(sp, dw::DW_AT_frame_base, {dw::DW_OP_reg6});  // rbp
     // Parameters first, in order, then the locals.
+    // (Variables of inlined frames go into those frames, below.)
     std::vector<const Var*> order;
     for (const Var& v : fn.vars)
       if (v.v->var.param > 0) order.push_back(&v);
@@ -250,6 +255,11 @@ void DebugInfoWriter::finish() {
                      [](const Var* a, const Var* b) { return a->v->var.param < b->v->var.param; });
     for (const Var& v : fn.vars)
       if (v.v->var.param == 0) order.push_back(&v);
+    std::vector<const Var*> inlinedVars;
+    for (const Var* v : order)
+      if (v->v->var.inlineSite >= 0) inlinedVars.push_back(v);
+    order.erase(std::remove_if(order.begin(), order.end(), [](const Var* v) { return v->v->var.inlineSite >= 0; }),
+                order.end());
     // Source blocks with variables, nested as in the source.
     std::vector<int> lexicalDie;
     for (const Lexical& lx : fn.lexical) {
@@ -257,18 +267,22 @@ void DebugInfoWriter::finish() {
       lexicalDie.push_back(d);
       addRanges(d, lx.ranges);
     }
-    for (const Var* v : order) {
+    // A variable's DIE under `parent`: its name and type, or for a
+    // parameter of an inlined copy the abstract one it stands for; then
+    // its location list, or the constant it is everywhere.
+    auto addVar = [&](const Var* v, int parent, int origin) {
       const DebugVar& dv = v->v->var;
-      if (dv.type < 0 || size_t(dv.type) >= types.size()) continue;
-      int scope = fn.varScope[size_t(v - fn.vars.data())];
-      int d = t.add(dv.param > 0 ? dw::DW_TAG_formal_parameter : dw::DW_TAG_variable,
-                    scope < 0 ? sp : lexicalDie[size_t(scope)]);
-      t.str(d, dw::DW_AT_name, dv.name);
-      if (dv.pos.file == kMainFile && dv.pos.line > 0) {
-        t.num(d, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
-        t.num(d, dw::DW_AT_decl_line, dw::DW_FORM_udata, uint64_t(dv.pos.line));
+      int d = t.add(dv.param > 0 ? dw::DW_TAG_formal_parameter : dw::DW_TAG_variable, parent);
+      if (origin >= 0) {
+        t.ref(d, dw::DW_AT_abstract_origin, origin);
+      } else {
+        t.str(d, dw::DW_AT_name, dv.name);
+        if (dv.pos.file == kMainFile && dv.pos.line > 0) {
+          t.num(d, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
+          t.num(d, dw::DW_AT_decl_line, dw::DW_FORM_udata, uint64_t(dv.pos.line));
+        }
+        t.ref(d, dw::DW_AT_type, valueDie[size_t(dv.type)]);
       }
-      t.ref(d, dw::DW_AT_type, valueDie[size_t(dv.type)]);
       if (!v->ranges.empty()) {
         llvm::MCSymbol* l = ctx_.createTempSymbol("debug_loclist", true);
         t.secOffset(d, dw::DW_AT_location, l);
@@ -280,11 +294,17 @@ void DebugInfoWriter::finish() {
         else
           t.num(d, dw::DW_AT_const_value, dw::DW_FORM_sdata, uint64_t(v->v->constBits));
       }
+    };
+    for (const Var* v : order) {
+      const DebugVar& dv = v->v->var;
+      if (dv.type < 0 || size_t(dv.type) >= types.size()) continue;
+      int scope = fn.varScope[size_t(v - fn.vars.data())];
+      addVar(v, scope < 0 ? sp : lexicalDie[size_t(scope)], -1);
     }
     // Inlined calls, nested as they were inlined (inline scopes are frames,
-    // which always have a callee). No variables of their own: they inherit
-    // the abstract parameters, and leave the callee's locals out.
+    // which always have a callee), with the variables of their frames.
     std::vector<int> inlinedDie;
+    std::unordered_map<int, int> inlinedOfCall;  // inlined call -> index in fn.inlined
     for (size_t i = 0; i < fn.inlined.size(); i++) {
       const Inlined& in = fn.inlined[i];
       const mir::InlinedCall& c = m_.inlinedCalls[size_t(in.call)];
@@ -292,6 +312,7 @@ void DebugInfoWriter::finish() {
       int parent = in.parent >= 0 ? inlinedDie[size_t(in.parent)] : scope >= 0 ? lexicalDie[size_t(scope)] : sp;
       int d = t.add(dw::DW_TAG_inlined_subroutine, parent);
       inlinedDie.push_back(d);
+      inlinedOfCall[in.call] = int(i);
       t.ref(d, dw::DW_AT_abstract_origin, abstractDie(c.callee));
       addRanges(d, in.ranges);
       if (c.line) {
@@ -299,6 +320,24 @@ void DebugInfoWriter::finish() {
         t.num(d, dw::DW_AT_call_line, dw::DW_FORM_udata, c.line);
         t.num(d, dw::DW_AT_call_column, dw::DW_FORM_udata, c.col);
       }
+    }
+    for (const Var* v : inlinedVars) {
+      const DebugVar& dv = v->v->var;
+      if (dv.type < 0 || size_t(dv.type) >= types.size()) continue;
+      // Only the callee's own code has a frame (library code has none).
+      if (size_t(dv.inlineSite) >= m_.inlinedCalls.size() || m_.inlinedCalls[size_t(dv.inlineSite)].frame != dv.inlineSite)
+        continue;
+      auto it = inlinedOfCall.find(dv.inlineSite);
+      if (it == inlinedOfCall.end()) continue;  // no code left of that copy
+      int callee = m_.inlinedCalls[size_t(dv.inlineSite)].callee;
+      int origin = -1;
+      if (dv.param > 0) {
+        abstractDie(callee);
+        const std::vector<std::pair<int, int>>& ps = abstractParams[size_t(callee)];
+        for (const auto& [param, die] : ps)
+          if (param == dv.param) origin = die;
+      }
+      addVar(v, inlinedDie[size_t(it->second)], origin);
     }
   }
   uint32_t unitLength = t.layout();

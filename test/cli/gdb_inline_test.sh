@@ -54,12 +54,21 @@ for O in -O0 -O2; do
   out=$(gdbrun inline$O 'break twice' 'run' 'bt')
   check "bt from break twice $O" "twice ${WANT#* }" "$(frames <<<"$out" | sed -E 's/^twice:[0-9]+/twice/')"
 
-  # Parameters of an inlined copy have no location yet: <optimized out>,
-  # never another value.
+  # twice's v (x * 5 + 1) is folded into v - 7 at -O2: no code computes
+  # it, so it is <optimized out>, never another value.
   out=$(gdbrun inline$O "break inline.smp:$(line IN-TWICE)" 'run' 'info args')
   want="v = 6"
   [ $O == -O2 ] && want="v = <optimized out>"
   check "info args in twice $O" 1 "$(grep -cxF "$want" <<<"$out")"
+
+  # A parameter of an inlined copy is where its argument is: scale's v
+  # (x * 5) in work's registers at -O2; at -O0 scale's own v may be gone.
+  out=$(gdbrun inline$O "break inline.smp:$(line IN-TWICE)" 'run' 'up' 'info args')
+  if [ $O == -O2 ]; then
+    check "info args in inlined scale $O" 1 "$(grep -cxF 'v = 5' <<<"$out")"
+  else
+    check "info args in scale $O" 1 "$(grep -cxE 'v = (5|<optimized out>)' <<<"$out")"
+  fi
 
   # `up` selects the frame twice was called from: scale's, inlined or not.
   out=$(gdbrun inline$O "break inline.smp:$(line IN-TWICE)" 'run' 'up' 'up')

@@ -114,6 +114,35 @@ TEST_CASE("opt/inline: the copy keeps the callee's source positions", "[opt][inl
   CHECK(checks == 1);
 }
 
+TEST_CASE("opt/inline: -g: the callee's variables become the inlined frame's, on the copies' values", "[opt][inline]") {
+  Unit g;
+  g.debugInfo = true;
+  parse(g, "val f = { int a, int b ->\n    int c = a * b;\n    int d = c;\n    d = d + 1;\n    return d;\n};\n"
+           "return f(arg, 3);");
+  CHECK(inlineCalls(g) == 1);
+  const FunInfo& main = g.funs[size_t(funIndex(g, "main"))];
+  const Graph& mg = *g.graph(funIndex(g, "main"));
+  // a, b and c (one value each) are copied; d, assigned again, is not.
+  std::vector<std::string> names;
+  int site = -2;
+  for (const DebugVar& v : main.debugVars)
+    if (v.inlineSite >= 0) {
+      names.push_back(v.name);
+      if (site == -2) site = v.inlineSite;
+      CHECK(v.inlineSite == site);  // one frame: this call's
+    }
+  CHECK(names == std::vector<std::string>{"a", "b", "c"});
+  REQUIRE(site >= 0);
+  CHECK(g.inlineSites[size_t(site)].callee == funIndex(g, "f"));
+  // `a` names the argument: main's own parameter `arg`.
+  bool argNamesA = false;
+  for (const Node* n : mg.nodes())
+    if (!n->dead && n->op == Op::Parm && n->aux == 0)
+      for (uint32_t k = n->dbg; k != 0; k = mg.debugNames[k].next)
+        argNamesA |= main.debugVars[size_t(mg.debugNames[k].var)].name == "a";
+  CHECK(argNamesA);
+}
+
 TEST_CASE("opt/inline: a hand-built call is replaced by the callee's body", "[opt][inline]") {
   Unit g;
   SonBuilder callee(g, "inc", 1);
