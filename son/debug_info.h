@@ -72,7 +72,7 @@ struct DebugName {
   uint32_t seq = 0;  // bindings are numbered in source (parse) order
   // Where the source has passed the assignment: the end of its statement
   // (invalid: from the start of `at`'s block, for merges and parameters).
-  SrcPos passAt;
+  SrcPos passAt = {};
 };
 
 }  // namespace simplec

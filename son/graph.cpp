@@ -142,10 +142,7 @@ void Graph::subsume(Node* old, Node* nw) {
   old->keep = 0;
   // -g: nw is the same value, so it is also the value of old's variables;
   // a binding made under old (control) now belongs to nw's place.
-  for (uint32_t k = old->dbg; k != 0; k = debugNames[k].next) {
-    DebugName d = debugNames[k];
-    addDebugNameEntry(nw, d);
-  }
+  for (uint32_t k = old->dbg; k != 0; k = debugNames[k].next) addDebugNameEntry(nw, debugNames[k]);
   old->dbg = 0;
   if (old->isCFG() && !debugNames.empty()) ctrlForward_.push_back({old, nw});
   subsuming_ = old;
@@ -156,7 +153,7 @@ void Graph::subsume(Node* old, Node* nw) {
 }
 
 void Graph::addDebugName(Node* n, int var, DebugName::Kind kind, Node* at, SrcPos passAt) {
-  if (debugNames.empty()) debugNames.push_back(DebugName{-1, 0, DebugName::Declare, nullptr, false, 0, SrcPos{}});  // entry 0 means "none"
+  if (debugNames.empty()) debugNames.push_back(DebugName{-1, 0});  // entry 0 means "none"
   DebugName d{var, 0, kind, at, false, uint32_t(debugNames.size()), passAt};
   addDebugNameEntry(n, d);
 }
@@ -164,7 +161,7 @@ void Graph::addDebugName(Node* n, int var, DebugName::Kind kind, Node* at, SrcPo
 void Graph::addDebugNameEntry(Node* n, DebugName d) {
   for (uint32_t k = n->dbg; k != 0; k = debugNames[k].next)
     if (debugNames[k].var == d.var && debugNames[k].seq == d.seq) return;
-  if (debugNames.empty()) debugNames.push_back(DebugName{-1, 0, DebugName::Declare, nullptr, false, 0, SrcPos{}});
+  if (debugNames.empty()) debugNames.push_back(DebugName{-1, 0});
   d.next = n->dbg;
   debugNames.push_back(d);
   n->dbg = uint32_t(debugNames.size() - 1);
