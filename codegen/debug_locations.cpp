@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "codegen/block_dataflow.h"
 #include "codegen/frame.h"
 #include "codegen/debug_values.h"
 #include "codegen/liveness.h"
@@ -38,33 +39,18 @@ class Flow {
   }
 
   std::vector<std::vector<DebugRange>> run() {
-    size_t nb = f_.blocks.size();
-    std::vector<std::vector<int>> succs = blockSuccessors(f_);
-    std::vector<std::vector<int>> preds(nb);
-    for (size_t b = 0; b < nb; b++)
-      for (int s : succs[b])
-        if (s >= 0 && size_t(s) < nb) preds[size_t(s)].push_back(int(b));
-    std::vector<std::vector<int>> in(nb), out(nb);
-    std::vector<char> visited(nb, 0);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t b = 0; b < nb; b++) {
-        std::vector<int> st;
-        if (!entryState(b, preds[b], out, visited, &st)) continue;  // not reached yet
-        in[b] = st;
-        const MBlock& blk = f_.blocks[b];
-        for (size_t i = 0; i < blk.insts.size(); i++) {
-          if (int(i) == blk.dbgTailAt) applyEntry(blk.dbgTailEntry, st, nullptr);
-          apply(blk.insts[i], st, nullptr);
-        }
-        if (!visited[b] || st != out[b]) {
-          out[b] = std::move(st);
-          visited[b] = 1;
-          changed = true;
-        }
-      }
-    }
-    return ranges(in, visited);
+    BlockStates states = forwardToFixpoint(
+        f_,
+        [&](size_t b, const std::vector<int>& preds, const std::vector<std::vector<int>>& out,
+            const std::vector<char>& reached, std::vector<int>* st) { return entryState(b, preds, out, reached, st); },
+        [&](size_t b, std::vector<int>& st) {
+          const MBlock& blk = f_.blocks[b];
+          for (size_t i = 0; i < blk.insts.size(); i++) {
+            if (int(i) == blk.dbgTailAt) applyEntry(blk.dbgTailEntry, st, nullptr);
+            apply(blk.insts[i], st, nullptr);
+          }
+        });
+    return ranges(states.in, states.reached);
   }
 
  private:

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "codegen/liveness.h"
+#include "codegen/block_dataflow.h"
 
 namespace simplec {
 
@@ -50,27 +50,13 @@ class Versions {
     std::vector<std::vector<DebugRange>> res(f_.debugVars.size());
     if (vars_.empty() || tooBig()) return res;
     size_t nb = f_.blocks.size();
-    std::vector<std::vector<int>> succs = blockSuccessors(f_);
-    std::vector<std::vector<int>> preds(nb);
-    for (size_t b = 0; b < nb; b++)
-      for (int s : succs[b])
-        if (s >= 0 && size_t(s) < nb) preds[size_t(s)].push_back(int(b));
-    std::vector<std::vector<int>> in(nb), out(nb);
-    std::vector<char> visited(nb, 0);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t b = 0; b < nb; b++) {
-        std::vector<int> st;
-        if (!entryState(b, preds[b], out, visited, &st)) continue;
-        in[b] = st;
-        walk(b, st, nullptr);
-        if (!visited[b] || st != out[b]) {
-          out[b] = std::move(st);
-          visited[b] = 1;
-          changed = true;
-        }
-      }
-    }
+    BlockStates states = forwardToFixpoint(
+        f_,
+        [&](size_t b, const std::vector<int>& preds, const std::vector<std::vector<int>>& out,
+            const std::vector<char>& reached, std::vector<int>* st) { return entryState(b, preds, out, reached, st); },
+        [&](size_t b, std::vector<int>& st) { walk(b, st, nullptr); });
+    const std::vector<std::vector<int>>& in = states.in;
+    const std::vector<char>& visited = states.reached;
     // Replay each block from its entry state, cutting a variable's interval
     // where what it holds changes.
     std::vector<int> holds(vars_.size(), kUnknown), since(vars_.size(), 0);

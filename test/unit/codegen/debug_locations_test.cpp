@@ -6,6 +6,7 @@
 #include "codegen/debug_locations.h"
 #include "codegen/debug_values.h"
 #include "codegen/x86_64/dwarf_encoding.h"
+#include "test/unit/codegen/debug_ranges_check.h"
 #include "test/unit/codegen/mir_builder.h"
 
 using namespace simplec;
@@ -15,27 +16,6 @@ using namespace simplec::test;
 namespace {
 
 Opnd rbpSlot(int64_t disp) { return Opnd::memP(RBP, disp); }
-
-DebugPlace reg(int r) {
-  DebugPlace p;
-  p.reg = r;
-  return p;
-}
-
-DebugPlace slot(int64_t disp) {
-  DebugPlace p;
-  p.disp = disp;
-  return p;
-}
-
-void check(const std::vector<DebugRange>& got, const std::vector<DebugRange>& want) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); i++) {
-    CHECK(got[i].begin == want[i].begin);
-    CHECK(got[i].end == want[i].end);
-    CHECK(got[i].place == want[i].place);
-  }
-}
 
 }  // namespace
 
@@ -49,7 +29,7 @@ TEST_CASE("debug locations: a value lives from its definition until its register
   b.op(MOp::Add, P(RAX), P(RBX));        // 2
   b.mov(P(RBX), I(7));                   // 3: rbx is something else now
   b.emit(MOp::Ret);                      // 4
-  check(debugLocations(b.f)[0], {{2, 4, reg(RBX)}});
+  checkRanges(debugLocations(b.f)[0], {{2, 4, regPlace(RBX)}});
 }
 
 TEST_CASE("debug locations: copies, spills and calls") {
@@ -65,7 +45,7 @@ TEST_CASE("debug locations: copies, spills and calls") {
   b.emit(MOp::Ret);                      // 5
   // At the call itself rcx no longer counts: a caller's frame is looked
   // at from inside its call, after the callee may have changed rcx.
-  check(debugLocations(b.f)[0], {{1, 2, reg(RCX)}, {2, 4, slot(-16)}, {4, 6, reg(RBX)}});
+  checkRanges(debugLocations(b.f)[0], {{1, 2, regPlace(RCX)}, {2, 4, slotPlace(-16)}, {4, 6, regPlace(RBX)}});
 }
 
 TEST_CASE("debug locations: a block start keeps only what every predecessor agrees on") {
@@ -85,8 +65,8 @@ TEST_CASE("debug locations: a block start keeps only what every predecessor agre
   b.emit(MOp::Ret);                      // 5
   b.finish();
   auto loc = debugLocations(b.f);
-  check(loc[0], {{1, 6, reg(RBX)}});
-  check(loc[1], {{2, 5, reg(R12)}});
+  checkRanges(loc[0], {{1, 6, regPlace(RBX)}});
+  checkRanges(loc[1], {{2, 5, regPlace(R12)}});
 }
 
 TEST_CASE("debug locations: a loop keeps a value its body does not overwrite, and Phis start at their block") {
@@ -106,8 +86,8 @@ TEST_CASE("debug locations: a loop keeps a value its body does not overwrite, an
   b.emit(MOp::Ret);                      // 5
   b.finish();
   auto loc = debugLocations(b.f);
-  check(loc[0], {{1, 6, reg(RBX)}});
-  check(loc[1], {{2, 3, reg(RAX)}});
+  checkRanges(loc[0], {{1, 6, regPlace(RBX)}});
+  checkRanges(loc[1], {{2, 3, regPlace(RAX)}});
 }
 
 TEST_CASE("debug locations: Phi entries in frame slots and a restored rbp") {
@@ -120,18 +100,18 @@ TEST_CASE("debug locations: Phi entries in frame slots and a restored rbp") {
   b.mov(P(RAX), rbpSlot(-16));           // 0
   b.emit(MOp::Pop, {P(RBP)});            // 1: the frame is gone
   b.emit(MOp::Ret);                      // 2
-  check(debugLocations(b.f)[0], {{0, 1, slot(-16)}, {1, 3, reg(RAX)}});
+  checkRanges(debugLocations(b.f)[0], {{0, 1, slotPlace(-16)}, {1, 3, regPlace(RAX)}});
 }
 
 TEST_CASE("debug locations: a narrow parameter's register fills the gaps of its value") {
-  std::vector<DebugRange> first{{3, 5, reg(RBX)}, {8, 9, reg(RAX)}};
-  std::vector<DebugRange> second{{0, 4, reg(RDI)}, {5, 7, reg(RDI)}, {10, 12, slot(-8)}};
-  check(preferRanges(first, second),
-        {{0, 3, reg(RDI)}, {3, 5, reg(RBX)}, {5, 7, reg(RDI)}, {8, 9, reg(RAX)}, {10, 12, slot(-8)}});
-  check(preferRanges({}, second), second);
-  check(preferRanges(first, {}), first);
+  std::vector<DebugRange> first{{3, 5, regPlace(RBX)}, {8, 9, regPlace(RAX)}};
+  std::vector<DebugRange> second{{0, 4, regPlace(RDI)}, {5, 7, regPlace(RDI)}, {10, 12, slotPlace(-8)}};
+  checkRanges(preferRanges(first, second),
+        {{0, 3, regPlace(RDI)}, {3, 5, regPlace(RBX)}, {5, 7, regPlace(RDI)}, {8, 9, regPlace(RAX)}, {10, 12, slotPlace(-8)}});
+  checkRanges(preferRanges({}, second), second);
+  checkRanges(preferRanges(first, {}), first);
   // Joined where the place is the same on both sides of a boundary.
-  check(preferRanges({{2, 4, reg(RDI)}}, {{0, 6, reg(RDI)}}), {{0, 6, reg(RDI)}});
+  checkRanges(preferRanges({{2, 4, regPlace(RDI)}}, {{0, 6, regPlace(RDI)}}), {{0, 6, regPlace(RDI)}});
 }
 
 TEST_CASE("debug locations: incoming stack arguments from the prologue on") {
@@ -144,7 +124,7 @@ TEST_CASE("debug locations: incoming stack arguments from the prologue on") {
   b.mov(P(RAX), Opnd::memP(RBP, 24));    // 2
   b.emit(MOp::Pop, {P(RBP)});            // 3
   b.emit(MOp::Ret);                      // 4
-  check(debugLocations(b.f)[0], {{2, 3, slot(24)}, {3, 5, reg(RAX)}});
+  checkRanges(debugLocations(b.f)[0], {{2, 3, slotPlace(24)}, {3, 5, regPlace(RAX)}});
 }
 
 TEST_CASE("dwarf encoding: LEB128") {
@@ -177,8 +157,8 @@ TEST_CASE("dwarf encoding: registers and places") {
   CHECK(x86_64::dwarfRegister(R13) == 13);
   CHECK(x86_64::dwarfRegister(XMM0) == 17);
   CHECK(x86_64::dwarfRegister(XMM15) == 32);
-  CHECK(x86_64::placeExpression(reg(RBX)) == std::vector<uint8_t>{0x53});          // DW_OP_reg3
-  CHECK(x86_64::placeExpression(reg(XMM0 + 14)) == std::vector<uint8_t>{0x6f});      // DW_OP_reg31
-  CHECK(x86_64::placeExpression(reg(XMM15)) == std::vector<uint8_t>{0x90, 32});
-  CHECK(x86_64::placeExpression(slot(-24)) == std::vector<uint8_t>{0x91, 0x68});     // DW_OP_fbreg -24
+  CHECK(x86_64::placeExpression(regPlace(RBX)) == std::vector<uint8_t>{0x53});          // DW_OP_reg3
+  CHECK(x86_64::placeExpression(regPlace(XMM0 + 14)) == std::vector<uint8_t>{0x6f});      // DW_OP_reg31
+  CHECK(x86_64::placeExpression(regPlace(XMM15)) == std::vector<uint8_t>{0x90, 32});
+  CHECK(x86_64::placeExpression(slotPlace(-24)) == std::vector<uint8_t>{0x91, 0x68});     // DW_OP_fbreg -24
 }

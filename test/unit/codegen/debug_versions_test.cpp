@@ -4,6 +4,7 @@
 
 #include "codegen/debug_locations.h"
 #include "codegen/debug_versions.h"
+#include "test/unit/codegen/debug_ranges_check.h"
 #include "test/unit/codegen/mir_builder.h"
 
 using namespace simplec;
@@ -11,28 +12,6 @@ using namespace simplec::mir;
 using namespace simplec::test;
 
 namespace {
-
-DebugPlace reg(int r) {
-  DebugPlace p;
-  p.reg = r;
-  return p;
-}
-
-DebugPlace constant(int64_t bits) {
-  DebugPlace p;
-  p.isConst = true;
-  p.bits = bits;
-  return p;
-}
-
-void check(const std::vector<DebugRange>& got, const std::vector<DebugRange>& want) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); i++) {
-    CHECK(got[i].begin == want[i].begin);
-    CHECK(got[i].end == want[i].end);
-    CHECK(got[i].place == want[i].place);
-  }
-}
 
 // One reassigned variable, x (debugVars[0]).
 void reassignedX(FnBuilder& b) {
@@ -78,7 +57,7 @@ TEST_CASE("debug versions: the old value until the source passes the assignment,
   at(b.emit(MOp::Mov, {P(RDI), P(RCX)}), 3, 5);                // 3: line 3 passes line 2's end
   at(b.emit(MOp::Ret), 3, 5);                                  // 4
   // During line 2 the new value is already in rcx, but x is still a.
-  check(rangesOfX(b), {{1, 3, reg(RBX)}, {3, 5, reg(RCX)}});
+  checkRanges(rangesOfX(b), {{1, 3, regPlace(RBX)}, {3, 5, regPlace(RCX)}});
 }
 
 TEST_CASE("debug versions: a new value computed after the source passed it is awaited, the old one not shown") {
@@ -93,7 +72,7 @@ TEST_CASE("debug versions: a new value computed after the source passed it is aw
   at(b.emit(MOp::Mov, {P(R12), I(5)}), 2, 9).dbgValue = 2;    // 2: scheduled after the call
   b.emit(MOp::Ret);                                           // 3
   // At the call the source has passed `x = ...`: not rbx's old value.
-  check(rangesOfX(b), {{3, 4, reg(R12)}});
+  checkRanges(rangesOfX(b), {{3, 4, regPlace(R12)}});
 }
 
 TEST_CASE("debug versions: merges keep agreement, lose disagreement, and take the merge's own value") {
@@ -118,7 +97,7 @@ TEST_CASE("debug versions: merges keep agreement, lose disagreement, and take th
   b.f.blocks[size_t(b3)].dbgAssigns = {assign(DebugAssign::Ready, 2, 3)};  // the merge's Phi
   b.emit(MOp::Ret);      // 6
   b.finish();
-  check(rangesOfX(b), {{0, 2, constant(7)}, {3, 4, reg(RBX)}, {6, 7, reg(R12)}});
+  checkRanges(rangesOfX(b), {{0, 2, constPlace(7)}, {3, 4, regPlace(RBX)}, {6, 7, regPlace(R12)}});
 }
 
 TEST_CASE("debug versions: a loop counter in a rotated loop keeps the Phi's value through the body") {
@@ -148,10 +127,10 @@ TEST_CASE("debug versions: a loop counter in a rotated loop keeps the Phi's valu
   b.emit(MOp::Ret);                           // 6
   b.finish();
   // Both ways into the body agree that x is the Phi in rax.
-  check(rangesOfX(b), {{0, 1, constant(0)}, {1, 7, reg(RAX)}});
+  checkRanges(rangesOfX(b), {{0, 1, constPlace(0)}, {1, 7, regPlace(RAX)}});
   // Without the copy's facts the body would not know x.
   b.f.blocks[size_t(b2)].dbgTailAt = -1;
-  check(rangesOfX(b), {{0, 1, constant(0)}, {1, 3, reg(RAX)}});
+  checkRanges(rangesOfX(b), {{0, 1, constPlace(0)}, {1, 3, regPlace(RAX)}});
 }
 
 TEST_CASE("debug versions: inlined code stands at its call; no reassigned variable, no ranges") {
