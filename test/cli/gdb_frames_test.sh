@@ -11,14 +11,7 @@ if ! command -v gdb > /dev/null; then
   echo "gdb_frames_test: gdb not installed (setup.sh installs it)"
   exit 1
 fi
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-pass=0 fail=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; fi
-}
+. "$HERE/test_lib.sh"  # WORK (the current directory), pass, fail, check
 # The function names of a backtrace's frames, one line: "inner middle outer main".
 frames() { grep -E '^#[0-9]+ ' | sed -E 's/^#[0-9]+ +(0x[0-9a-f]+ in )?([^ ]+) .*/\2/' | tr '\n' ' ' | sed 's/ $//'; }
 rungdb() { gdb -nx -batch "$@" 2>&1; }

@@ -11,14 +11,8 @@
 set -u
 CMAKE=$1
 BUILD=$(realpath "$2")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-pass=0 fail=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; fi
-}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/test_lib.sh"  # WORK (the current directory), pass, fail, check
 contains() {  # contains NAME NEEDLE HAYSTACK
   if [[ $3 == *"$2"* ]]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: $1"; echo "  expected to contain: $2"; echo "  actual: $3"; fi

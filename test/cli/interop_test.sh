@@ -8,14 +8,7 @@
 set -u
 SIMPLEC=$(realpath "$1")
 HERE=$(cd "$(dirname "$0")" && pwd)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-pass=0 fail=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; fi
-}
+. "$HERE/test_lib.sh"  # WORK (the current directory), pass, fail, check
 
 cc -c "$HERE/c_trace_helpers.c" -o helpers.o
 cp "$HERE/c_floats.smp" "$HERE/c_null.smp" .
