@@ -1,5 +1,6 @@
-// -g: variables to debug values, and the instructions that define them
-// (see debug_values.h). Linear in the function's size.
+// -g: variables to debug values, the instructions that define them, and
+// the assignments of reassigned variables (see debug_values.h). Linear in
+// the function's size.
 #include "codegen/debug_values.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 
 #include "codegen/debug_versions.h"
 #include "codegen/spill_rewrite.h"
+#include "son/call_chain.h"
 #include "son/unit.h"
 
 namespace simplec {
@@ -148,22 +150,17 @@ std::vector<std::vector<DebugAssign>> tagAssignments(MFunction& f, const Graph& 
 
 // Where inlined code's outermost call is, for the positions of its
 // instructions (the source stands at that call while it runs).
-void resolveSiteCalls(MFunction& f, const std::vector<InlineSite>& sites) {
+void resolveSiteCalls(MFunction& f, const Unit& u) {
   for (const MBlock& b : f.blocks)
     for (const MInst& mi : b.insts)
-      if (mi.site >= 0 && size_t(mi.site) < sites.size()) f.dbgSiteCalls.push_back({mi.site, SrcPos{}});
+      if (mi.site >= 0 && size_t(mi.site) < u.inlineSites.size()) f.dbgSiteCalls.push_back({mi.site, SrcPos{}});
   std::sort(f.dbgSiteCalls.begin(), f.dbgSiteCalls.end(),
             [](const auto& x, const auto& y) { return x.first < y.first; });
   f.dbgSiteCalls.erase(std::unique(f.dbgSiteCalls.begin(), f.dbgSiteCalls.end(),
                                    [](const auto& x, const auto& y) { return x.first == y.first; }),
                        f.dbgSiteCalls.end());
-  for (auto& [site, call] : f.dbgSiteCalls) {
-    SrcPos p = sites[size_t(site)].call;
-    for (size_t hops = 0; p.site >= 0 && size_t(p.site) < sites.size() && hops < sites.size(); hops++)
-      p = sites[size_t(p.site)].call;
-    p.site = -1;
-    call = p;
-  }
+  // Any position in a site's code leads out through the same calls.
+  for (auto& [site, call] : f.dbgSiteCalls) call = outermostPosition(u, SrcPos{1, 1, kMainFile, site});
 }
 
 // Each assignment goes to the MIR block of its schedule block's chain where
@@ -287,7 +284,7 @@ void tagDebugValues(MFunction& f, const Graph& g, const Schedule& s, const std::
     if (isParm[v] && lastDef[v].first == 0 && mi.op == MOp::Mov && mi.ops[1].kind == Opnd::InArg && mi.size == 8)
       f.dbgInArgs.push_back({mi.ops[1].reg, valueOfVReg[v]});
   }
-  resolveSiteCalls(f, g.unit().inlineSites);
+  resolveSiteCalls(f, g.unit());
   placeAssignments(f, chains, assigns);
 }
 

@@ -3,8 +3,11 @@
 // holds one value (son/debug_info.h) a debug value, and marks where the
 // machine code has that value: the instruction that completes it
 // (MInst::dbgValue, its operand 0) or, for a Phi, the start of the block
-// that merges it (MBlock::dbgEntry). After register allocation,
-// locateDebugEntries turns the vregs of dbgEntry into registers or slots.
+// that merges it (MBlock::dbgEntry). A variable assigned again gets a
+// DebugAssign per binding of its values (MBlock::dbgAssigns, read by
+// debug_versions.h), in the MIR block where the source passes it. After
+// register allocation, locateDebugEntries turns the vregs of dbgEntry into
+// registers or slots.
 // Nothing here changes an instruction; without -g nothing runs.
 #pragma once
 #include <vector>

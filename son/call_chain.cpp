@@ -20,6 +20,16 @@ std::vector<SourceFrame> expandChain(const Unit& u, int fun, SrcPos pos) {
   return out;
 }
 
+SrcPos outermostPosition(const Unit& u, SrcPos pos) {
+  // Sites only point to sites made before them: the bound guards against a
+  // corrupt table.
+  for (size_t guard = 0; pos.site >= 0 && size_t(pos.site) < u.inlineSites.size() && guard <= u.inlineSites.size();
+       ++guard)
+    pos = u.inlineSites[size_t(pos.site)].call;
+  pos.site = -1;
+  return pos;
+}
+
 SrcPos reportedPosition(const Unit& u, int fun, SrcPos pos) {
   if (pos.file != kSysLibraryFile) {
     pos.site = -1;

@@ -21,6 +21,11 @@ struct SourceFrame {
 // call into it.
 std::vector<SourceFrame> expandChain(const Unit& u, int fun, SrcPos pos);
 
+// Where the function's own code stands while the code at `pos` runs: pos
+// itself, or for inlined code the position of the outermost call it came
+// from (site cleared).
+SrcPos outermostPosition(const Unit& u, SrcPos pos);
+
 // The position a runtime error at `pos` in `fun` is reported at: `pos`
 // itself, or for code of the sys library, the user's call into it as far as
 // the inlining shows (invalid when the whole chain is library code).
