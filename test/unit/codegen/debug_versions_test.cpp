@@ -37,6 +37,18 @@ MInst& at(MInst& mi, uint32_t line, uint32_t col = 1) {
   return mi;
 }
 
+// One block where x is declared as a (line 1, ending at 1:12), then gets
+// x = x * 3 (line 2, ending at 2:14), value 0 then value 1; value 0 is put
+// in rbx by the block's first instruction (line 1).
+void declaredThenAssigned(FnBuilder& b) {
+  reassignedX(b);
+  b.f.numDebugValues = 2;
+  b.at(b.block());
+  b.f.blocks[0].dbgAssigns = {assign(DebugAssign::AtDef, 0, 1, SrcPos{1, 12}),
+                              assign(DebugAssign::AtDef, 1, 2, SrcPos{2, 14})};
+  at(b.emit(MOp::Mov, {P(RBX), P(RDI)}), 1, 9).dbgValue = 1;  // 0: value 0 in rbx
+}
+
 std::vector<DebugRange> rangesOfX(FnBuilder& b) {
   return debugVersionRanges(b.f, debugLocations(b.f))[0];
 }
@@ -45,13 +57,7 @@ std::vector<DebugRange> rangesOfX(FnBuilder& b) {
 
 TEST_CASE("debug versions: the old value until the source passes the assignment, then the new one") {
   FnBuilder b;
-  reassignedX(b);
-  b.f.numDebugValues = 2;
-  b.at(b.block());
-  // line 1: int x = a;     line 2: x = x * 3;     line 3: f(x);
-  b.f.blocks[0].dbgAssigns = {assign(DebugAssign::AtDef, 0, 1, SrcPos{1, 12}),
-                              assign(DebugAssign::AtDef, 1, 2, SrcPos{2, 14})};
-  at(b.emit(MOp::Mov, {P(RBX), P(RDI)}), 1, 9).dbgValue = 1;  // 0: value 0 in rbx
+  declaredThenAssigned(b);  // line 3: f(x);
   at(b.emit(MOp::Mov, {P(RCX), I(3)}), 2, 9);                 // 1: line 2 passes line 1's end
   at(b.emit(MOp::Imul, {P(RCX), P(RBX)}), 2, 11).dbgValue = 2;  // 2: value 1 in rcx
   at(b.emit(MOp::Mov, {P(RDI), P(RCX)}), 3, 5);                // 3: line 3 passes line 2's end
@@ -62,12 +68,7 @@ TEST_CASE("debug versions: the old value until the source passes the assignment,
 
 TEST_CASE("debug versions: a new value computed after the source passed it is awaited, the old one not shown") {
   FnBuilder b;
-  reassignedX(b);
-  b.f.numDebugValues = 2;
-  b.at(b.block());
-  b.f.blocks[0].dbgAssigns = {assign(DebugAssign::AtDef, 0, 1, SrcPos{1, 12}),
-                              assign(DebugAssign::AtDef, 1, 2, SrcPos{2, 14})};
-  at(b.emit(MOp::Mov, {P(RBX), P(RDI)}), 1, 9).dbgValue = 1;  // 0: value 0 in rbx (kept across the call)
+  declaredThenAssigned(b);  // rbx keeps value 0 across the call
   at(b.emit(MOp::Call, {Opnd::symbol("g")}), 3, 1);           // 1: line 3 runs before x's new value
   at(b.emit(MOp::Mov, {P(R12), I(5)}), 2, 9).dbgValue = 2;    // 2: scheduled after the call
   b.emit(MOp::Ret);                                           // 3
