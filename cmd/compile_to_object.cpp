@@ -20,8 +20,18 @@ CompileResult compileSourceToObject(const std::string& path, std::string text, c
   runPipeline(g, po);
   LowerOptions lo;
   lo.dropGraphs = true;
-  mir::MModule m = lowerUnit(g, path, lo);
-  if (!x86_64::writeObjectToMemory(m, &r.object, &r.message)) r.status = 1;
+  UnitLowering lowering(g, path, lo);
+  x86_64::ModuleWriter writer(lowering.module(), x86_64::ModuleWriter::Form::Object);
+  bool ok = writer.begin(lowering.functionNames(), &r.message) &&
+            lowering.lowerFunctions([&](mir::MFunction&& f) { return writer.addFunction(f, &r.message); });
+  if (ok) {
+    lowering.finishData();
+    ok = writer.finish(&r.message);
+  }
+  if (ok)
+    r.object = writer.takeObject();
+  else
+    r.status = 1;
   return r;
 }
 

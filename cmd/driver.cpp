@@ -22,6 +22,7 @@
 #include "lexer/diag.h"
 #include "lexer/lexer.h"
 #include "lexer/pass_timer.h"
+#include "lexer/work_counters.h"
 #include "opt/pipeline.h"
 #include "parser/parser.h"
 #include "sched/schedule_verify.h"
@@ -362,6 +363,15 @@ class Driver {
   void reportTimes(const std::string& path) {
     if (!timer_) return;
     std::cerr << timer_->report(path + " (-O" + std::to_string(o_.optLevel) + ")");
+    // The same compile in units that do not depend on the machine: a pass
+    // whose count grows faster than the program is quadratic somewhere.
+    std::cerr << "work counted:\n";
+    workCounters().forEach([](const char* name, uint64_t v) {
+      std::string label = name;
+      label.resize(std::max<size_t>(label.size() + 1, 26), ' ');
+      std::cerr << "  " << label << v << "\n";
+    });
+    workCounters() = WorkCounters{};
     timer_ = std::make_unique<PassTimer>();
   }
 
@@ -456,7 +466,8 @@ class Driver {
     LowerOptions lo;
     lo.dropGraphs = true;
     lo.timer = po.timer;
-    mir::MModule m = lowerUnit(g, displayName(path), lo);
+    UnitLowering lowering(g, displayName(path), lo);
+    mir::MModule& m = lowering.module();
     if (o_.debugInfo) {
       m.debugLines = true;
       m.debugVars = o_.debugLevel >= 2;
@@ -465,12 +476,30 @@ class Driver {
     }
     std::string err;
     if (o_.emit == EmitKind::Mir) {
+      lowering.lowerFunctions([&](mir::MFunction&& f) {
+        m.funcs.push_back(std::move(f));
+        return true;
+      });
+      lowering.finishData();
       std::cout << mir::print(m);
       return 0;
     }
-    if (o_.emit == EmitKind::Asm || o_.assembly) {
-      std::string asmText;
-      if (!x86_64::writeAssembly(m, &asmText, &err)) return emitFailure(path, err);
+    // Each function is written as soon as it is lowered, and its MIR freed.
+    bool assembly = o_.emit == EmitKind::Asm || o_.assembly;
+    x86_64::ModuleWriter writer(m, assembly ? x86_64::ModuleWriter::Form::Assembly : x86_64::ModuleWriter::Form::Object);
+    bool written = writer.begin(lowering.functionNames(), &err) &&
+                   lowering.lowerFunctions([&](mir::MFunction&& f) {
+                     PassScope t(po.timer, "encode");
+                     return writer.addFunction(f, &err);
+                   });
+    if (written) {
+      lowering.finishData();
+      PassScope t(po.timer, "encode");
+      written = writer.finish(&err);
+    }
+    if (!written) return emitFailure(path, err);
+    if (assembly) {
+      std::string asmText = writer.takeAssembly();
       if (o_.emit == EmitKind::Asm) {
         std::cout << asmText;
         return 0;
@@ -478,15 +507,11 @@ class Driver {
       if (!writeOutput(out, asmText)) return 1;
       return writeDeps({path}, out);
     }
-    {
-      PassScope t(po.timer, "encode");
-      if (out == "-") {
-        std::vector<uint8_t> bytes;
-        if (!x86_64::writeObjectToMemory(m, &bytes, &err)) return emitFailure(path, err);
-        if (!writeOutput(out, std::string(bytes.begin(), bytes.end()))) return 1;
-      } else if (!x86_64::writeObject(m, out, &err)) {
-        return emitFailure(path, err);
-      }
+    std::vector<uint8_t> bytes = writer.takeObject();
+    if (out == "-") {
+      if (!writeOutput(out, std::string(bytes.begin(), bytes.end()))) return 1;
+    } else if (!x86_64::writeObjectBytes(bytes, out, &err)) {
+      return emitFailure(path, err);
     }
     if (!objPath) reportTimes(displayName(path));
     return objPath ? 0 : writeDeps({path}, out);

@@ -1,4 +1,4 @@
-// Whole-unit lowering: graph -> MIR module.
+// Whole-unit lowering: graph -> MIR module, whole or function by function.
 #include "codegen/lower.h"
 
 #include "codegen/branch_duplication.h"
@@ -13,42 +13,54 @@
 
 namespace simplec {
 
-mir::MModule lowerUnit(Unit& g, const std::string& sourcePath, const LowerOptions& opts) {
-  mir::MModule m;
+UnitLowering::UnitLowering(Unit& u, const std::string& sourcePath, const LowerOptions& opts)
+    : u_(u), opts_(opts) {
+  mir::MModule& m = m_;
   m.sourceName = sourcePath;
-  m.debugTypes = g.debugTypes;  // -g (empty otherwise)
-  if (g.debugInfo) addInlinedCalls(g, m);
-  IselContext cx;
+  m.debugTypes = u.debugTypes;  // -g (empty otherwise)
+  if (u.debugInfo) addInlinedCalls(u, m);
   const std::string names[kNumSrcFiles] = {sourcePath, kSysLibraryPath};
   for (int f = 0; f < kNumSrcFiles; f++) {
-    cx.fileLabels[f] = m.fileLabels[f] = ".Lsrc.file" + (f ? std::to_string(f) : std::string());
-    m.rodata.push_back({cx.fileLabels[f], names[f] + std::string(1, '\0'), 1});
+    cx_.fileLabels[f] = m.fileLabels[f] = ".Lsrc.file" + (f ? std::to_string(f) : std::string());
+    m.rodata.push_back({cx_.fileLabels[f], names[f] + std::string(1, '\0'), 1});
   }
   // A string constant is a read-only u8 array: its length, then its bytes.
-  for (size_t i = 0; i < g.strings.size(); i++) {
+  for (size_t i = 0; i < u.strings.size(); i++) {
     std::string bytes(8, '\0');
-    uint64_t len = g.strings[i].size();
+    uint64_t len = u.strings[i].size();
     for (int b = 0; b < 8; b++) bytes[size_t(b)] = char((len >> (8 * b)) & 0xFF);
-    m.rodata.push_back({IselContext::stringLabel(int(i)), bytes + g.strings[i], 8});
+    m.rodata.push_back({IselContext::stringLabel(int(i)), bytes + u.strings[i], 8});
   }
-  for (const FunInfo& f : g.funs)
+  for (const FunInfo& f : u.funs)
     if (f.isExtern) m.externs.push_back(f.symbol);
   m.externs.push_back("__simplec_rt_error");
   m.externs.push_back("__simplec_new_array");
   m.externs.push_back("__simplec_floor");
   m.externs.push_back("__simplec_ceil");
+}
+
+std::vector<std::string> UnitLowering::functionNames() const {
+  std::vector<std::string> names;
+  for (const FunInfo& f : u_.funs)
+    if (f.hasBody()) names.push_back(f.symbol);
+  return names;
+}
+
+bool UnitLowering::lowerFunctions(const std::function<bool(mir::MFunction&&)>& sink) {
+  Unit& g = u_;
+  const LowerOptions& opts = opts_;
   for (size_t i = 0; i < g.funs.size(); i++) {
     if (!g.funs[i].hasBody()) continue;
+    mir::MFunction mf;
     try {
       Schedule s;
       {
         PassScope t(opts.timer, "gcm");
         s = gcm(*g.funs[i].graph);
       }
-      mir::MFunction mf;
       {
         PassScope t(opts.timer, "isel");
-        mf = selectInstructions(*g.funs[i].graph, s, cx);
+        mf = selectInstructions(*g.funs[i].graph, s, cx_);
       }
       mf.line = g.funs[i].pos.line;
       mf.col = g.funs[i].pos.col;
@@ -68,26 +80,41 @@ mir::MModule lowerUnit(Unit& g, const std::string& sourcePath, const LowerOption
         // once more to turn `jcc NEXT; jmp B` into one branch.
         if (duplicateBranchBlocks(mf) > 0) tidyBlockLayout(mf);
       }
-      // Functions wait for the object writer together: hold them at their size.
-      for (mir::MBlock& b : mf.blocks) b.insts.shrink_to_fit();
-      m.funcs.push_back(std::move(mf));
     } catch (InternalError& e) {
       // Name the function, as the pass already named itself.
       std::string what = e.what();
       if (what.find("function '") == std::string::npos) what = "function '" + g.funs[i].name + "': " + what;
       throw InternalError(e.pass, what);
     }
+    if (!sink(std::move(mf))) return false;
   }
+  return true;
+}
+
+void UnitLowering::finishData() {
+  mir::MModule& m = m_;
   // The float constants the code loads, little-endian as x86 reads them.
   auto bytesOf = [](uint64_t bits, int n) {
     std::string b;
     for (int i = 0; i < n; i++) b += char((bits >> (8 * (i % 8))) & 0xff);
     return b;
   };
-  for (uint64_t bits : cx.floatConsts) m.rodata.push_back({IselContext::floatLabel(bits), bytesOf(bits, 8), 8});
-  if (cx.usesSignMask) m.rodata.push_back({IselContext::kSignMaskLabel, bytesOf(uint64_t(1) << 63, 16), 16});
-  if (cx.usesAbsMask) m.rodata.push_back({IselContext::kAbsMaskLabel, bytesOf(~(uint64_t(1) << 63), 16), 16});
-  return m;
+  for (uint64_t bits : cx_.floatConsts) m.rodata.push_back({IselContext::floatLabel(bits), bytesOf(bits, 8), 8});
+  if (cx_.usesSignMask) m.rodata.push_back({IselContext::kSignMaskLabel, bytesOf(uint64_t(1) << 63, 16), 16});
+  if (cx_.usesAbsMask) m.rodata.push_back({IselContext::kAbsMaskLabel, bytesOf(~(uint64_t(1) << 63), 16), 16});
+}
+
+mir::MModule lowerUnit(Unit& u, const std::string& sourcePath, const LowerOptions& opts) {
+  UnitLowering l(u, sourcePath, opts);
+  mir::MModule& m = l.module();
+  l.lowerFunctions([&](mir::MFunction&& f) {
+    // Functions wait for the object writer together: hold them at their size.
+    for (mir::MBlock& b : f.blocks) b.insts.shrink_to_fit();
+    m.funcs.push_back(std::move(f));
+    return true;
+  });
+  l.finishData();
+  return std::move(m);
 }
 
 std::string printSchedules(const Unit& u) {

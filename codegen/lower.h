@@ -3,8 +3,11 @@
 // lowering; plus the read-only data (strings, the source file name for
 // runtime errors) and the external symbols referenced.
 #pragma once
+#include <functional>
 #include <string>
+#include <vector>
 
+#include "codegen/isel.h"
 #include "codegen/mir.h"
 #include "lexer/pass_timer.h"
 #include "son/unit.h"
@@ -17,6 +20,28 @@ struct LowerOptions {
   PassTimer* timer = nullptr;  // --time-passes: gcm, isel, regalloc, machine
 };
 
+// Lowers a unit function by function, so that each can be written out and
+// freed before the next is made: the module's header (read-only data,
+// externs, inlined calls) first, then each function handed to a sink, then
+// the data the code loads (float constants).
+class UnitLowering {
+ public:
+  UnitLowering(Unit& u, const std::string& sourcePath, const LowerOptions& opts);
+  mir::MModule& module() { return m_; }  // the header: no functions
+  // The symbols of the functions lowerFunctions will make, in order.
+  std::vector<std::string> functionNames() const;
+  // Stops at the first function the sink refuses (returns false then).
+  bool lowerFunctions(const std::function<bool(mir::MFunction&&)>& sink);
+  void finishData();
+
+ private:
+  Unit& u_;
+  LowerOptions opts_;
+  mir::MModule m_;
+  IselContext cx_;
+};
+
+// The whole module at once (--emit=mir, tests).
 mir::MModule lowerUnit(Unit& u, const std::string& sourcePath, const LowerOptions& opts = {});
 
 // --emit=sched: every function's schedule as text.

@@ -32,7 +32,10 @@ void DebugInfoWriter::endText() {
 
 void DebugInfoWriter::beginFunction(const mir::MFunction& f, llvm::MCSymbol* sym, McLowering& lower) {
   Fun fn;
-  fn.f = &f;
+  fn.name = f.name;
+  fn.global = f.global;
+  fn.file = f.file;
+  fn.line = f.line;
   fn.begin = sym;
   std::vector<std::vector<DebugRange>> loc = debugLocations(f);
   std::vector<std::vector<DebugRange>> versions = debugVersionRanges(f, loc);
@@ -44,7 +47,7 @@ void DebugInfoWriter::beginFunction(const mir::MFunction& f, llvm::MCSymbol* sym
   };
   for (size_t i = 0; i < f.debugVars.size(); i++) {
     const mir::DebugVarLoc& v = f.debugVars[i];
-    Var var{&v, {}, {}};
+    Var var{v, {}, {}};
     std::vector<DebugRange> none;
     auto of = [&](int value) -> const std::vector<DebugRange>& {
       return value >= 0 && size_t(value) < loc.size() ? loc[size_t(value)] : none;
@@ -234,15 +237,14 @@ void DebugInfoWriter::finish() {
     }
   };
   for (const Fun& fn : funs_) {
-    const mir::MFunction& f = *fn.f;
     int sp = t.add(dw::DW_TAG_subprogram, cu);
-    t.str(sp, dw::DW_AT_name, f.name);
-    if (f.file == kMainFile && f.line) {
+    t.str(sp, dw::DW_AT_name, fn.name);
+    if (fn.file == kMainFile && fn.line) {
       t.num(sp, dw::DW_AT_decl_file, dw::DW_FORM_data1, 1);
-      t.num(sp, dw::DW_AT_decl_line, dw::DW_FORM_udata, f.line);
+      t.num(sp, dw::DW_AT_decl_line, dw::DW_FORM_udata, fn.line);
     }
     t.flag(sp, dw::DW_AT_prototyped);
-    if (f.global) t.flag(sp, dw::DW_AT_external);
+    if (fn.global) t.flag(sp, dw::DW_AT_external);
     t.addr(sp, dw::DW_AT_low_pc, fn.begin);
     t.diff(sp, dw::DW_AT_high_pc, fn.end, fn.begin);
     t.expr(sp, dw::DW_AT_frame_base, {dw::DW_OP_reg6});  // rbp
@@ -250,15 +252,15 @@ void DebugInfoWriter::finish() {
     // (Variables of inlined frames go into those frames, below.)
     std::vector<const Var*> order;
     for (const Var& v : fn.vars)
-      if (v.v->var.param > 0) order.push_back(&v);
+      if (v.v.var.param > 0) order.push_back(&v);
     std::stable_sort(order.begin(), order.end(),
-                     [](const Var* a, const Var* b) { return a->v->var.param < b->v->var.param; });
+                     [](const Var* a, const Var* b) { return a->v.var.param < b->v.var.param; });
     for (const Var& v : fn.vars)
-      if (v.v->var.param == 0) order.push_back(&v);
+      if (v.v.var.param == 0) order.push_back(&v);
     std::vector<const Var*> inlinedVars;
     for (const Var* v : order)
-      if (v->v->var.inlineSite >= 0) inlinedVars.push_back(v);
-    order.erase(std::remove_if(order.begin(), order.end(), [](const Var* v) { return v->v->var.inlineSite >= 0; }),
+      if (v->v.var.inlineSite >= 0) inlinedVars.push_back(v);
+    order.erase(std::remove_if(order.begin(), order.end(), [](const Var* v) { return v->v.var.inlineSite >= 0; }),
                 order.end());
     // Source blocks with variables, nested as in the source.
     std::vector<int> lexicalDie;
@@ -271,7 +273,7 @@ void DebugInfoWriter::finish() {
     // parameter of an inlined copy the abstract one it stands for; then
     // its location list, or the constant it is everywhere.
     auto addVar = [&](const Var* v, int parent, int origin) {
-      const DebugVar& dv = v->v->var;
+      const DebugVar& dv = v->v.var;
       int d = t.add(dv.param > 0 ? dw::DW_TAG_formal_parameter : dw::DW_TAG_variable, parent);
       if (origin >= 0) {
         t.ref(d, dw::DW_AT_abstract_origin, origin);
@@ -287,16 +289,16 @@ void DebugInfoWriter::finish() {
         llvm::MCSymbol* l = ctx_.createTempSymbol("debug_loclist", true);
         t.secOffset(d, dw::DW_AT_location, l);
         lists.push_back({l, v});
-      } else if (v->v->isConst) {
+      } else if (v->v.isConst) {
         const DebugType& ty = types[size_t(dv.type)];
         if (ty.kind == DebugType::Float)
-          t.num(d, dw::DW_AT_const_value, dw::DW_FORM_data8, uint64_t(v->v->constBits));
+          t.num(d, dw::DW_AT_const_value, dw::DW_FORM_data8, uint64_t(v->v.constBits));
         else
-          t.num(d, dw::DW_AT_const_value, dw::DW_FORM_sdata, uint64_t(v->v->constBits));
+          t.num(d, dw::DW_AT_const_value, dw::DW_FORM_sdata, uint64_t(v->v.constBits));
       }
     };
     for (const Var* v : order) {
-      const DebugVar& dv = v->v->var;
+      const DebugVar& dv = v->v.var;
       if (dv.type < 0 || size_t(dv.type) >= types.size()) continue;
       int scope = fn.varScope[size_t(v - fn.vars.data())];
       addVar(v, scope < 0 ? sp : lexicalDie[size_t(scope)], -1);
@@ -322,7 +324,7 @@ void DebugInfoWriter::finish() {
       }
     }
     for (const Var* v : inlinedVars) {
-      const DebugVar& dv = v->v->var;
+      const DebugVar& dv = v->v.var;
       if (dv.type < 0 || size_t(dv.type) >= types.size()) continue;
       // Only the callee's own code has a frame (library code has none).
       if (size_t(dv.inlineSite) >= m_.inlinedCalls.size() || m_.inlinedCalls[size_t(dv.inlineSite)].frame != dv.inlineSite)

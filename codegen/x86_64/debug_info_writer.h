@@ -36,8 +36,10 @@ class DebugInfoWriter {
   // Writes the sections (before the streamer finishes).
   void finish();
 
+  // What finish() needs of a function is copied: its MIR may be freed
+  // once it is lowered.
   struct Var {
-    const mir::DebugVarLoc* v;
+    mir::DebugVarLoc v;
     std::vector<std::pair<llvm::MCSymbol*, llvm::MCSymbol*>> ranges;  // with places:
     std::vector<DebugPlace> places;
   };
@@ -52,7 +54,10 @@ class DebugInfoWriter {
     std::vector<LabelRange> ranges;
   };
   struct Fun {
-    const mir::MFunction* f = nullptr;
+    std::string name;
+    bool global = false;
+    SrcFile file = kMainFile;
+    uint32_t line = 0;
     llvm::MCSymbol* begin = nullptr;
     llvm::MCSymbol* end = nullptr;
     std::vector<Var> vars;

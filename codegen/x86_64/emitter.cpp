@@ -1,5 +1,6 @@
 // Module-level emission: one fresh MCContext per output, the module's
-// symbols created up front, then .text (functions, 16-byte aligned, typed
+// symbols created up front, then .text (function by function, as the
+// driver hands them over) (functions, 16-byte aligned, typed
 // and sized), .rodata (data items), the stack table (stack_table.h) and
 // .note.GNU-stack (non-executable stack), streamed either to the ELF object
 // writer or to the AT&T printer.
@@ -55,47 +56,6 @@ struct McSession {
 
 bool isPowerOfTwo(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
-// Creates every named symbol before any temporary label exists (see
-// McSymbols). Returns false on a name defined twice.
-bool collectSymbols(const mir::MModule& m, llvm::MCContext& ctx, McSymbols* syms,
-                    std::string* err) {
-  auto add = [&](const std::string& name) {
-    if (!syms->byName.count(name)) syms->byName[name] = ctx.getOrCreateSymbol(name);
-  };
-  auto define = [&](const std::string& name, const char* what) {
-    if (name.empty()) {
-      *err = std::string("a ") + what + " has an empty symbol name";
-      return false;
-    }
-    if (!syms->defined.insert(name).second) {
-      *err = "symbol '" + name + "' is defined twice";
-      return false;
-    }
-    add(name);
-    return true;
-  };
-  for (const mir::MFunction& f : m.funcs)
-    if (!define(f.name, "function")) return false;
-  for (const mir::DataItem& d : m.rodata)
-    if (!define(d.label, "data item")) return false;
-  for (const std::string& e : m.externs)
-    if (!e.empty()) add(e);
-  std::vector<mir::Symbol> refs;
-  for (const mir::MFunction& f : m.funcs) collectSymbolRefs(f, &refs);
-  for (mir::Symbol s : refs) {
-    if (s.id() < syms->byId.size() && syms->byId[s.id()]) continue;  // seen before
-    const std::string& r = s.str();
-    add(r);
-    // A local label can only be resolved inside this object.
-    if (!syms->defined.count(r) && syms->byName[r]->isTemporary()) {
-      *err = "reference to undefined local label '" + r + "'";
-      return false;
-    }
-    syms->noteOperandSymbol(s);
-  }
-  return true;
-}
-
 // -g: DWARF 4 line tables for the source file. In an object the compile
 // unit that points at them comes from debug_info_writer.h when the module
 // has variables (m.debugVars), else from MC as for an assembler's -g; in
@@ -141,75 +101,6 @@ uint32_t firstLine(const mir::MFunction& f) {
   return 0;
 }
 
-// Streams the whole module; the caller then calls finish() on `out`.
-bool emitModule(const mir::MModule& m, McSession& s, llvm::MCStreamer& out, bool object, std::string* err) {
-  McSymbols syms;
-  if (!collectSymbols(m, s.ctx, &syms, err)) return false;
-  const llvm::MCSubtargetInfo& sti = *s.t.subtarget;
-
-  if (!m.sourceName.empty()) out.emitFileDirective(m.sourceName);
-  unsigned dwarfFile = m.debugLines && !m.sourceName.empty() ? setUpLineTable(m, s, out, object) : 0;
-
-  out.switchSection(s.fileInfo->getTextSection());
-  McLowering lower(s.t, s.ctx, out, syms);
-  lower.setDwarfFile(dwarfFile, m.sourceName);
-  CfiWriter cfi(s.t, out);
-  CallTable calls;
-  lower.setCfi(&cfi);
-  lower.setCallTable(&calls);
-  std::unique_ptr<DebugInfoWriter> debugInfo;
-  if (dwarfFile && object && m.debugVars) {
-    debugInfo = std::make_unique<DebugInfoWriter>(m, s.ctx, *s.fileInfo, out);
-    debugInfo->beginText();
-  }
-  for (size_t i = 0; i < m.funcs.size(); ++i) {
-    const mir::MFunction& f = m.funcs[i];
-    llvm::MCSymbol* sym = syms.get(f.name);
-    out.emitCodeAlignment(llvm::Align(16), &sti);
-    if (f.global) out.emitSymbolAttribute(sym, llvm::MCSA_Global);
-    out.emitSymbolAttribute(sym, llvm::MCSA_ELF_TypeFunction);
-    out.emitLabel(sym);
-    if (dwarfFile && object && !debugInfo)
-      s.ctx.addMCGenDwarfLabelEntry(llvm::MCGenDwarfLabelEntry(f.name, dwarfFile, firstLine(f), sym));
-    cfi.beginFunction();
-    if (debugInfo) debugInfo->beginFunction(f, sym, lower);
-    lower.lowerFunction(f, int(i));
-    cfi.endFunction();
-    llvm::MCSymbol* end = s.ctx.createTempSymbol("func_end", true);
-    out.emitLabel(end);
-    if (debugInfo) debugInfo->endFunction(end);
-    out.emitELFSize(
-        sym, llvm::MCBinaryExpr::createSub(llvm::MCSymbolRefExpr::create(end, s.ctx),
-                                           llvm::MCSymbolRefExpr::create(sym, s.ctx), s.ctx));
-  }
-
-  if (debugInfo) debugInfo->endText();
-
-  if (!m.rodata.empty()) {
-    out.switchSection(s.fileInfo->getReadOnlySection());
-    for (const mir::DataItem& d : m.rodata) {
-      if (!isPowerOfTwo(d.align) || d.align > 4096) {
-        *err = "data item '" + d.label + "' has invalid alignment " + std::to_string(d.align);
-        return false;
-      }
-      llvm::MCSymbol* sym = syms.get(d.label);
-      out.emitValueToAlignment(llvm::Align(uint64_t(d.align)));
-      if (!sym->isTemporary()) {
-        out.emitSymbolAttribute(sym, llvm::MCSA_ELF_TypeObject);
-        out.emitELFSize(sym, llvm::MCConstantExpr::create(int64_t(d.bytes.size()), s.ctx));
-      }
-      out.emitLabel(sym);
-      out.emitBytes(d.bytes);
-    }
-  }
-
-  emitStackTable(m, syms, s.ctx, out);
-  calls.emit(m, syms, s.ctx, out);
-  if (debugInfo) debugInfo->finish();
-  out.switchSection(s.t.asmInfo->getNonexecutableStackSection(s.ctx));
-  return true;
-}
-
 bool checkDiags(McSession& s, std::string* err) {
   if (!s.ctx.hadError() && s.diags.empty()) return true;
   *err = "machine code emission failed: " + (s.diags.empty() ? "unknown MC error" : s.diags);
@@ -218,42 +109,230 @@ bool checkDiags(McSession& s, std::string* err) {
 
 }  // namespace
 
-bool writeObjectToMemory(const mir::MModule& m, std::vector<uint8_t>* outBytes, std::string* err) {
+// The output being written: MC's session and streamer, the symbols, and
+// what the tables after .text need of the functions already lowered.
+struct ModuleWriter::State {
+  const McTarget& t;
+  McSession s;
+  llvm::SmallVector<char, 0> objectBytes;
+  std::string asmText;
+  std::unique_ptr<llvm::raw_svector_ostream> objectStream;
+  std::unique_ptr<llvm::raw_string_ostream> asmStream;
+  std::unique_ptr<llvm::MCStreamer> out;
+  McSymbols syms;
+  std::unique_ptr<McLowering> lower;
+  std::unique_ptr<CfiWriter> cfi;
+  CallTable calls;
+  std::unique_ptr<DebugInfoWriter> debugInfo;
+  unsigned dwarfFile = 0;
+  int funcIndex = 0;
+  size_t rodataDefined = 0;         // header.rodata items defined so far
+  std::vector<StackEntry> stack;    // the functions lowered, for the stack table
+  std::vector<std::string> localRefs;  // local labels referenced before their data was defined
+
+  explicit State(const McTarget& target) : t(target), s(target) {}
+
+  void add(const std::string& name) {
+    if (!syms.byName.count(name)) syms.byName[name] = s.ctx.getOrCreateSymbol(name);
+  }
+  bool define(const std::string& name, const char* what, std::string* err) {
+    if (name.empty()) {
+      *err = std::string("a ") + what + " has an empty symbol name";
+      return false;
+    }
+    if (!syms.defined.insert(name).second) {
+      *err = "symbol '" + name + "' is defined twice";
+      return false;
+    }
+    add(name);
+    return true;
+  }
+  bool defineData(const mir::MModule& m, std::string* err) {
+    for (; rodataDefined < m.rodata.size(); rodataDefined++)
+      if (!define(m.rodata[rodataDefined].label, "data item", err)) return false;
+    return true;
+  }
+};
+
+ModuleWriter::ModuleWriter(const mir::MModule& header, Form form) : header_(header), form_(form) {}
+ModuleWriter::~ModuleWriter() = default;
+
+bool ModuleWriter::begin(const std::vector<std::string>& functionNames, std::string* err) {
   const McTarget* t = McTarget::get(err);
   if (!t) return false;
-  McSession s(*t);
-  llvm::SmallVector<char, 0> buffer;
-  {
-    llvm::raw_svector_ostream os(buffer);
+  s_ = std::make_unique<State>(*t);
+  State& st = *s_;
+  bool object = form_ == Form::Object;
+  if (object) {
+    st.objectStream = std::make_unique<llvm::raw_svector_ostream>(st.objectBytes);
     std::unique_ptr<llvm::MCAsmBackend> backend(
         t->target->createMCAsmBackend(*t->subtarget, *t->regInfo, t->options));
-    std::unique_ptr<llvm::MCCodeEmitter> codeEmitter(
-        t->target->createMCCodeEmitter(*t->instrInfo, s.ctx));
+    std::unique_ptr<llvm::MCCodeEmitter> codeEmitter(t->target->createMCCodeEmitter(*t->instrInfo, st.s.ctx));
     if (!backend || !codeEmitter) {
       *err = "LLVM X86 target: cannot create the assembler back end";
       return false;
     }
-    std::unique_ptr<llvm::MCObjectWriter> writer = backend->createObjectWriter(os);
-    std::unique_ptr<llvm::MCStreamer> streamer(
-        t->target->createMCObjectStreamer(t->triple, s.ctx, std::move(backend), std::move(writer),
-                                          std::move(codeEmitter), *t->subtarget));
-    if (!streamer) {
+    std::unique_ptr<llvm::MCObjectWriter> writer = backend->createObjectWriter(*st.objectStream);
+    st.out.reset(t->target->createMCObjectStreamer(t->triple, st.s.ctx, std::move(backend), std::move(writer),
+                                                   std::move(codeEmitter), *t->subtarget));
+    if (!st.out) {
       *err = "LLVM X86 target: cannot create the object streamer";
       return false;
     }
-    streamer->initSections(/*NoExecStack=*/false, *t->subtarget);
-    if (!emitModule(m, s, *streamer, true, err)) return false;
-    if (!checkDiags(s, err)) return false;
-    streamer->finish();
-    if (!checkDiags(s, err)) return false;
+  } else {
+    st.asmStream = std::make_unique<llvm::raw_string_ostream>(st.asmText);
+    // AT&T is syntax variant 0; the streamer takes ownership of the printer.
+    llvm::MCInstPrinter* printer =
+        t->target->createMCInstPrinter(t->triple, 0, *t->asmInfo, *t->instrInfo, *t->regInfo);
+    if (!printer) {
+      *err = "LLVM X86 target: cannot create the instruction printer";
+      return false;
+    }
+    st.out.reset(t->target->createAsmStreamer(st.s.ctx, std::make_unique<llvm::formatted_raw_ostream>(*st.asmStream),
+                                              printer, nullptr, nullptr));
+    if (!st.out) {
+      *err = "LLVM X86 target: cannot create the assembly streamer";
+      return false;
+    }
   }
-  outBytes->assign(buffer.begin(), buffer.end());
+  llvm::MCStreamer& out = *st.out;
+  out.initSections(/*NoExecStack=*/false, *t->subtarget);
+  // Every named symbol is created before any temporary label exists (see
+  // McSymbols); the data labels that isel makes later (.Lflt.*) are of a
+  // form no temporary label takes.
+  for (const std::string& f : functionNames)
+    if (!st.define(f, "function", err)) return false;
+  if (!st.defineData(header_, err)) return false;
+  for (const std::string& e : header_.externs)
+    if (!e.empty()) st.add(e);
+
+  const mir::MModule& m = header_;
+  if (!m.sourceName.empty()) out.emitFileDirective(m.sourceName);
+  st.dwarfFile = m.debugLines && !m.sourceName.empty() ? setUpLineTable(m, st.s, out, object) : 0;
+  out.switchSection(st.s.fileInfo->getTextSection());
+  st.lower = std::make_unique<McLowering>(st.t, st.s.ctx, out, st.syms);
+  st.lower->setDwarfFile(st.dwarfFile, m.sourceName);
+  st.cfi = std::make_unique<CfiWriter>(st.t, out);
+  st.lower->setCfi(st.cfi.get());
+  st.lower->setCallTable(&st.calls);
+  if (st.dwarfFile && object && m.debugVars) {
+    st.debugInfo = std::make_unique<DebugInfoWriter>(m, st.s.ctx, *st.s.fileInfo, out);
+    st.debugInfo->beginText();
+  }
   return true;
 }
 
-bool writeObject(const mir::MModule& m, const std::string& path, std::string* err) {
-  std::vector<uint8_t> bytes;
-  if (!writeObjectToMemory(m, &bytes, err)) return false;
+bool ModuleWriter::addFunction(const mir::MFunction& f, std::string* err) {
+  State& st = *s_;
+  // The symbols its operands name; a local label must be data of this module.
+  std::vector<mir::Symbol> refs;
+  collectSymbolRefs(f, &refs);
+  for (mir::Symbol r : refs) {
+    if (r.id() < st.syms.byId.size() && st.syms.byId[r.id()]) continue;  // seen before
+    const std::string& name = r.str();
+    st.add(name);
+    llvm::MCSymbol* sym = st.syms.byName[name];
+    if (sym->isTemporary() && !st.syms.defined.count(name)) {
+      st.syms.defined.insert(name);  // checked against the data at finish()
+      st.localRefs.push_back(name);
+    }
+    st.syms.noteOperandSymbol(r);
+  }
+
+  llvm::MCStreamer& out = *st.out;
+  const llvm::MCSubtargetInfo& sti = *st.t.subtarget;
+  bool object = form_ == Form::Object;
+  llvm::MCSymbol* sym = st.syms.get(f.name);
+  out.emitCodeAlignment(llvm::Align(16), &sti);
+  if (f.global) out.emitSymbolAttribute(sym, llvm::MCSA_Global);
+  out.emitSymbolAttribute(sym, llvm::MCSA_ELF_TypeFunction);
+  out.emitLabel(sym);
+  if (st.dwarfFile && object && !st.debugInfo)
+    st.s.ctx.addMCGenDwarfLabelEntry(llvm::MCGenDwarfLabelEntry(f.name, st.dwarfFile, firstLine(f), sym));
+  st.cfi->beginFunction();
+  if (st.debugInfo) st.debugInfo->beginFunction(f, sym, *st.lower);
+  st.lower->lowerFunction(f, st.funcIndex++);
+  st.cfi->endFunction();
+  llvm::MCSymbol* end = st.s.ctx.createTempSymbol("func_end", true);
+  out.emitLabel(end);
+  if (st.debugInfo) st.debugInfo->endFunction(end);
+  out.emitELFSize(sym, llvm::MCBinaryExpr::createSub(llvm::MCSymbolRefExpr::create(end, st.s.ctx),
+                                                     llvm::MCSymbolRefExpr::create(sym, st.s.ctx), st.s.ctx));
+  st.stack.push_back({f.name, f.file, f.line, f.col});
+  return !st.s.ctx.hadError() || checkDiags(st.s, err);
+}
+
+bool ModuleWriter::finish(std::string* err) {
+  State& st = *s_;
+  const mir::MModule& m = header_;
+  llvm::MCStreamer& out = *st.out;
+  // The data isel added while the functions were lowered.
+  for (const std::string& r : st.localRefs) st.syms.defined.erase(r);
+  if (!st.defineData(m, err)) return false;
+  for (const std::string& r : st.localRefs)
+    if (!st.syms.defined.count(r)) {
+      *err = "reference to undefined local label '" + r + "'";
+      return false;
+    }
+
+  if (st.debugInfo) st.debugInfo->endText();
+  if (!m.rodata.empty()) {
+    out.switchSection(st.s.fileInfo->getReadOnlySection());
+    for (const mir::DataItem& d : m.rodata) {
+      if (!isPowerOfTwo(d.align) || d.align > 4096) {
+        *err = "data item '" + d.label + "' has invalid alignment " + std::to_string(d.align);
+        return false;
+      }
+      llvm::MCSymbol* sym = st.syms.get(d.label);
+      out.emitValueToAlignment(llvm::Align(uint64_t(d.align)));
+      if (!sym->isTemporary()) {
+        out.emitSymbolAttribute(sym, llvm::MCSA_ELF_TypeObject);
+        out.emitELFSize(sym, llvm::MCConstantExpr::create(int64_t(d.bytes.size()), st.s.ctx));
+      }
+      out.emitLabel(sym);
+      out.emitBytes(d.bytes);
+    }
+  }
+  emitStackTable(m, st.stack, st.syms, st.s.ctx, out);
+  st.calls.emit(m, st.syms, st.s.ctx, out);
+  if (st.debugInfo) st.debugInfo->finish();
+  out.switchSection(st.t.asmInfo->getNonexecutableStackSection(st.s.ctx));
+  if (form_ == Form::Object && !checkDiags(st.s, err)) return false;
+  out.finish();
+  if (!checkDiags(st.s, err)) return false;
+  st.out.reset();  // flushes the assembly printer's formatted stream
+  if (st.asmStream) st.asmStream->flush();
+  return true;
+}
+
+std::vector<uint8_t> ModuleWriter::takeObject() {
+  return std::vector<uint8_t>(s_->objectBytes.begin(), s_->objectBytes.end());
+}
+
+std::string ModuleWriter::takeAssembly() { return std::move(s_->asmText); }
+
+namespace {
+
+// A whole module through a ModuleWriter.
+bool writeModule(const mir::MModule& m, ModuleWriter* w, std::string* err) {
+  std::vector<std::string> names;
+  for (const mir::MFunction& f : m.funcs) names.push_back(f.name);
+  if (!w->begin(names, err)) return false;
+  for (const mir::MFunction& f : m.funcs)
+    if (!w->addFunction(f, err)) return false;
+  return w->finish(err);
+}
+
+}  // namespace
+
+bool writeObjectToMemory(const mir::MModule& m, std::vector<uint8_t>* outBytes, std::string* err) {
+  ModuleWriter w(m, ModuleWriter::Form::Object);
+  if (!writeModule(m, &w, err)) return false;
+  *outBytes = w.takeObject();
+  return true;
+}
+
+bool writeObjectBytes(const std::vector<uint8_t>& bytes, const std::string& path, std::string* err) {
   // Write the whole object or report why not; never leave a silent partial.
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) {
@@ -270,34 +349,15 @@ bool writeObject(const mir::MModule& m, const std::string& path, std::string* er
   return true;
 }
 
+bool writeObject(const mir::MModule& m, const std::string& path, std::string* err) {
+  std::vector<uint8_t> bytes;
+  return writeObjectToMemory(m, &bytes, err) && writeObjectBytes(bytes, path, err);
+}
+
 bool writeAssembly(const mir::MModule& m, std::string* out, std::string* err) {
-  const McTarget* t = McTarget::get(err);
-  if (!t) return false;
-  McSession s(*t);
-  std::string text;
-  {
-    llvm::raw_string_ostream os(text);
-    // AT&T is syntax variant 0; the streamer takes ownership of the printer.
-    llvm::MCInstPrinter* printer =
-        t->target->createMCInstPrinter(t->triple, 0, *t->asmInfo, *t->instrInfo, *t->regInfo);
-    if (!printer) {
-      *err = "LLVM X86 target: cannot create the instruction printer";
-      return false;
-    }
-    std::unique_ptr<llvm::MCStreamer> streamer(t->target->createAsmStreamer(
-        s.ctx, std::make_unique<llvm::formatted_raw_ostream>(os), printer, nullptr, nullptr));
-    if (!streamer) {
-      *err = "LLVM X86 target: cannot create the assembly streamer";
-      return false;
-    }
-    streamer->initSections(/*NoExecStack=*/false, *t->subtarget);
-    if (!emitModule(m, s, *streamer, false, err)) return false;
-    streamer->finish();
-    if (!checkDiags(s, err)) return false;
-    streamer.reset();  // flushes the formatted stream into `os`
-    os.flush();
-  }
-  *out = std::move(text);
+  ModuleWriter w(m, ModuleWriter::Form::Assembly);
+  if (!writeModule(m, &w, err)) return false;
+  *out = w.takeAssembly();
   return true;
 }
 

@@ -24,14 +24,15 @@ void emitRelative(llvm::MCSymbol* target, llvm::MCContext& ctx, llvm::MCStreamer
 
 }  // namespace
 
-void emitStackTable(const mir::MModule& m, const McSymbols& syms, llvm::MCContext& ctx, llvm::MCStreamer& out) {
+void emitStackTable(const mir::MModule& m, const std::vector<StackEntry>& funcs, const McSymbols& syms,
+                    llvm::MCContext& ctx, llvm::MCStreamer& out) {
   if (m.fileLabels[kMainFile].empty()) return;
   bool any = false;
-  for (const mir::MFunction& f : m.funcs) any |= f.line != 0;
+  for (const StackEntry& f : funcs) any |= f.line != 0;
   if (!any) return;
   out.switchSection(ctx.getELFSection(kStackTableSection, llvm::ELF::SHT_PROGBITS, llvm::ELF::SHF_ALLOC));
   out.emitValueToAlignment(llvm::Align(4));
-  for (const mir::MFunction& f : m.funcs) {
+  for (const StackEntry& f : funcs) {
     if (f.line == 0) continue;
     emitRelative(syms.get(f.name), ctx, out);
     emitRelative(syms.get(m.fileLabels[f.file]), ctx, out);

@@ -10,6 +10,9 @@
 //   int32 line                          int32 col
 // `file` is the NUL-terminated path of the function's source (MModule::fileLabels).
 #pragma once
+#include <string>
+#include <vector>
+
 #include "codegen/mir.h"
 
 namespace llvm {
@@ -23,8 +26,16 @@ struct McSymbols;
 
 constexpr const char* kStackTableSection = "simplec_stack";
 
+// A function's symbol and source position (kept after its MIR is freed).
+struct StackEntry {
+  std::string name;
+  SrcFile file = kMainFile;
+  uint32_t line = 0, col = 0;
+};
+
 // Emits the entries of the functions that have a position; nothing for a
-// module without a file label.
-void emitStackTable(const mir::MModule& m, const McSymbols& syms, llvm::MCContext& ctx, llvm::MCStreamer& out);
+// module without a file label (m's functions are not read).
+void emitStackTable(const mir::MModule& m, const std::vector<StackEntry>& funcs, const McSymbols& syms,
+                    llvm::MCContext& ctx, llvm::MCStreamer& out);
 
 }  // namespace simplec::x86_64

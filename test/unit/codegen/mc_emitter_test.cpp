@@ -355,6 +355,49 @@ TEST_CASE("mc: output is deterministic", "[codegen][mc]") {
   CHECK(sa == sb);
 }
 
+// The driver writes each function as soon as it is lowered; data that isel
+// makes on the way (float constants) joins the module after the functions
+// that load it.
+TEST_CASE("mc: a module streamed function by function gives the whole module's bytes", "[codegen][mc]") {
+  MModule whole = helloAndDivide();
+  std::vector<uint8_t> expected;
+  std::string err;
+  REQUIRE(x86_64::writeObjectToMemory(whole, &expected, &err));
+  for (auto form : {x86_64::ModuleWriter::Form::Object, x86_64::ModuleWriter::Form::Assembly}) {
+    MModule header = whole;
+    header.funcs.clear();
+    header.rodata.clear();  // .Lmsg arrives after the function that loads it
+    x86_64::ModuleWriter w(header, form);
+    std::vector<std::string> names;
+    for (const MFunction& f : whole.funcs) names.push_back(f.name);
+    REQUIRE(w.begin(names, &err));
+    for (const MFunction& f : whole.funcs) {
+      MFunction copy = f;
+      REQUIRE(w.addFunction(copy, &err));
+      copy.blocks.clear();  // the writer keeps nothing of it
+    }
+    header.rodata = whole.rodata;
+    REQUIRE(w.finish(&err));
+    if (form == x86_64::ModuleWriter::Form::Object) {
+      CHECK(w.takeObject() == expected);
+    } else {
+      std::string text;
+      REQUIRE(x86_64::writeAssembly(whole, &text, &err));
+      CHECK(w.takeAssembly() == text);
+    }
+  }
+  SECTION("a local label no data item defines is reported at the end") {
+    MModule header = whole;
+    header.funcs.clear();
+    header.rodata.clear();
+    x86_64::ModuleWriter w(header, x86_64::ModuleWriter::Form::Object);
+    REQUIRE(w.begin({"main", "check"}, &err));
+    for (const MFunction& f : whole.funcs) REQUIRE(w.addFunction(f, &err));
+    CHECK_FALSE(w.finish(&err));
+    CHECK(err.find("'.Lmsg'") != std::string::npos);
+  }
+}
+
 TEST_CASE("mc: module-level errors are reported, not thrown", "[codegen][mc]") {
   std::string err;
   std::vector<uint8_t> bytes;
