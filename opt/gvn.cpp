@@ -30,14 +30,49 @@ size_t Gvn::constHash(const Type* t, const Node* start) {
   return (size_t(Op::Con) * 0x9E3779B97F4A7C15ull * 31 + start->id) ^ std::hash<const void*>()(t);
 }
 
-Node* Gvn::findConst(const Type* t, const Node* start) const {
-  auto [lo, hi] = table_.equal_range(constHash(t, start));
-  for (auto it = lo; it != hi; ++it) {
-    Node* c = it->second;
-    if (c->op == Op::Con && !c->dead && c->aux == 0 && c->type == t && c->in.size() == 1 && c->in[0] == start)
-      return c;
+template <class F>
+Node* Gvn::probe(size_t h, F f) const {
+  if (slots_.empty()) return nullptr;
+  size_t mask = slots_.size() - 1;
+  // Linear probing: entries of one hash lie along its probe path in the
+  // order they were recorded.
+  for (size_t i = h & mask; slots_[i]; i = (i + 1) & mask) {
+    const Entry& e = entries_[slots_[i] - 1];
+    if (e.hash == h && f(e.node)) return e.node;
   }
   return nullptr;
+}
+
+void Gvn::record(size_t h, Node* n) {
+  if ((entries_.size() + 1) * 2 > slots_.size()) rebuild();
+  entries_.push_back({h, n});
+  size_t mask = slots_.size() - 1, i = h & mask;
+  while (slots_[i]) i = (i + 1) & mask;
+  slots_[i] = uint32_t(entries_.size());
+}
+
+// Drops the entries that no longer hash where they were recorded (dead, or
+// inputs changed), then sizes the slots for twice what is left.
+void Gvn::rebuild() {
+  size_t kept = 0;
+  for (const Entry& e : entries_)
+    if (!e.node->dead && hashOf(e.node) == e.hash) entries_[kept++] = e;
+  entries_.resize(kept);
+  size_t size = 16;
+  while (size < 4 * (kept + 1)) size *= 2;
+  slots_.assign(size, 0);
+  size_t mask = size - 1;
+  for (size_t k = 0; k < entries_.size(); k++) {
+    size_t i = entries_[k].hash & mask;
+    while (slots_[i]) i = (i + 1) & mask;
+    slots_[i] = uint32_t(k + 1);
+  }
+}
+
+Node* Gvn::findConst(const Type* t, const Node* start) const {
+  return probe(constHash(t, start), [&](const Node* c) {
+    return c->op == Op::Con && !c->dead && c->aux == 0 && c->type == t && c->in.size() == 1 && c->in[0] == start;
+  });
 }
 
 bool Gvn::same(const Node* a, const Node* b) {
@@ -52,12 +87,8 @@ bool Gvn::same(const Node* a, const Node* b) {
 Node* Gvn::findOrInsert(Node* n) {
   if (!eligible(n)) return n;
   size_t h = hashOf(n);
-  auto [lo, hi] = table_.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    if (it->second == n) return n;
-    if (same(it->second, n)) return it->second;
-  }
-  table_.emplace(h, n);
+  if (Node* m = probe(h, [&](const Node* c) { return c == n || same(c, n); })) return m;
+  record(h, n);
   return n;
 }
 

@@ -131,6 +131,42 @@ TEST_CASE("opt/gvn: a stale entry never gives a wrong match", "[opt][gvn]") {
   CHECK(found->in == likeA->in);
 }
 
+// A node whose inputs keep changing is recorded again under each new hash;
+// the old entries must not pile up (the peephole revisits nodes millions of
+// times on a big function), and of two equal recorded nodes the first one
+// recorded answers, whatever the memory layout.
+TEST_CASE("opt/gvn: stale entries are dropped as the table grows; the first equal node recorded answers",
+          "[opt][gvn]") {
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
+  Gvn gvn;
+  Node* x = b.parm(0);
+  Node* y = b.parm(1);
+  Node* a = b.add(x, y);
+  a->keep = 1;
+  std::vector<Node*> cons;
+  for (int i = 0; i < 2000; i++) cons.push_back(b.con(i));
+  for (int i = 0; i < 2000; i++) {
+    g.setDef(a, 2, cons[size_t(i)]);
+    CHECK(gvn.findOrInsert(a) == a);
+  }
+  CHECK(gvn.recorded() < 100);  // the current entry and a few stale ones, not 2000
+  // Two equal nodes under one hash: s is recorded as Add(x, x), changes, lets
+  // t be recorded as Add(x, x), then changes back. The first recorded, s,
+  // answers for Add(x, x).
+  Node* s1 = b.add(x, x);
+  s1->keep = 1;
+  CHECK(gvn.findOrInsert(s1) == s1);
+  g.setDef(s1, 2, y);
+  Node* t = b.add(x, x);
+  t->keep = 1;
+  CHECK(gvn.findOrInsert(t) == t);
+  g.setDef(s1, 2, x);
+  CHECK(gvn.findOrInsert(b.add(x, x)) == s1);
+  CHECK(gvn.findOrInsert(t) == s1);  // t too: it merges into the first
+}
+
 TEST_CASE("opt/gvn: the peephole value-numbers, with commutative constants canonical", "[opt][gvn]") {
   Unit u;
   SonBuilder b(u, "f", 2);
