@@ -182,6 +182,7 @@ class Selector {
       case Op::Store:
         return slot == 3 || (slot == 4 && (MemAccess::decode(user->aux).size < 8 || fitsImm32(c->type->value())));
       case Op::Return: return slot == 2;
+      case Op::Select: return slot == 3;  // the value moved in before the cmov
       default: return false;
     }
   }
@@ -356,6 +357,7 @@ class Selector {
       case Op::Store: selectStore(n); break;
       case Op::MergeMem: break;  // memory: no value
       case Op::If: selectIf(b, n); break;
+      case Op::Select: selectSelect(n); break;
       case Op::Return: selectReturn(n); break;
       default:
         internalError("isel", std::string("no instruction selection for ") + n->label());
@@ -787,20 +789,34 @@ class Selector {
     emit(std::move(call));
   }
 
-  void selectIf(int b, Node* n) {
-    const BasicBlock& bb = s_.blocks[size_t(b)];
-    SIMPLEC_CHECK(bb.succs.size() == 2, "isel", "an If block needs two successors");
-    int tb = firstMBlock_[size_t(bb.succs[0])], fb = firstMBlock_[size_t(bb.succs[1])];
-    Node* p = n->in[1];
-    Cond cc = Cond::NE;
-    if (isCompare(p) && isFused(p)) {
-      cc = emitCompare(p);
-    } else if (p->op == Op::And && isFused(p)) {
+  // Sets the flags for predicate p (a compare or `x & k` fused into its one
+  // user, else any value tested against 0); returns the condition that
+  // holds when p is true.
+  Cond emitPredicate(Node* p) {
+    if (isCompare(p) && isFused(p)) return emitCompare(p);
+    if (p->op == Op::And && isFused(p)) {
       emit(MOp::Test, {reg(p->in[1]), use(p, 2)});  // if (x & 1): test x, 1
     } else {
       Opnd v = reg(p);
       emit(MOp::Test, {v, v});
     }
+    return Cond::NE;
+  }
+
+  // dst = false value; flags; cmov the true value (mov leaves the flags).
+  void selectSelect(Node* n) {
+    Cond cc = emitPredicate(n->in[1]);
+    emit(MOp::Mov, {reg(n), use(n, 3)});
+    MInst mv(MOp::Cmov, {reg(n), reg(n->in[2])});
+    mv.cc = cc;
+    emit(std::move(mv));
+  }
+
+  void selectIf(int b, Node* n) {
+    const BasicBlock& bb = s_.blocks[size_t(b)];
+    SIMPLEC_CHECK(bb.succs.size() == 2, "isel", "an If block needs two successors");
+    int tb = firstMBlock_[size_t(bb.succs[0])], fb = firstMBlock_[size_t(bb.succs[1])];
+    Cond cc = emitPredicate(n->in[1]);
     // Branch to the arm that is not laid out next, fall into the other.
     int next = size_t(b + 1) < s_.blocks.size() ? firstMBlock_[size_t(b + 1)] : -1;
     int jumpTo = tb, fallTo = fb;
@@ -958,20 +974,30 @@ class Selector {
 
   void findFusedCompares() {
     for (const BasicBlock& bb : s_.blocks) {
+      std::vector<Node*> testers;  // the block's If and Selects
+      for (Node* n : bb.nodes)
+        if (n->op == Op::Select) testers.push_back(n);
       Node* last = bb.last();
-      if (!last || last->op != Op::If) continue;
-      Node* p = last->in[1];
-      // `x & k` tested by the branch alone becomes `test x, k`.
-      bool testAnd = p->op == Op::And && isIntCon(p->in[2]) && fitsImm32(p->in[2]->type->value());
-      if ((!isCompare(p) && !testAnd) || s_.blockIndexOf(p) != s_.blockIndexOf(last)) continue;
-      int uses = 0;
-      for (Node* u : p->out)
-        if (inFunction(u)) uses++;
-      // Emitted with the branch, after whatever the schedule put between
-      // them (so nothing clobbers the flags): a compare has no effects.
-      if (uses == 1) fused_[p->id] = 1;
+      if (last && last->op == Op::If) testers.push_back(last);
+      for (Node* t : testers) fusePredicate(t);
     }
   }
+
+  // Fuses the predicate of If or Select `last` into it when it is in the
+  // same block and used by nothing else.
+  void fusePredicate(Node* last) {
+    Node* p = last->in[1];
+    // `x & k` tested by the branch or select alone becomes `test x, k`.
+    bool testAnd = p->op == Op::And && isIntCon(p->in[2]) && fitsImm32(p->in[2]->type->value());
+    if ((!isCompare(p) && !testAnd) || s_.blockIndexOf(p) != s_.blockIndexOf(last)) return;
+    int uses = 0;
+    for (Node* u : p->out)
+      if (inFunction(u)) uses++;
+    // Emitted with its user, after whatever the schedule put between them
+    // (so nothing clobbers the flags): a compare has no effects.
+    if (uses == 1) fused_[p->id] = 1;
+  }
+
 
  private:
   const Graph& g_;

@@ -7,6 +7,7 @@
 #include "lexer/diag.h"
 #include "opt/bounds_check_elim.h"
 #include "opt/dead_store_elim.h"
+#include "opt/if_convert.h"
 #include "opt/inline.h"
 #include "opt/iterate.h"
 #include "opt/load_elim.h"
@@ -38,6 +39,7 @@ void runNarrow(Graph& g, const PassOptions&) { insertNarrowingCasts(g); }
 void runTailRec(Graph& g, const PassOptions&) { eliminateTailRecursion(g); }
 void runSplitIf(Graph& g, const PassOptions&) { splitIfs(g); }
 void runIdleCasts(Graph& g, const PassOptions&) { removeIdleCasts(g); }
+void runIfConvert(Graph& g, const PassOptions&) { convertIfs(g); }
 void runUnusedFuns(Unit& u, const PassOptions&) { removeUnusedFunctions(u); }
 void runScalarReplace(Graph& g, const PassOptions&) { scalarReplace(g); }
 void runHoistLoads(Graph& g, const PassOptions& o) { hoistLoads(g, o.seed); }
@@ -151,6 +153,9 @@ const std::vector<Pass>& passTable() {
       // After loadelim: loads it removed no longer keep stores alive.
       {"deadstores", nullptr, runDeadStoreElim, 2, {"loadelim"}},
       {"idle-casts", nullptr, runIdleCasts, 2, {"peephole"}},
+      // Late: the arms are as small as they get, and no pass after it looks
+      // for the branches it removes.
+      {"if-convert", nullptr, runIfConvert, 2, {"idle-casts"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
       {"unused-funs", runUnusedFuns, nullptr, 1, {"peephole"}},
   };

@@ -274,6 +274,14 @@ const Type* compute(const Node* n) {
       if (t && t->kind() == TKind::Top) return n->op == Op::CProj ? Type::xctrl() : Type::top();
       return n->op == Op::CProj ? Type::ctrl() : Type::bottom();
     }
+    case Op::Select: {
+      const Type* c = n->in[1]->type;
+      const Type* a = n->in[2]->type;
+      const Type* b = n->in[3]->type;
+      if (!c || !a || !b) return Type::bottom();
+      if (c->isInt() && c->isConst()) return c->value() != 0 ? a : b;
+      return a->meet(b);
+    }
     case Op::Phi: {
       Node* r = n->in[0];
       if (r->op == Op::Loop && (r->in.size() < 3 || !r->in[2])) return n->type;  // loop being parsed

@@ -226,6 +226,10 @@ class Builder {
         for (size_t i = 2; i < n->in.size(); i++) data(n->in[i]);
         return;
       case Op::MergeMem: return;
+      case Op::Select:
+        if (n->in.size() != 4 || !n->in[1] || !n->in[2] || !n->in[3]) malformed(ref(n) + " has a missing operand");
+        for (size_t i = 1; i < 4; i++) data(n->in[i]);
+        return;
       case Op::Neg: case Op::Not: case Op::Cast: case Op::FNeg: case Op::IToF: case Op::FToI: case Op::FToF32:
       case Op::FSqrt: case Op::FAbs: case Op::FFloor: case Op::FCeil:
         if (n->in.size() < 2 || !n->in[1]) malformed(ref(n) + " has a missing operand");
@@ -310,7 +314,7 @@ class Builder {
       if (n->op == Op::Proj) e.a = e.ins[0];
       e.unary = n->op == Op::Proj || n->op == Op::Cast || isUnary(n->op);
       if (isUnary(n->op) || n->op == Op::Cast || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
-      if (isArith(n->op)) {
+      if (isArith(n->op) || n->op == Op::Select) {  // Select: its false value is ins[3]
         e.a = e.ins[1];
         e.b = e.ins[2];
       }

@@ -57,6 +57,12 @@ class Graph {
   void subsume(Node* old, Node* nw);
   // Remove an unused node: drop its inputs, and kill inputs left unused.
   void kill(Node* n);
+  // -g: the assignments bound under control node `ctrl`, which is about to
+  // die, no longer happen there, and a later merge binds the same variables
+  // (if-conversion): they are dropped as if never reached.
+  void supersedeControlBindings(Node* ctrl) {
+    if (!debugNames.empty()) ctrlForward_.push_back({ctrl, nullptr});
+  }
   // Kill n if it has no uses and is not kept.
   void killIfUnused(Node* n);
   // Kills every node that keep[id] does not mark, dropping it from the use
