@@ -322,9 +322,15 @@ function fitGraph() {
   const rect = graphSvg.getBoundingClientRect();
   if (!layout || !rect.width) return;
   const z = Math.min(rect.width / (layout.width + 40), rect.height / (layout.height + 40), 1.2);
-  // A big graph starts readable at its top rather than as a speck.
-  state.zoom = Math.max(z, 0.45);
-  state.tx = state.zoom === z ? (rect.width - layout.width * z) / 2 : Math.max(20, (rect.width - layout.width * state.zoom) / 2);
+  if (z >= 0.6) {
+    state.zoom = z;
+    state.tx = (rect.width - layout.width * z) / 2;
+  } else {
+    // A big graph starts readable, at its entry, rather than as a speck.
+    state.zoom = 0.8;
+    const entry = layout.boxes.find((b) => b.node.op === 'Fun') || layout.boxes[0];
+    state.tx = rect.width / 2 - entry.cx * state.zoom;
+  }
   state.ty = 20;
   queueDraw();
 }
@@ -335,11 +341,8 @@ function showNode(serial) {
   const b = layout && layout.byId.get(serial);
   if (!b) return;
   const rect = graphSvg.getBoundingClientRect();
-  const sx = b.cx * state.zoom + state.tx, sy = (b.y + b.h / 2) * state.zoom + state.ty;
-  if (sx < 40 || sx > rect.width - 40 || sy < 40 || sy > rect.height - 40) {
-    state.tx = rect.width / 2 - b.cx * state.zoom;
-    state.ty = rect.height / 2 - (b.y + b.h / 2) * state.zoom;
-  }
+  state.tx = rect.width / 2 - b.cx * state.zoom;
+  state.ty = rect.height / 2 - (b.y + b.h / 2) * state.zoom;
 }
 
 // ---- the other panes
@@ -467,7 +470,8 @@ function currentNode() {
 function scrollIntoViewIn(box, selector) {
   const row = box.querySelector(selector);
   if (!row) return;
-  const top = row.offsetTop - box.offsetTop, bottom = top + row.offsetHeight;
+  const top = row.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+  const bottom = top + row.offsetHeight;
   if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) box.scrollTop = top - box.clientHeight / 3;
 }
 
@@ -619,7 +623,13 @@ function zoomAt(factor, cx, cy) {
 graphSvg.addEventListener('wheel', (ev) => {
   ev.preventDefault();
   const r = graphSvg.getBoundingClientRect();
-  if (ev.ctrlKey || !ev.shiftKey) zoomAt(Math.exp(-ev.deltaY * 0.0015), ev.clientX - r.left, ev.clientY - r.top);
+  if (ev.shiftKey) {  // shift: scroll sideways
+    state.tx -= ev.deltaY || ev.deltaX;
+    applyTransform();
+    queueDraw();
+  } else {
+    zoomAt(Math.exp(-ev.deltaY * 0.0015), ev.clientX - r.left, ev.clientY - r.top);
+  }
 }, { passive: false });
 let drag = null;
 graphSvg.addEventListener('mousedown', (ev) => {

@@ -73,12 +73,64 @@ def classes(element):
     return (element.get_attribute("class") or "").split()
 
 
+def big_program(functions=35):
+    """About 600 lines: small functions with loops, arrays and objects, and
+    a long main that calls each (and, at -O2, inlines them)."""
+    out = ["struct P { int x; int y; };"]
+    for i in range(functions):
+        out += [f"val fn{i} = {{ int a, int b ->", "    int[] v = new int[16];", "    int t = 0;",
+                "    for (int k = 0; k < 16; k++) {", f"        v[k] = a * k + b + {i};",
+                "        if (v[k] % 3 == 0) t = t + v[k];", "        else t = t - 1;", "    }",
+                "    P p = new P;", "    p.x = t; p.y = a;", f"    return p.x + p.y * {i + 1};", "};"]
+    out += ["val main = { ->", "    int s = 0;"]
+    for i in range(functions):
+        out += [f"    s = s + fn{i}(s % 7, {i});", f"    if (s > {1000 * (i + 1)}) s = s - {i * 3 + 1};",
+                f"    int q{i} = s * {i + 2};", f"    while (q{i} > 100) q{i} = q{i} / 2;", f"    s = s + q{i};"]
+    out += ['    sys.io.p(s); sys.io.p("\\n");', "    return 0;", "};"]
+    return "\n".join(out) + "\n"
+
+
+def check_big_program(driver, simplec, work):
+    """A 600-line program: the page opens and every pass of its biggest
+    graph (thousands of nodes) is drawn, with and without diff, in time."""
+    src = os.path.join(work, "big.smp")
+    page = os.path.join(work, "big.html")
+    with open(src, "w") as f:
+        f.write(big_program())
+    r = subprocess.run([simplec, "--emit=html", "-O2", src, "-o", page], capture_output=True, text=True)
+    check("big program: simplec --emit=html exits 0", r.returncode == 0, r.stderr)
+    if r.returncode != 0:
+        return
+    start = time.time()
+    driver.get("file://" + page)
+    check("big program: the graph is drawn", wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#graph .node")))
+    loaded = time.time() - start
+    check(f"big program: opens in under 20 s ({loaded:.1f} s)", loaded < 20)
+    lines = len(driver.find_elements(By.CSS_SELECTOR, "#source .src-line"))
+    check(f"big program: at least 500 source lines ({lines})", lines >= 500)
+    biggest = driver.execute_script(
+        "return Math.max(...DATA.functions.flatMap((f) => f.versions.map((v) => v.nodes.length)));")
+    check(f"big program: a graph of over 1500 nodes ({biggest})", biggest > 1500)
+    slowest = 0.0
+    for diff in (False, True):
+        if diff:
+            driver.find_element(By.ID, "diff").click()
+        for p in range(driver.execute_script("return DATA.passes.length;")):
+            t = time.time()
+            driver.execute_script("setPass(arguments[0]);", p)
+            slowest = max(slowest, time.time() - t)
+    check(f"big program: each pass drawn in under 5 s (slowest {slowest:.2f} s)", slowest < 5)
+    drawn = len(driver.find_elements(By.CSS_SELECTOR, "#graph .node"))
+    check(f"big program: only what is near the screen is drawn ({drawn} of {biggest})", 0 < drawn < biggest)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--simplec", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--screenshot", default="explorer.png")
     args = ap.parse_args()
+    args.screenshot = os.path.abspath(args.screenshot)
 
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if not browser:
@@ -88,7 +140,10 @@ def main():
 
     work = tempfile.mkdtemp(prefix="explorer-test-")
     page = os.path.join(work, "page.html")
-    r = subprocess.run([args.simplec, "--emit=html", "-O2", args.program, "-o", page], capture_output=True, text=True)
+    # From the program's folder, so that the page names it as a user would.
+    program = os.path.abspath(args.program)
+    r = subprocess.run([os.path.abspath(args.simplec), "--emit=html", "-O2", os.path.basename(program), "-o", page],
+                       capture_output=True, text=True, cwd=os.path.dirname(program))
     check("simplec --emit=html exits 0", r.returncode == 0, r.stderr)
     if r.returncode != 0:
         return
@@ -180,10 +235,12 @@ def main():
         # The picture for the README: the last pass, the node selected.
         driver.execute_script("setPass(DATA.passes.length - 1); fitGraph();")
         time.sleep(0.2)
-        driver.execute_script("selectNode(arguments[0], true);", target["id"])
+        driver.execute_script("state.zoom = 1; selectNode(arguments[0], true);", target["id"])
         time.sleep(0.3)
         driver.save_screenshot(args.screenshot)
         check("screenshot saved", os.path.getsize(args.screenshot) > 10000, args.screenshot)
+
+        check_big_program(driver, args.simplec, work)
     finally:
         driver.quit()
         shutil.rmtree(work, ignore_errors=True)

@@ -80,17 +80,23 @@ TEST_CASE("explorer/history: a node keeps its serial, and its source line, acros
   record(u, h);
   const FunctionHistory& main = historyOf(h, "main");
   REQUIRE(main.versions.size() >= 2);
-  // The loop's Phi of s (line 3, the for) lives from parsing to the end.
+  // The loop's Phi of s and the Loop (line 3, the for) live from parsing to the end.
   const GraphSnapshot& first = main.versions.front().graph;
-  const SnapshotNode* phi = nullptr;
-  for (const SnapshotNode& n : first.nodes)
+  const SnapshotNode *phi = nullptr, *loop = nullptr;
+  for (const SnapshotNode& n : first.nodes) {
     if (n.op == "Phi" && std::find(n.names.begin(), n.names.end(), "s") != n.names.end()) phi = &n;
+    if (n.op == "Loop") loop = &n;
+  }
   REQUIRE(phi);
-  CHECK(phi->line == 3);
-  const SnapshotNode* later = find(main.versions.back().graph, phi->serial);
-  REQUIRE(later);
-  CHECK(later->op == "Phi");
-  CHECK(later->line == 3);
+  REQUIRE(loop);
+  CHECK(loop->line == 3);
+  const SnapshotNode* laterPhi = find(main.versions.back().graph, phi->serial);
+  REQUIRE(laterPhi);
+  CHECK(laterPhi->op == "Phi");
+  CHECK(laterPhi->inputs[0] == loop->serial);
+  const SnapshotNode* laterLoop = find(main.versions.back().graph, loop->serial);
+  REQUIRE(laterLoop);
+  CHECK(laterLoop->line == 3);
   // Inputs name serials of nodes of the same snapshot.
   for (const FunctionVersion& v : main.versions)
     for (const SnapshotNode& n : v.graph.nodes) {
