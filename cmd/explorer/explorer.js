@@ -41,6 +41,7 @@ const colourOf = (line) => 'c' + (line % COLOURS);
 
 // The version of function fn shown at pass p: the last one recorded at or before p.
 function versionIndexAt(fn, p) {
+  if (!DATA.functions[fn]) return -1;  // a program without functions
   const vs = DATA.functions[fn].versions;
   let at = -1;
   for (let i = 0; i < vs.length && vs[i].pass <= p; i++) at = i;
@@ -234,7 +235,7 @@ function drawGraph() {
   if (!layout) {
     const f = DATA.functions[state.fn];
     const vi = versionIndexAt(state.fn, state.pass);
-    msg.textContent = vi < 0 ? `${f.name} has no body yet at this pass`
+    msg.textContent = !f ? 'this program has no function with a body' : vi < 0 ? `${f.name} has no body yet at this pass`
       : `${f.name} was removed by pass '${DATA.passes[f.versions[vi].pass]}' (inlined everywhere or unused)`;
     msg.hidden = false;
     $('graph-stats').textContent = '';
@@ -413,7 +414,7 @@ $('schedule').addEventListener('click', (ev) => {
 function buildPassStrip() {
   const strip = $('passes');
   strip.textContent = '';
-  const f = DATA.functions[state.fn];
+  const f = DATA.functions[state.fn] || { name: '', versions: [] };
   const changedAt = new Set(f.versions.map((v) => v.pass));
   DATA.passes.forEach((p, i) => {
     const b = el('button', changedAt.has(i) ? 'changed' : '', p);
@@ -510,7 +511,7 @@ function showInfo() {
     const nodes = nodesAt(state.fn, state.pass) || [];
     const here = nodes.filter((x) => x.line === state.line);
     info.append(el('b', '', `line ${state.line}`),
-      document.createTextNode(`: ${here.length} node${here.length === 1 ? '' : 's'} in ${DATA.functions[state.fn].name} at this pass, ` +
+      document.createTextNode(`: ${here.length} node${here.length === 1 ? '' : 's'} in ${(DATA.functions[state.fn] || { name: "no function" }).name} at this pass, ` +
         `${(asmByLine.get(state.line) || []).length} machine instructions. `));
     here.forEach((x) => { const a = el('a', '', `#${x.id} ${x.label}`); a.dataset.id = x.id; info.append(a); });
   } else {
