@@ -365,6 +365,25 @@ function buildSource() {
   });
 }
 
+// Hovering a source line outlines its instructions, and the other way round.
+let hovered = [];
+function hoverLine(line) {
+  for (const row of hovered) row.classList.remove('hover-line');
+  hovered = [];
+  if (!line) return;
+  const src = $('source').children[line - 1];
+  if (src) hovered.push(src);
+  for (const i of asmByLine.get(line) || []) hovered.push($('asm').children[i]);
+  for (const row of hovered) row.classList.add('hover-line');
+}
+for (const id of ['source', 'asm']) {
+  $(id).addEventListener('mouseover', (ev) => {
+    const row = ev.target.closest('.src-line, .asm-line');
+    hoverLine(row ? Number(row.dataset.line) : 0);
+  });
+  $(id).addEventListener('mouseleave', () => hoverLine(0));
+}
+
 function buildAsm() {
   const box = $('asm');
   DATA.asm.forEach(([text, line], i) => {

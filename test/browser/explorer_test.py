@@ -207,6 +207,12 @@ def main():
             check(f"input #{d} is highlighted", els and "input" in classes(els[0]), els and classes(els[0]))
         hot = driver.find_elements(By.CSS_SELECTOR, "#graph .edge.hot")
         check("its edges are highlighted", len(hot) >= len(uses_of[target["id"]]), len(hot))
+        # The same node in the other passes: the pass strip marks each pass that has it.
+        have = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#passes button.has-node")]
+        want = [data["passes"][v["pass"]] for v in data["functions"][fn]["versions"]
+                if any(n["id"] == target["id"] for n in v["nodes"])]
+        check("the pass strip marks the passes that have the node", len(have) >= len(want) > 0 and set(want) <= set(have),
+              f"{have} vs {want}")
         info = driver.find_element(By.ID, "info").text
         check("the info bar names the node and its passes", f"#{target['id']}" in info and "in passes:" in info, info)
         asm = driver.find_elements(By.CSS_SELECTOR, "#asm .linked-line")
