@@ -74,14 +74,19 @@ function layoutGraph(nodes) {
   nodes.forEach((nd, i) => index.set(nd.id, i));
   const ins = nodes.map(() => []), outs = nodes.map(() => []);
   const edges = [];
+  // A loop's back edges are known from the IR: the Loop's second
+  // predecessor and its Phis' values along it.
+  const isLoop = (serial) => { const j = index.get(serial); return j !== undefined && nodes[j].op === 'Loop'; };
   nodes.forEach((nd, i) => nd.in.forEach((d, slot) => {
     const j = d < 0 ? undefined : index.get(d);
     if (j === undefined) return;
-    edges.push({ from: j, to: i, slot, kind: nd.edges[slot] || 'd', back: false });
+    const back = slot >= 2 && (nd.op === 'Loop' || (nd.op === 'Phi' && isLoop(nd.in[0])));
+    edges.push({ from: j, to: i, slot, kind: nd.edges[slot] || 'd', back });
   }));
   edges.forEach((e, k) => { ins[e.to].push(k); outs[e.from].push(k); });
 
-  // Back edges: found by a depth-first search over inputs from the sinks.
+  // Other back edges (none in a well-formed graph, but never loop forever):
+  // found by a depth-first search over inputs from the sinks.
   const colour = new Uint8Array(n);  // 0 new, 1 on the stack, 2 done
   const post = [];
   const visit = (root) => {
@@ -93,6 +98,7 @@ function layoutGraph(nodes) {
       if (k < ins[v].length) {
         top[1]++;
         const e = edges[ins[v][k]];
+        if (e.back) continue;
         if (colour[e.from] === 1) e.back = true;
         else if (colour[e.from] === 0) { colour[e.from] = 1; stack.push([e.from, 0]); }
       } else { colour[v] = 2; post.push(v); stack.pop(); }
