@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <string_view>
 
-#include "cmd/explorer/explorer_assets.h"  // generated: kPageHtml, kExplorerCss, kExplorerJs
+#include "cmd/explorer/explorer_assets.h"  // generated: kPageHtml, kExplorerCss, kGraphLayoutJs, kExplorerJs
 #include "cmd/explorer/json_writer.h"
 
 namespace simplec {
@@ -152,6 +152,7 @@ std::string explorerPage(const ExplorerInput& in) {
   std::string data = explorerJson(in);
   return expand(kPageHtml, {{"{{TITLE}}", title},
                             {"/*{{CSS}}*/", kExplorerCss},
+                            {"/*{{LAYOUT_JS}}*/", kGraphLayoutJs},
                             {"/*{{JS}}*/", kExplorerJs},
                             {"{{DATA}}", data}});
 }
