@@ -51,7 +51,7 @@ check "one data element" 1 "$(grep -c 'id="explorer-data"' page.html)"
 # --- one graph per pass that changed the program
 # The pipeline's passes at -O2, in order, as --time-passes lists them.
 passes=$("$SIMPLEC" -O2 --time-passes -c prog.smp -o prog.o 2>&1 |
-  awk '$1 == "parse" {on = 1} $1 == "gcm" {on = 0} on {print $1}')
+  awk '$1 == "parse" && !done {on = 1} $1 == "gcm" {on = 0; done = 1} on {print $1}')
 check "the pipeline has passes" 1 "$([ "$(wc -w <<<"$passes")" -gt 10 ] && echo 1)"
 dumpArgs=()
 for p in $passes; do dumpArgs+=("--dump-after=$p"); done
