@@ -77,7 +77,8 @@ constexpr const char* kHelp =
     "WARNINGS\n"
     "\n"
     "Looking inside:\n"
-    "  --emit=KIND        print a form instead of compiling: tokens|ir|dot|sched|mir|asm\n"
+    "  --emit=KIND        print a form instead of compiling: tokens|ir|dot|sched|mir|asm|html\n"
+    "                     (html: the graph explorer page, to -o FILE or stdout)\n"
     "  --dump-after=PASS  print the graph after PASS (repeatable)\n"
     "  --verify-each      verify the graph after every pass (and that gcm can schedule it)\n"
     "  --time-passes      print the time and live node count of each pass (stderr)\n"
@@ -155,7 +156,7 @@ constexpr Spec kOptions[] = {
     {"--seed", Form::Long, Opt::Seed},
 };
 
-const char* const kEmitKinds[] = {"tokens", "ir", "dot", "sched", "mir", "asm"};
+const char* const kEmitKinds[] = {"tokens", "ir", "dot", "sched", "mir", "asm", "html"};
 
 class Parser {
  public:
@@ -366,7 +367,8 @@ class Parser {
     }
     if (!emit.empty()) {
       static const EmitKind kinds[] = {EmitKind::Tokens, EmitKind::Ir,  EmitKind::Dot,
-                                       EmitKind::Sched,  EmitKind::Mir, EmitKind::Asm};
+                                       EmitKind::Sched,  EmitKind::Mir, EmitKind::Asm,
+                                       EmitKind::Html};
       o_.emit = kinds[std::find(std::begin(kEmitKinds), std::end(kEmitKinds), emit) - std::begin(kEmitKinds)];
     }
     if (!seed.empty()) o_.seed = std::strtoull(seed.c_str(), nullptr, 10);

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cmd/dep_file.h"
+#include "cmd/explorer/explorer_page.h"
 #include "cmd/input_kind.h"
 #include "cmd/process.h"
 #include "codegen/lower.h"
@@ -139,6 +140,10 @@ class Driver {
     }
     if (!o_.output.empty() && o_.emit == EmitKind::None && sources.size() > 1) {
       std::cerr << "simplec: error: cannot specify '-o' with '-c' or '-S' and several sources\n";
+      return 2;
+    }
+    if (!o_.output.empty() && o_.output != "-" && o_.emit == EmitKind::Html && sources.size() > 1) {
+      std::cerr << "simplec: error: cannot specify '-o' with '--emit=html' and several sources\n";
       return 2;
     }
     int status = 0;
@@ -440,8 +445,13 @@ class Driver {
       return diag_.hasErrors() ? 1 : 0;
     }
     Unit g;
-    g.debugInfo = o_.debugLevel >= 2;  // -g (-g2): the parser records variables; -g1 is line tables only
+    // -g (-g2): the parser records variables; -g1 is line tables only. The
+    // explorer page names values by their variables too.
+    g.debugInfo = o_.debugLevel >= 2 || o_.emit == EmitKind::Html;
     PassOptions po = passOptions(path);
+    PassHistory history;  // --emit=html: the graphs after each pass
+    if (o_.emit == EmitKind::Html)
+      po.observe = [&history](const Unit& u, const std::string& pass) { history.record(u, pass); };
     {
       PassScope t(po.timer, "parse");
       if (!parseFile(file, diag_, g)) return 1;
@@ -462,6 +472,7 @@ class Driver {
       std::cout << printSchedules(g);
       return 0;
     }
+    if (o_.emit == EmitKind::Html) return emitExplorerPage(path, file, g, history);
     for (const FunInfo& f : g.funs) sawEntry_ |= f.isEntry;
     LowerOptions lo;
     lo.dropGraphs = true;
@@ -515,6 +526,26 @@ class Driver {
     }
     if (!objPath) reportTimes(displayName(path));
     return objPath ? 0 : writeDeps({path}, out);
+  }
+
+  // --emit=html: the schedules and the assembly (with line tables, which
+  // leave the code as it is) join the graphs recorded while optimizing.
+  int emitExplorerPage(const std::string& path, const SourceFile& file, Unit& g, const PassHistory& history) {
+    ExplorerInput page;
+    page.fileName = displayName(path);
+    page.source = file.text();
+    page.optLevel = o_.optLevel;
+    page.history = &history;
+    page.schedules = scheduleSnapshots(g);
+    LowerOptions lo;
+    lo.dropGraphs = true;
+    lo.timer = timer_.get();
+    mir::MModule m = lowerUnit(g, displayName(path), lo);
+    m.debugLines = true;
+    std::string asmText, err;
+    if (!x86_64::writeAssembly(m, &asmText, &err)) return emitFailure(path, err);
+    page.assembly = asmLines(asmText);
+    return writeOutput(o_.output.empty() ? "-" : o_.output, explorerPage(page)) ? 0 : 1;
   }
 
   // Writes text to the file `out`, or to standard output for "-".

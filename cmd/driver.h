@@ -10,7 +10,7 @@
 
 namespace simplec {
 
-enum class EmitKind { None, Tokens, Ir, Dot, Sched, Mir, Asm };
+enum class EmitKind { None, Tokens, Ir, Dot, Sched, Mir, Asm, Html };
 
 // One command-line input, in order (the link order matters): a file, "-"
 // for standard input, or arguments for the linker (-l, -L, -Wl, -Xlinker).

@@ -185,6 +185,7 @@ bool isPassName(const std::string& name) {
 void afterParse(Unit& u, const PassOptions& opts) {
   // The dump first: it shows a graph that fails verification.
   maybeDump(u, opts, "parse");
+  if (opts.observe) opts.observe(u, "parse");
   if (opts.verifyEach) verifyOrThrow(u, opts, "parse");
   if (opts.timer) opts.timer->setNodes("parse", liveNodeCount(u));
 }
@@ -217,6 +218,7 @@ void runPipeline(Unit& u, const PassOptions& opts) {
     }
     if (opts.timer) opts.timer->setNodes(p.name, liveNodeCount(u));
     maybeDump(u, opts, p.name);
+    if (opts.observe) opts.observe(u, p.name);
     if (opts.verifyEach) verifyOrThrow(u, opts, p.name);
     if (reference) {
       uint64_t now = fingerprint(u);

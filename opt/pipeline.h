@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct PassOptions {
   std::string checkFile = "program";
   // --time-passes: where each pass's time and the live node count go (null: not timed).
   PassTimer* timer = nullptr;
+  // --emit=html: shown the unit after parsing and after every pass that ran,
+  // with the pass's name ("parse" first), before the verifier (null: none).
+  std::function<void(const Unit&, const std::string& pass)> observe;
 };
 
 struct Pass {

@@ -33,6 +33,7 @@ Graph::~Graph() {
 Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t aux) {
   Node* p = new (unit_->nodePool.take()) Node(uint32_t(nodes_.size()), op);
   nodes_.push_back(p);
+  serials_.push_back(uint32_t(unit_->nodesMade));
   unit_->nodesMade++;
   workCounters().nodesMade++;
   editVersion_++;
@@ -295,10 +296,12 @@ void Graph::compact() {
       unit_->nodePool.give(n);
       continue;
     }
+    serials_[live] = serials_[n->id];
     n->id = uint32_t(live);
     nodes_[live++] = n;
   }
   nodes_.resize(live);
+  serials_.resize(live);
   dead_ = 0;
   editVersion_++;
   cfgVersion_++;  // ids changed

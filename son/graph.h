@@ -75,6 +75,10 @@ class Graph {
   const std::vector<Node*>& nodes() const { return nodes_; }
   // Is n a node of this graph (alive or dead)? O(1).
   bool owns(const Node* n) const { return n && n->id < nodes_.size() && nodes_[n->id] == n; }
+  // A number that n keeps for its whole life (compact() renumbers ids, not
+  // serials), unique among the nodes the unit ever made: tools that compare
+  // the graph across passes (--emit=html) know a node again by it.
+  uint32_t serial(const Node* n) const { return serials_[n->id]; }
   // Frees dead nodes and renumbers the others densely, keeping their order.
   // Node pointers stay valid; ids change. Cheap when nothing is dead.
   void compact();
@@ -127,6 +131,7 @@ class Graph {
   Unit* unit_;
   int funIndex_;
   std::vector<Node*> nodes_;
+  std::vector<uint32_t> serials_;  // by id, moved along by compact()
   size_t dead_ = 0;
   uint64_t cfgVersion_ = 0;
   // Changes with every edge edit, node made or killed: liveNodes() keeps

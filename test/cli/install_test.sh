@@ -160,7 +160,7 @@ check "complete inputs" "a.smp b.o c.a d.so e.c sub " "$(offered simplec _simple
 check "complete -o FILE" "a.smp b.o c.a d.so e.c notes.txt sub " "$(offered simplec _simplec -o "")"
 check "complete -x" "smp " "$(offered simplec _simplec -x s)"
 check "complete -L DIR" "sub " "$(offered simplec _simplec -L "")"
-check "complete --emit=" "asm dot ir mir sched tokens " "$(offered simplec _simplec --emit = "")"
+check "complete --emit=" "asm dot html ir mir sched tokens " "$(offered simplec _simplec --emit = "")"
 check "complete --emit=s" "sched " "$(offered simplec _simplec --emit = s)"
 check "complete --color" "always auto never " "$(offered simplec _simplec --color "")"
 check "complete --em" "--emit= " "$(offered simplec _simplec --em)"

@@ -130,7 +130,7 @@ TEST_CASE("simplec's own options take --name=value or --name value") {
   CHECK(p.o.runtimeDir == "/rt");
   CHECK(parse({"--emit=asm", "--emit=mir", "x.smp"}).o.emit == EmitKind::Mir);
   CHECK(parse({"--emit=bin", "x.smp"}).err ==
-        "simplec: error: invalid argument 'bin' to '--emit' (one of tokens, ir, dot, sched, mir, asm)\n");
+        "simplec: error: invalid argument 'bin' to '--emit' (one of tokens, ir, dot, sched, mir, asm, html)\n");
   CHECK(parse({"--run=yes", "x.smp"}).err == "simplec: error: option '--run' takes no argument\n");
   CHECK(parse({"--seed=x1", "x.smp"}).err == "simplec: error: invalid seed 'x1' (a number)\n");
   CHECK(parse({"--dump-after=nothing", "x.smp"}).err == "simplec: error: unknown pass 'nothing' for --dump-after\n");

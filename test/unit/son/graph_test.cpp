@@ -393,3 +393,27 @@ TEST_CASE("son/graph: -g bindings follow their control node to what took its pla
   REQUIRE(g.orphanedDebugNames().size() == 1);
   CHECK(g.debugNames[g.orphanedDebugNames()[0]].var == 1);
 }
+
+TEST_CASE("son/graph: serials survive compact() and are never reused", "[son][graph]") {
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
+  Node* x = b.parm(0);
+  Node* dead = b.op(Op::Neg, x);
+  Node* live = b.op(Op::Not, x);
+  b.ret(b.fun, live);
+  uint32_t liveSerial = g.serial(live), xSerial = g.serial(x), deadSerial = g.serial(dead);
+  CHECK(liveSerial != xSerial);
+  g.kill(dead);
+  g.compact();
+  CHECK(g.serial(live) == liveSerial);  // its id moved down, its serial did not
+  CHECK(g.serial(x) == xSerial);
+  // The freed slot goes to the next node, which gets a serial of its own.
+  Node* fresh = b.op(Op::Neg, x);
+  CHECK(g.serial(fresh) != deadSerial);
+  CHECK(g.serial(fresh) > liveSerial);
+  // Serials are unique across the unit's graphs.
+  u.funs.emplace_back();
+  Graph& h = u.newGraph(int(u.funs.size()) - 1);
+  CHECK(h.serial(h.start()) > g.serial(fresh));
+}
