@@ -314,10 +314,11 @@ class Builder {
       if (n->op == Op::Proj) e.a = e.ins[0];
       e.unary = n->op == Op::Proj || n->op == Op::Cast || isUnary(n->op);
       if (isUnary(n->op) || n->op == Op::Cast || n->op == Op::If || n->op == Op::ZeroCheck) e.a = e.ins[1];
-      if (isArith(n->op) || n->op == Op::Select) {  // Select: its false value is ins[3]
+      if (isArith(n->op) || n->op == Op::Select) {
         e.a = e.ins[1];
         e.b = e.ins[2];
       }
+      if (n->op == Op::Select) e.c = e.ins[3];
       if (isPureLoad(n)) {
         e.a = e.ins[2];
         e.b = e.ins[3];
@@ -434,7 +435,7 @@ class Builder {
     for (size_t s = 0; s < n; s++) {
       const EvalNode& e = code.nodes[s];
       if (e.cls != SlotClass::Computed || e.memory) continue;
-      for (int32_t d : {e.a, e.b})
+      for (int32_t d : {e.a, e.b, e.c})
         if (d >= 0 && size_t(d) < n) start[size_t(d) + 1]++;
     }
     for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
@@ -443,7 +444,7 @@ class Builder {
     for (size_t s = 0; s < n; s++) {
       const EvalNode& e = code.nodes[s];
       if (e.cls != SlotClass::Computed || e.memory) continue;
-      for (int32_t d : {e.a, e.b})
+      for (int32_t d : {e.a, e.b, e.c})
         if (d >= 0 && size_t(d) < n) users[size_t(fill[size_t(d)]++)] = int32_t(s);
     }
     std::vector<uint32_t> seen(n, 0);

@@ -34,6 +34,7 @@ struct EvalNode {
   EvalKind kind = EvalKind::None;  // Const: the constant's kind
   int64_t imm = 0;       // Const: its value; Parm/Proj/CProj: the node's aux
   int32_t a = -1, b = -1;  // data operands (Computed); ZeroCheck/If: the tested value
+  int32_t c = -1;          // Select: the value when `a` is 0 (b: when it is not)
   bool unary = false;      // Computed: reads only `a` (Proj and isUnary kinds)
   std::vector<int32_t> ins;  // every input's slot, -1 when absent or not needed
   // Control nodes: the successor control slot for each way out (If/Never:

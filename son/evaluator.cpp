@@ -265,7 +265,7 @@ class Evaluator {
     if (n.op == Op::Load) return lengthOf(f, n, a, read(f, n.b));
     if (n.op == Op::Neg) return Val{int64_t(0 - uint64_t(intOf(f, n, a))), EvalKind::Int};
     if (n.op == Op::Not) return Val{truthy(f, n, a) ? 0 : 1, EvalKind::Int};
-    if (n.op == Op::Select) return truthy(f, n, a) ? read(f, n.b) : read(f, n.ins[3]);
+    if (n.op == Op::Select) return truthy(f, n, a) ? read(f, n.b) : read(f, n.c);
     if (isFloatOp(n.op)) return computeFloat(f, n, a);
     Val b = read(f, n.b);
     if ((n.op == Op::EQ || n.op == Op::NE) && (a.k != EvalKind::Int || b.k != EvalKind::Int)) {
@@ -311,7 +311,7 @@ class Evaluator {
       const EvalNode& n = nodes[size_t(s)];
       int32_t missing = -1;
       if (!n.memory) {
-        int32_t operands[3] = {n.a, n.b, n.op == Op::Select ? n.ins[3] : -1};
+        int32_t operands[3] = {n.a, n.b, n.c};
         int count = n.unary ? 1 : n.op == Op::Select ? 3 : 2;
         for (int i = 0; i < count && missing < 0; i++) {
           int32_t d = operands[i];

@@ -47,6 +47,18 @@ TEST_CASE("opt/if_convert: diamonds over integers and references become Selects"
   }
 }
 
+// The evaluator caches computed values and recomputes those that depend on
+// a Phi its Region just assigned: a Select depends on all three inputs (a
+// differential fuzzer finding, seed 7000158: only the false value changed
+// from one iteration to the next, and the Select kept its first value).
+TEST_CASE("opt/if_convert: a Select whose false value alone changes in a loop is recomputed", "[opt][if_convert]") {
+  for (int64_t argc = 1; argc < 8; argc += 6)
+    CHECK(convertAndCompare("int k = arg; int s = 0;\n"
+                            "for (int i = 0; i < 10; i++) { int v = k > 5 ? 100 : i * 2; sys.io.p(v); s = s + v; }\n"
+                            "return s;",
+                            argc) == 1);
+}
+
 TEST_CASE("opt/if_convert: arms that trap, touch memory, call, merge floats or cost too much stay",
           "[opt][if_convert]") {
   for (int64_t argc = 0; argc < 3; argc++) {
