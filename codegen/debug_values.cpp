@@ -99,6 +99,11 @@ std::vector<std::vector<DebugAssign>> tagAssignments(MFunction& f, const Graph& 
     const DebugName& d = g.debugNames[k];
     if (d.var < 0 || size_t(d.var) >= f.debugVars.size() || !f.debugVars[size_t(d.var)].var.reassigned) return;
     const Node* at = anchors[k].at;
+    // A merge whose Region collapsed into straight-line control (an arm
+    // folded away) merges nothing: the surviving arm's own assignments say
+    // where the variable changed. Bound at the start of that control's
+    // block, it would show the arm's value before the arm runs.
+    if (d.kind == DebugName::Merge && at && !at->isRegion()) return;
     int b = at ? s.blockIndexOf(at) : -1;
     bool live = n && !n->dead && (s.blockIndexOf(n) >= 0 || n->op == Op::Con);
     if (b < 0) {

@@ -19,6 +19,8 @@ bool speculable(const Node* n) {
     case Op::Shl: case Op::Sar: case Op::Shr: case Op::Neg: case Op::Not:
     case Op::EQ: case Op::NE: case Op::LT: case Op::LE:
       return n->type && n->type->isInt();
+    case Op::Select:  // an inner diamond converted before: a cmov
+      return n->type && (n->type->isInt() || n->type->isPtr());
     default:
       return false;
   }
@@ -113,9 +115,10 @@ bool later(SrcPos a, SrcPos b) { return a.line != b.line ? a.line > b.line : a.c
 
 // -g: the Select takes over the merge's bindings. A merge binds at the start
 // of its Region's block, which is gone: the variable now changes where the
-// source passes the arm's assignment (the later of the two), and shows
-// nothing until the Select is computed, never the old value past it.
-void rebindMerges(Graph& g, Node* sel, Node* r, const ArmBindings& arms) {
+// source passes the arm's assignment (the later of the two; without one,
+// the If), and shows nothing until the Select is computed, never the old
+// value past it.
+void rebindMerges(Graph& g, Node* sel, Node* r, const Node* iff, const ArmBindings& arms) {
   std::unordered_map<int, SrcPos> assigned;  // var -> where its arm assignment ends
   for (int k = 1; k <= 2; k++) {
     auto it = arms.find(r->in[size_t(k)]);
@@ -128,10 +131,12 @@ void rebindMerges(Graph& g, Node* sel, Node* r, const ArmBindings& arms) {
   }
   for (uint32_t k = sel->dbg; k != 0; k = g.debugNames[k].next) {
     DebugName& d = g.debugNames[k];
+    if (d.kind != DebugName::Merge) continue;
     auto it = assigned.find(d.var);
-    if (d.kind != DebugName::Merge || it == assigned.end() || !it->second.valid()) continue;
+    SrcPos at = it != assigned.end() && it->second.valid() ? it->second : iff->pos;
+    if (!at.valid()) continue;
     d.kind = DebugName::Assign;
-    d.passAt = it->second;
+    d.passAt = at;
   }
 }
 
@@ -150,7 +155,7 @@ void convert(Graph& g, Node* r, Node* iff, const ArmBindings& arms) {
     Node* sel = g.make(Op::Select, {nullptr, cond, t, f});
     sel->type = compute(sel);
     g.subsume(phi, sel);  // the arms' Casts die with their last use
-    rebindMerges(g, sel, r, arms);
+    rebindMerges(g, sel, r, iff, arms);
   }
   // -g: the Selects carry the merge's bindings; the arms' own assignments
   // no longer happen on one path only.
@@ -165,13 +170,21 @@ void convert(Graph& g, Node* r, Node* iff, const ArmBindings& arms) {
 
 int convertIfs(Graph& g) {
   int converted = 0;
-  ArmBindings arms = bindingsUnderArms(g);
-  for (Node* n : liveNodes(g)) {
-    if (n->dead || n->op != Op::Region) continue;
-    if (Node* iff = diamondIf(n)) {
-      convert(g, n, iff, arms);
-      converted++;
+  // An inner diamond converted empties the arm of the one around it
+  // (`v < lo ? lo : v > hi ? hi : v`): a few rounds, each linear.
+  for (int round = 0; round < 3; round++) {
+    int now = 0;
+    // Anew each round: an inner diamond's bindings now sit under its arm.
+    ArmBindings arms = bindingsUnderArms(g);
+    for (Node* n : liveNodes(g)) {
+      if (n->dead || n->op != Op::Region) continue;
+      if (Node* iff = diamondIf(n)) {
+        convert(g, n, iff, arms);
+        now++;
+      }
     }
+    converted += now;
+    if (!now) break;
   }
   // Values that only steered a converted branch (a counter tested by it)
   // may now feed nothing.

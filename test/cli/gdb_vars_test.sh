@@ -118,6 +118,14 @@ for O in -O0 -O2; do
   value "k = k * 3 in the caller" $O "v = 39" "$(sed -n 1p <<<"$out")"
   value "y in the caller" $O "v = 12" "$(sed -n 2p <<<"$out")"
   value "x in the caller" $O "v = 12" "$(sed -n 3p <<<"$out")"
+  # A merge folded into one arm binds nothing: at note(13), c is still the
+  # loop's last value (54, never computed at -O2), not yet d (51). Calls
+  # of note before: 7, then 4 in folded's loop.
+  out=$(gdbrun reassign$O "break reassign.smp:$(at note)" 'ignore 1 11' 'run' 'up' 'p c' 'p d')
+  check "the 12th call of note is note(13) $O" 1 "$(grep -c 'note(13);' <<<"$out")"
+  out=$(sed -n 's/^= /v = /p' <<<"$out")
+  known "c before the folded arm's assignment" $O "v = 54" "$(sed -n 1p <<<"$out")"
+  known "d in folded" $O "v = 51" "$(sed -n 2p <<<"$out")"
   # Two loops' `i`, each in its own block: the one of the loop that runs
   # (calls 4 and 6 of note).
   out=$(gdbrun reassign$O "break reassign.smp:$(at note)" 'ignore 1 3' 'run' 'up' 'p i' 'continue' 'continue' 'up' \

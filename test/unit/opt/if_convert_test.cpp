@@ -39,6 +39,8 @@ TEST_CASE("opt/if_convert: diamonds over integers and references become Selects"
                             "int m = a > b ? a : b; if (m < 0) m = -m;\n"
                             "if (a > b) { int t = a; a = b; b = t; }\nsys.io.p(a); sys.io.p(b); return m;",
                             argc) == 3);
+    // A clamp: the inner diamond first, then the one around it.
+    CHECK(convertAndCompare("int v = arg * 37 - 50; int x = v < 0 ? 0 : v > 20 ? 20 : v; return x;", argc) == 2);
     // References, null included; a reference as the condition.
     CHECK(convertAndCompare("struct S { int v; };\nS? p = arg > 1 ? new S { v = 4; } : null;\n"
                             "S? q = new S { v = 9; };\nS? r = arg == 2 ? p : q;\n"
