@@ -2,26 +2,15 @@
 // JSON inside HTML.
 #include "cmd/explorer/json_writer.h"
 
+#include "lexer/utf8.h"
+
 namespace simplec {
 
 namespace {
 
-// Length of the valid UTF-8 sequence starting at s[i], or 0.
-size_t utf8Length(std::string_view s, size_t i) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-  for (size_t k = 1; k < n; k++) {
-    unsigned char b = static_cast<unsigned char>(s[i + k]);
-    if ((b >> 6) != 0x2) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
-  static const uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMin[n] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return 0;
-  return n;
-}
+// Length of the well-formed UTF-8 character starting at s[i], or 0 for a
+// byte that starts none (lexer/utf8.h decides, as for columns).
+size_t utf8Length(std::string_view s, size_t i) { return utf8Decode(s, i) < 0 ? 0 : utf8CharLen(s, i); }
 
 }  // namespace
 
