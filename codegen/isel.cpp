@@ -954,11 +954,16 @@ class Selector {
         for (size_t k = 0; k < user->in.size(); k++)
           if (user->in[k] == l) slot = k;
         if (!takesMemoryOperand(user, slot, MemAccess::decode(l->aux))) continue;
-        // A compare fused into its branch is emitted at the block's end;
-        // any other user must come later in this block.
+        // A compare fused into its branch is emitted at the block's end,
+        // one fused into a Select at the Select (both in the compare's
+        // block); any other user must come later in this block.
         size_t until;  // the load moves down to just before this index
         if (isFused(user)) {
-          until = n;
+          if (s_.blockIndexOf(user) != int(b)) continue;
+          const Node* tester = nullptr;
+          for (const Node* u : user->out)
+            if (inFunction(u)) tester = u;
+          until = tester && tester->op == Op::Select ? size_t(indexInBlock_[tester->id]) : n;
         } else if (s_.blockIndexOf(user) == int(b) && size_t(indexInBlock_[user->id]) > i) {
           until = size_t(indexInBlock_[user->id]);
         } else {
