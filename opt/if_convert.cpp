@@ -49,6 +49,19 @@ int speculationCost(const Node* v, int budget) {
 
 bool selectable(const Type* t) { return t && (t->isInt() || t->isPtr()); }
 
+// Does the condition wait for memory (a load, or a compare or mask of
+// one)? A branch on it is predicted and run past; a cmov would make
+// everything after it wait for the load, which in an interpreter's
+// dispatch (`if (op == 9) pc = arg`) or a search is the loop's critical
+// path. x86's cmov conversion in LLVM backs off in the same case.
+bool waitsForMemory(const Node* cond, int depth = 2) {
+  if (cond->op == Op::Load) return true;
+  if (depth == 0 || cond->isConst() || cond->op == Op::Phi || cond->op == Op::Parm) return false;
+  for (size_t i = 1; i < cond->in.size(); i++)
+    if (cond->in[i] && waitsForMemory(cond->in[i], depth - 1)) return true;
+  return false;
+}
+
 // The value merged along `arm`, seen through the Casts pinned to the arm: a
 // Cast only narrows what the optimizer knows on that path, and the merge's
 // type already holds it.
@@ -82,7 +95,7 @@ Node* diamondIf(const Node* r) {
   Node* iff = a->in[0];
   if (!iff || iff->op != Op::If || iff->out.size() != 2 || !iff->in[0] || !iff->in[1]) return nullptr;
   const Type* p = iff->in[1]->type;
-  if (!p || p->isConst() || !(p->isInt() || p->isPtr())) return nullptr;
+  if (!p || p->isConst() || !(p->isInt() || p->isPtr()) || waitsForMemory(iff->in[1])) return nullptr;
   if (!emptyArm(a, r) || !emptyArm(b, r)) return nullptr;
   bool anyPhi = false;
   for (const Node* u : r->out) {

@@ -1,10 +1,12 @@
 // Small diamonds into selects, at -O2. An If whose two arms hold no code of
 // their own and meet at once in a Region, whose Phis merge integers or
 // references, becomes one Select per Phi: both values are computed and a
-// cmov picks one, so an unpredictable branch (collatz's `x & 1`, a running
-// maximum) costs no misprediction. Only what cannot trap or touch memory is
+// cmov picks one, so an unpredictable branch (collatz's `x & 1`, a clamp)
+// costs no misprediction. Only what cannot trap or touch memory is
 // computed on the path that did not need it (arithmetic, compares), at most
-// kMaxSpeculated nodes per arm and Phi, as gcc and clang do for cmov.
+// kMaxSpeculated nodes per arm and Phi, as gcc and clang do for cmov; and
+// only when the condition does not wait for a load (a predicted branch
+// runs past it, a cmov could not).
 // -g: assignments made in the arms are superseded by the merge's bindings
 // (the Selects), so they are dropped rather than moved onto both paths.
 // Pre: a verified graph after the peepholes and idle-casts (no Casts left

@@ -72,6 +72,8 @@ TEST_CASE("opt/if_convert: arms that trap, touch memory, call, merge floats or c
     CHECK(convertAndCompare("flt f = arg > 1 ? 1.5 : 2.5; return int(f * 2.0);", argc) == 0);
     // Five operations on one side: more than kMaxSpeculated.
     CHECK(convertAndCompare("int a = arg; int x = a > 1 ? ((a * 3 + 1) * 5 - 2) ^ 7 << 1 : a; return x;", argc) == 0);
+    // A condition that waits for a load stays a branch (an interpreter's dispatch).
+    CHECK(convertAndCompare("int[] a = new int[4]; a[arg & 3] = 5; int x = a[1] > 2 ? 7 : 3; return x;", argc) == 0);
     // Reading memory: a[i] may be out of bounds on the path that did not check it.
     CHECK(convertAndCompare("int[] a = new int[3]; int i = arg; int x = i < 3 ? a[i] : 0; return x;", argc) == 0);
   }
