@@ -22,13 +22,7 @@ CompileResult compileSourceToObject(const std::string& path, std::string text, c
   lo.dropGraphs = true;
   UnitLowering lowering(g, path, lo);
   x86_64::ModuleWriter writer(lowering.module(), x86_64::ModuleWriter::Form::Object);
-  bool ok = writer.begin(lowering.functionNames(), &r.message) &&
-            lowering.lowerFunctions([&](mir::MFunction&& f) { return writer.addFunction(f, &r.message); });
-  if (ok) {
-    lowering.finishData();
-    ok = writer.finish(&r.message);
-  }
-  if (ok)
+  if (x86_64::writeUnit(lowering, writer, nullptr, &r.message))
     r.object = writer.takeObject();
   else
     r.status = 1;

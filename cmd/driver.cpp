@@ -498,17 +498,7 @@ class Driver {
     // Each function is written as soon as it is lowered, and its MIR freed.
     bool assembly = o_.emit == EmitKind::Asm || o_.assembly;
     x86_64::ModuleWriter writer(m, assembly ? x86_64::ModuleWriter::Form::Assembly : x86_64::ModuleWriter::Form::Object);
-    bool written = writer.begin(lowering.functionNames(), &err) &&
-                   lowering.lowerFunctions([&](mir::MFunction&& f) {
-                     PassScope t(po.timer, "encode");
-                     return writer.addFunction(f, &err);
-                   });
-    if (written) {
-      lowering.finishData();
-      PassScope t(po.timer, "encode");
-      written = writer.finish(&err);
-    }
-    if (!written) return emitFailure(path, err);
+    if (!x86_64::writeUnit(lowering, writer, po.timer, &err)) return emitFailure(path, err);
     if (assembly) {
       std::string asmText = writer.takeAssembly();
       if (o_.emit == EmitKind::Asm) {

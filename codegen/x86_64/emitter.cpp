@@ -311,6 +311,18 @@ std::vector<uint8_t> ModuleWriter::takeObject() {
 
 std::string ModuleWriter::takeAssembly() { return std::move(s_->asmText); }
 
+bool writeUnit(UnitLowering& lowering, ModuleWriter& w, PassTimer* timer, std::string* err) {
+  if (!w.begin(lowering.functionNames(), err)) return false;
+  bool lowered = lowering.lowerFunctions([&](mir::MFunction&& f) {
+    PassScope t(timer, "encode");
+    return w.addFunction(f, err);
+  });
+  if (!lowered) return false;
+  lowering.finishData();
+  PassScope t(timer, "encode");
+  return w.finish(err);
+}
+
 namespace {
 
 // A whole module through a ModuleWriter.

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "codegen/lower.h"
 #include "codegen/mir.h"
+#include "lexer/pass_timer.h"
 
 namespace simplec::x86_64 {
 
@@ -47,6 +49,11 @@ class ModuleWriter {
   Form form_;
   std::unique_ptr<State> s_;
 };
+
+// Lowers every function of `lowering` into `w`, each written as soon as it
+// is made, then the data and tables (begin .. finish). `timer`, when given,
+// counts the writing as "encode".
+bool writeUnit(UnitLowering& lowering, ModuleWriter& w, PassTimer* timer, std::string* err);
 
 // An ELF64 x86-64 relocatable object (PIE-compatible: calls to symbols
 // outside the module go through the PLT, their addresses through the GOT).
