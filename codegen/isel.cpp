@@ -793,6 +793,7 @@ class Selector {
   // user, else any value tested against 0); returns the condition that
   // holds when p is true.
   Cond emitPredicate(Node* p) {
+    if (p->op == Op::Not && isFused(p)) return negate(emitPredicate(p->in[1]));  // !x: x's flags, the other way
     if (isCompare(p) && isFused(p)) return emitCompare(p);
     if (p->op == Op::And && isFused(p)) {
       emit(MOp::Test, {reg(p->in[1]), use(p, 2)});  // if (x & 1): test x, 1
@@ -960,9 +961,12 @@ class Selector {
         size_t until;  // the load moves down to just before this index
         if (isFused(user)) {
           if (s_.blockIndexOf(user) != int(b)) continue;
-          const Node* tester = nullptr;
-          for (const Node* u : user->out)
-            if (inFunction(u)) tester = u;
+          const Node* tester = user;  // through a fused `!`
+          do {
+            const Node* from = tester;
+            for (const Node* u : from->out)
+              if (inFunction(u)) tester = u;
+          } while (tester->op == Op::Not && isFused(tester));
           until = tester && tester->op == Op::Select ? size_t(indexInBlock_[tester->id]) : n;
         } else if (s_.blockIndexOf(user) == int(b) && size_t(indexInBlock_[user->id]) > i) {
           until = size_t(indexInBlock_[user->id]);
@@ -992,15 +996,27 @@ class Selector {
   // same block and used by nothing else.
   void fusePredicate(Node* last) {
     Node* p = last->in[1];
+    // `!x` tested alone branches on x's flags with the opposite condition
+    // (sieve's `if (!composite[i])` was test, sete, movzbl, test, je).
+    if (p->op == Op::Not) {
+      if (!usedOnlyInBlockOf(p, last)) return;
+      fused_[p->id] = 1;
+      p = p->in[1];
+    }
     // `x & k` tested by the branch or select alone becomes `test x, k`.
     bool testAnd = p->op == Op::And && isIntCon(p->in[2]) && fitsImm32(p->in[2]->type->value());
-    if ((!isCompare(p) && !testAnd) || s_.blockIndexOf(p) != s_.blockIndexOf(last)) return;
+    if ((isCompare(p) || testAnd) && usedOnlyInBlockOf(p, last)) fused_[p->id] = 1;
+  }
+
+  // p is in `last`'s block and nothing else uses it: it can be emitted with
+  // its user, after whatever the schedule put between them (so nothing
+  // clobbers the flags): compares, `and` and `not` have no effects.
+  bool usedOnlyInBlockOf(const Node* p, const Node* last) const {
+    if (s_.blockIndexOf(p) != s_.blockIndexOf(last)) return false;
     int uses = 0;
-    for (Node* u : p->out)
+    for (const Node* u : p->out)
       if (inFunction(u)) uses++;
-    // Emitted with its user, after whatever the schedule put between them
-    // (so nothing clobbers the flags): a compare has no effects.
-    if (uses == 1) fused_[p->id] = 1;
+    return uses == 1;
   }
 
 

@@ -130,3 +130,19 @@ TEST_CASE("codegen/isel: division by a constant multiplies or shifts, a variable
   CHECK(var.find("sdivrem") != std::string::npos);
   CHECK(var.find("smulhi") == std::string::npos);
 }
+
+TEST_CASE("codegen/isel: a branch or select on !x tests x with the opposite condition", "[codegen][isel]") {
+  // No 0/1 of the negation (or of the compare under it) is made.
+  std::string bools = mirOf("val f = { bool[] c, int i -> if (!c[i]) return 1; return 2; };", "f");
+  INFO(bools);
+  CHECK(bools.find("set") == std::string::npos);
+  CHECK(bools.find("test v") != std::string::npos);
+  std::string cmps = mirOf("val f = { int a, int b, int x -> return !(a < b) ? x : 7; };", "f");
+  INFO(cmps);
+  CHECK(cmps.find("set") == std::string::npos);
+  CHECK(cmps.find("cmovge") != std::string::npos);  // !(a < b): a >= b
+  std::string flts = mirOf("val f = { flt a, flt b -> if (!(a < b)) return 1; return 2; };", "f");
+  INFO(flts);
+  CHECK(flts.find("set") == std::string::npos);
+  CHECK(flts.find("ucomisd") != std::string::npos);
+}
