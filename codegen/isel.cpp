@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "codegen/call_sites.h"
+#include "codegen/dead_defs.h"
 #include "codegen/debug_values.h"
 #include "codegen/div_magic.h"
 #include "lexer/diag.h"
@@ -116,6 +117,8 @@ class Selector {
       lastMBlock_[b] = cur_;
     }
     chainStart[s_.blocks.size()] = layout_.size();
+    // Before -g looks for where values are: those never read are not made.
+    removeDeadDefs(f_);
     if (!g_.debugNames.empty()) {
       // The MIR blocks of each schedule block, in order (checks split them).
       std::vector<std::vector<int>> chains(s_.blocks.size());
