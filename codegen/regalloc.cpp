@@ -82,6 +82,44 @@ class LinearScan {
   void assign(int v, int r) {
     reg_[size_t(v)] = r;
     occupied_[size_t(r)].add(v, iv(v));
+    std::vector<int>& taken = groupRegs_[size_t(group(v))];
+    if (taken.size() < 4 && std::find(taken.begin(), taken.end(), r) == taken.end()) taken.push_back(r);
+  }
+  // Copy groups: vregs joined by copies (moves, phi moves), transitively.
+  // A loop variable's Phi, the value merged into it and the value that
+  // computes the next one form a group; given one register they need no
+  // move (sieve's `count++` in one arm of an if cost a mov into a temporary
+  // and one back at the merge).
+  int group(int v) {
+    while (parent_[size_t(v)] != v) {
+      parent_[size_t(v)] = parent_[size_t(parent_[size_t(v)])];
+      v = parent_[size_t(v)];
+    }
+    return v;
+  }
+  void join(const Opnd& a, const Opnd& b) {
+    if (a.kind != Opnd::VReg || b.kind != Opnd::VReg || f_.vregs[size_t(a.reg)] != f_.vregs[size_t(b.reg)]) return;
+    int x = group(a.reg), y = group(b.reg);
+    if (x != y) parent_[size_t(std::max(x, y))] = std::min(x, y);
+  }
+  bool crossesCall(const LiveInterval& x) const {
+    const std::vector<int>& calls = li_.callPositions;
+    for (const LiveRange& r : x.ranges) {
+      auto it = std::lower_bound(calls.begin(), calls.end(), r.from);
+      if (it != calls.end() && *it < r.to) return true;
+    }
+    return false;
+  }
+  void findCopyGroups() {
+    parent_.resize(f_.vregs.size());
+    for (size_t v = 0; v < parent_.size(); v++) parent_[v] = int(v);
+    groupRegs_.resize(f_.vregs.size());
+    for (const MBlock& b : f_.blocks)
+      for (const MInst& mi : b.insts) {
+        if (mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2) join(mi.ops[0], mi.ops[1]);
+        if (mi.op == MOp::ParMove)
+          for (size_t p = 0; p + 1 < mi.ops.size(); p += 2) join(mi.ops[p], mi.ops[p + 1]);
+      }
   }
   void spill(int v) {
     spilled_[size_t(v)] = true;
@@ -112,6 +150,8 @@ class LinearScan {
   // forEachConflict's "already reported" marks: seen_[w] == stamp_.
   std::vector<unsigned> seen_;
   unsigned stamp_ = 0;
+  std::vector<int> parent_;                  // union-find of copy groups
+  std::vector<std::vector<int>> groupRegs_;  // by group root: registers its members got
 };
 
 void LinearScan::allocate(int v) {
@@ -133,6 +173,15 @@ void LinearScan::allocate(int v) {
       return;
     }
   }
+  // Else a register another member of its copy group got; a callee-saved
+  // one only if the value lives across a call and needs one anyway (else it
+  // would take it from a value that does: interp's pc+1 was spilled).
+  bool acrossCall = crossesCall(cur);
+  for (int r : groupRegs_[size_t(group(v))])
+    if (allocatable(r) && (acrossCall || !isCalleeSaved(r)) && isFree(r, v)) {
+      assign(v, r);
+      return;
+    }
   for (int k = 0; k < numCands; ++k)
     if (isFree(cands[k], v)) {
       assign(v, cands[k]);
@@ -178,6 +227,7 @@ void LinearScan::allocate(int v) {
 }
 
 void LinearScan::run() {
+  findCopyGroups();
   std::vector<int> order;
   for (int v = 0; v < int(f_.vregs.size()); ++v)
     if (!iv(v).empty()) order.push_back(v);

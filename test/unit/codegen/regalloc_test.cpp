@@ -127,6 +127,61 @@ TEST_CASE("regalloc: loop summing 1..n", "[regalloc]") {
   CHECK(body.insts.size() == 3);
 }
 
+TEST_CASE("regalloc: a loop variable stepped in one arm of an if needs no move", "[regalloc]") {
+  // for (i = 0; i < n; i++) if (i & 1) cnt++;  -- cnt's Phi, the merge
+  // and cnt + 1 are one copy group: the value computed in the arm has no
+  // copy of its own to go to, yet takes the Phi's register (with only
+  // direct hints it took a fresh one, moved to the merge's and back).
+  FnBuilder b;
+  int b0 = b.block(), head = b.block(1), test = b.block(1), inc = b.block(1), skip = b.block(1),
+      latch = b.block(1), out = b.block();
+  int n = b.vreg(), i = b.vreg(), cnt = b.vreg(), next = b.vreg(), merged = b.vreg(), bit = b.vreg(),
+      i2 = b.vreg(), early = b.vreg();
+  b.at(b0);
+  b.mov(V(n), P(RDI));
+  // Holds the first register while cnt is given one, free again in the arm.
+  b.mov(V(early), I(3));
+  b.parmove({{V(i), I(0)}, {V(cnt), I(0)}});
+  b.cmp(V(early), V(n));
+  b.jcc(Cond::E, out);
+  b.at(head);
+  b.cmp(V(i), V(n));
+  b.jcc(Cond::GE, out);
+  b.at(test);
+  b.mov(V(bit), V(i));
+  b.op(MOp::And, V(bit), I(1));
+  b.cmp(V(bit), I(0));
+  b.jcc(Cond::E, skip);
+  b.at(inc);
+  b.emit(MOp::Lea, {V(next), Opnd::memV(cnt, 1)});
+  b.parmove({{V(merged), V(next)}});
+  b.jmp(latch);
+  b.at(skip);
+  b.parmove({{V(merged), V(cnt)}});
+  b.at(latch);
+  b.emit(MOp::Lea, {V(i2), Opnd::memV(i, 1)});
+  b.parmove({{V(cnt), V(merged)}, {V(i), V(i2)}});
+  b.jmp(head);
+  b.at(out);
+  b.ret(V(cnt));
+  AllocCheck c = allocateAndCompare(b.finish(), inputs({{10}, {0}, {7}, {3}}));
+  REQUIRE_SAME(c);
+  CHECK(c.before[0].ret == 5);
+  CHECK(c.before[2].ret == 3);
+  CHECK(c.before[3].ret == 0);
+  // Register-to-register moves left: n from rdi, i for the and, cnt to rax.
+  int regMoves = 0;
+  for (const MBlock& blk : c.allocated.blocks)
+    for (const MInst& mi : blk.insts)
+      regMoves += mi.op == MOp::Mov && mi.ops[0].kind == Opnd::PReg && mi.ops[1].kind == Opnd::PReg &&
+                  mi.ops[0].reg != mi.ops[1].reg;
+  CHECK(regMoves <= 3);
+  const MBlock& arm = c.allocated.blocks[size_t(inc)];
+  REQUIRE(!arm.insts.empty());
+  CHECK(arm.insts[0].op == MOp::Lea);
+  CHECK(arm.insts[0].ops[0].reg == arm.insts[0].ops[1].base);  // cnt + 1 in cnt's register
+}
+
 TEST_CASE("regalloc: diamond with phis", "[regalloc]") {
   // r = a < b ? a * 2 : b - a, then a swap of (a, b) on one arm only.
   FnBuilder b;
