@@ -64,7 +64,15 @@ class BlockScheduler {
     order_.insert(order_.end(), parms.begin(), parms.end());
     findAntiDependences(free);
     for (Node* c : inner) schedule(c);
-    for (Node* n : outs) schedule(n);
+    // A loop variable's next value goes after the other uses of the
+    // variable here: then the two need not be live at once and share a
+    // register (`lea 1(%r14), %rdi ... mov %rdi, %r14` was strbuild's
+    // digit loop, the store of buf[i] between the two).
+    std::vector<Node*> steps;
+    for (Node* n : outs)
+      if (stepsVariableStillUsed(n)) steps.push_back(n);
+      else schedule(n);
+    for (Node* n : steps) schedule(n);
     if (term_) schedule(term_);
     // Whatever is left has no use at all (the function's nodes always have
     // one, so this is defensive): still placed, before the final If/Return.
@@ -81,6 +89,32 @@ class BlockScheduler {
   }
 
  private:
+  // n is a variable's next value (a Phi uses it) computed from a Phi's
+  // value (or from a Cast of it), which another node of this block, not
+  // yet placed, reads too (through the same Casts). Memory Phis do not
+  // count: stores come in their own order. (A node with very many uses
+  // counts as read again.)
+  bool stepsVariableStillUsed(const Node* n) {
+    if (n->op == Op::Phi || n->isCFG() || !n->type || !(n->type->isInt() || n->type->isFlt() || n->type->isPtr()))
+      return false;
+    bool feedsPhi = false;
+    for (const Node* u : n->out) feedsPhi = feedsPhi || (u && u->op == Op::Phi);
+    if (!feedsPhi) return false;
+    for (const Node* d : n->in) {
+      const Node* p = d;
+      while (p && p->op == Op::Cast && p->in.size() > 1) p = p->in[1];
+      if (!p || p->op != Op::Phi) continue;
+      for (const Node* x = d;; x = x->in[1]) {
+        if (x->out.size() > 32) return true;
+        for (const Node* u : x->out) {
+          const char* st = u == n ? nullptr : find(u);
+          if (st && *st != kDone) return true;
+        }
+        if (x == p) break;
+      }
+    }
+    return false;
+  }
   void mark(const Node* n) {
     SIMPLEC_CHECK(n->id < ls_.stamp_.size(), "gcm", nodeLabel(n) + " is not of this function");
     ls_.stamp_[n->id] = ls_.epoch_;

@@ -7,6 +7,10 @@
 #include <catch2/catch.hpp>
 
 #include "lexer/diag.h"
+#include "opt/pipeline.h"
+#include "parser/parser.h"
+#include "sched/cfg.h"
+#include "sched/gcm.h"
 #include "test/unit/sched/sched_builder.h"
 
 using namespace simplec;
@@ -140,4 +144,51 @@ TEST_CASE("scheduleBlock rejects a dependence cycle inside a block", "[sched][lo
   MemoryIndex mem(g, {fun, x, y});
   LocalScheduler local(g, mem);
   CHECK_THROWS_AS(local.schedule({fun}, {x, y}, {0, 1}, 0), InternalError);
+}
+
+TEST_CASE("a loop variable's next value comes after the variable's other uses", "[sched][local]") {
+  // i + 1, made before the store of a[k] (k = i) in the source and in the
+  // graph, is placed after it, so the old and the new i can share a
+  // register (strbuild's digit loop).
+  Unit u;
+  SourceFile file("t.smp",
+                  "val f = { int[] a, int n ->\n"
+                  "  int i = 0;\n"
+                  "  while (i < n) { int k = i; i = i + 1; a[k] = k ^ n; }\n"
+                  "  return 0;\n"
+                  "};");
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, u));
+  PassOptions o;
+  o.verifyEach = true;
+  runPipeline(u, o);
+  int fi = -1;
+  for (size_t i = 0; i < u.funs.size(); i++)
+    if (u.funs[i].name == "f") fi = int(i);
+  REQUIRE(fi >= 0);
+  Graph& g = *u.graph(fi);
+  Schedule s = checkedGcm(g);
+  int steps = 0;
+  for (const BasicBlock& bb : s.blocks)
+    for (size_t k = 0; k < bb.nodes.size(); k++) {
+      const Node* n = bb.nodes[k];
+      // An integer Add by 1 feeding a Phi: a step of i or c.
+      bool step = n->op == Op::Add && n->in[2]->op == Op::Con && n->in[2]->type->isConst() &&
+                  n->in[2]->type->value() == 1;
+      bool feedsPhi = false;
+      for (const Node* w : n->out) feedsPhi = feedsPhi || (w && w->op == Op::Phi);
+      if (!step || !feedsPhi) continue;
+      steps++;
+      const Node* v = n->in[1];
+      while (v->op == Op::Cast) v = v->in[1];
+      // Nothing after it in the block reads the variable it steps.
+      for (size_t later = k + 1; later < bb.nodes.size(); later++)
+        for (const Node* in : bb.nodes[later]->in) {
+          const Node* w = in;
+          while (w && w->op == Op::Cast) w = w->in[1];
+          INFO(nodeLabel(n) << " before " << nodeLabel(bb.nodes[later]));
+          CHECK((w != v || bb.nodes[later]->op == Op::Phi));
+        }
+    }
+  CHECK(steps >= 1);
 }
