@@ -482,6 +482,14 @@ class Selector {
       emit(MOp::Add, {reg(n), use(n, 3 - other)});
       return;
     }
+    const Node* x = n->in[1];
+    if (x->op == Op::Add && isFused(x)) {  // (a + b) + k: lea [a + b + k]
+      Opnd m = Opnd::memV(vregOf(x->in[1]), n->in[2]->type->value());
+      m.index = vregOf(x->in[2]);
+      m.indexVirt = true;
+      emit(MOp::Lea, {reg(n), m});
+      return;
+    }
     Opnd b = use(n, 2);
     Opnd m;
     m.kind = Opnd::Mem;
@@ -926,6 +934,20 @@ class Selector {
       }
   }
 
+  // (a + b) + k, the inner sum used only there and in the same block, is
+  // one three-part lea (spectral's `(i + j) * (i + j + 1) / 2 + i + 1`).
+  void findFusedAdds() {
+    for (const BasicBlock& bb : s_.blocks)
+      for (Node* n : bb.nodes) {
+        if (n->op != Op::Add || isFused(n) || !isIntCon(n->in[2]) || !fitsImm32(n->in[2]->type->value())) continue;
+        Node* x = n->in[1];
+        if (x->op != Op::Add || isFused(x) || isIntCon(x->in[2]) || x->in[1]->op == Op::Load ||
+            x->in[2]->op == Op::Load || !usedOnlyInBlockOf(x, n))
+          continue;
+        fused_[x->id] = 1;
+      }
+  }
+
   // A load used once, by an instruction of its own block that can take a
   // memory operand (`add rax, [rbx + 8]`, `cmp rcx, [rax]`, `mulsd xmm0,
   // [rdx + 16]`), is read by that instruction instead: the load then
@@ -1051,6 +1073,7 @@ MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContex
   sel.findFusedCompares();
   sel.findFusedShifts();
   sel.findFusedAddresses();
+  sel.findFusedAdds();
   sel.findFusedLoads();
   return sel.run();
 }

@@ -146,3 +146,14 @@ TEST_CASE("codegen/isel: a branch or select on !x tests x with the opposite cond
   CHECK(flts.find("set") == std::string::npos);
   CHECK(flts.find("ucomisd") != std::string::npos);
 }
+
+TEST_CASE("codegen/isel: (a + b) + k is one three-part lea unless a + b is used again", "[codegen][isel]") {
+  std::string one = mirOf("val f = { int a, int b -> return (a * b) * (a + b + 7); };", "f");
+  INFO(one);
+  CHECK(one.find("lea") != std::string::npos);
+  CHECK(one.find("*1 + 7]") != std::string::npos);  // [va + vb*1 + 7]
+  CHECK(one.find("lea", one.find("lea") + 1) == std::string::npos);  // the only lea
+  std::string two = mirOf("val f = { int a, int b -> int s = a + b; return s * (s + 7); };", "f");
+  INFO(two);
+  CHECK(two.find("*1 + 7]") == std::string::npos);
+}
