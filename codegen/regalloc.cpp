@@ -102,14 +102,6 @@ class LinearScan {
     int x = group(a.reg), y = group(b.reg);
     if (x != y) parent_[size_t(std::max(x, y))] = std::min(x, y);
   }
-  bool crossesCall(const LiveInterval& x) const {
-    const std::vector<int>& calls = li_.callPositions;
-    for (const LiveRange& r : x.ranges) {
-      auto it = std::lower_bound(calls.begin(), calls.end(), r.from);
-      if (it != calls.end() && *it < r.to) return true;
-    }
-    return false;
-  }
   void findCopyGroups() {
     parent_.resize(f_.vregs.size());
     for (size_t v = 0; v < parent_.size(); v++) parent_[v] = int(v);
@@ -173,12 +165,9 @@ void LinearScan::allocate(int v) {
       return;
     }
   }
-  // Else a register another member of its copy group got; a callee-saved
-  // one only if the value lives across a call and needs one anyway (else it
-  // would take it from a value that does: interp's pc+1 was spilled).
-  bool acrossCall = crossesCall(cur);
+  // Else a register another member of its copy group got.
   for (int r : groupRegs_[size_t(group(v))])
-    if (allocatable(r) && (acrossCall || !isCalleeSaved(r)) && isFree(r, v)) {
+    if (allocatable(r) && isFree(r, v)) {
       assign(v, r);
       return;
     }
