@@ -199,7 +199,14 @@ class Selector {
     return false;
   }
 
+  // A Cast only changes what the optimizer knows: it is its input's vreg.
+  // (That vreg is only written again by a Phi's moves at a back edge, and
+  // no use of the Cast is reached from there without passing the Cast
+  // again: the Cast dominates its uses.) As a copy of its own it kept the
+  // input alive beside it (words' `while (k < len && ...)`: a mov per step).
   int vregOf(const Node* n) {
+    if (n->op == Op::Cast && n->in.size() > 1 && n->in[1] && isFloatValue(n) == isFloatValue(n->in[1]))
+      return vreg_[n->id] = vregOf(n->in[1]);
     int& v = vreg_[n->id];
     if (v < 0) v = f_.newVReg(isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
     return v;
@@ -299,8 +306,8 @@ class Selector {
       case Op::Sub: case Op::Or: case Op::Xor: case Op::Mul: selectBinary(n); break;
       case Op::Shl: case Op::Shr: selectShift(n); break;
       case Op::Div: case Op::Mod: selectDivMod(n); break;
-      case Op::Cast:  // only the optimizer's knowledge changes: a copy
-        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+      case Op::Cast:  // only the optimizer's knowledge changes: no code (see vregOf)
+        if (vregOf(n) != vregOf(n->in[1])) emit(MOp::Mov, {reg(n), reg(n->in[1])});
         break;
       case Op::Neg:
         emit(MOp::Mov, {reg(n), reg(n->in[1])});

@@ -157,3 +157,30 @@ TEST_CASE("codegen/isel: (a + b) + k is one three-part lea unless a + b is used 
   INFO(two);
   CHECK(two.find("*1 + 7]") == std::string::npos);
 }
+
+TEST_CASE("codegen/isel: a Cast is its input's vreg, not a copy", "[codegen][isel]") {
+  // k < len narrows k for the loads; the exit test after the loop reads k
+  // itself. As a copy the Cast kept both alive, one mov per step.
+  std::string text = mirOf(
+      "val count = { u8[] text, int pos, int len ->\n"
+      "  int found = 0;\n"
+      "  for (int i = 0; i + len <= text#; i++) {\n"
+      "    int k = 0;\n"
+      "    while (k < len && text[i + k] == text[pos + k]) k++;\n"
+      "    if (k == len) found++;\n"
+      "  }\n"
+      "  return found;\n"
+      "};",
+      "count");
+  INFO(text);
+  size_t at = 0;
+  int copies = 0;
+  while ((at = text.find("  mov v", at)) != std::string::npos) {
+    size_t eol = text.find('\n', at);
+    // mov vA, vB, but not the first half of a two-address cmov
+    bool copy = text.find(", v", at) < eol && text.find('[', at) > eol;
+    copies += copy && text.compare(eol + 1, 6, "  cmov") != 0;
+    at = eol;
+  }
+  CHECK(copies == 0);
+}
