@@ -27,6 +27,9 @@ constexpr int64_t kErrNullResult = 5;
 
 bool fitsImm32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 bool isIntCon(const Node* n) { return n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
+// null: an immediate 0 wherever an integer constant may be one (lcs's
+// `if (!prev)` compared with a register holding 0, spilled at that).
+bool isNullCon(const Node* n) { return n->op == Op::Con && n->type->isNullPtr(); }
 // Compares that one condition code answers (float == and != need two:
 // ucomisd reports unordered through the parity flag).
 bool isCompare(const Node* n) {
@@ -171,7 +174,7 @@ class Selector {
   // take as an immediate.
   bool foldsImm(const Node* user, size_t slot, const Node* c) const {
     if ((user->op == Op::Div || user->op == Op::Mod) && slot == 2) return constantDivisor(user);
-    if (!isIntCon(c) || !fitsImm32(c->type->value())) return false;
+    if (!(isIntCon(c) && fitsImm32(c->type->value())) && !isNullCon(c)) return false;
     switch (user->op) {
       case Op::Add: case Op::Sub: case Op::Mul: case Op::And: case Op::Or: case Op::Xor:
       case Op::Shl: case Op::Sar: case Op::Shr:
@@ -183,7 +186,8 @@ class Selector {
       case Op::New: return slot == 2;
       case Op::Load: return slot == 3;  // a constant offset is the displacement
       case Op::Store:
-        return slot == 3 || (slot == 4 && (MemAccess::decode(user->aux).size < 8 || fitsImm32(c->type->value())));
+        return slot == 3 || (slot == 4 && (isNullCon(c) || MemAccess::decode(user->aux).size < 8 ||
+                                           fitsImm32(c->type->value())));
       case Op::Return: return slot == 2;
       case Op::Select: return slot == 3;  // the value moved in before the cmov
       default: return false;
@@ -214,7 +218,7 @@ class Selector {
   // The operand for `n` used by `user` at input `slot`.
   Opnd use(const Node* user, size_t slot) {
     const Node* n = user->in[slot];
-    if (foldsImm(user, slot, n)) return Opnd::imm64(n->type->value());
+    if (foldsImm(user, slot, n)) return Opnd::imm64(isNullCon(n) ? 0 : n->type->value());
     if (foldedLoad(n)) return address(n->in[2], n->in[3]);
     return Opnd::vreg(vregOf(n));
   }

@@ -184,3 +184,16 @@ TEST_CASE("codegen/isel: a Cast is its input's vreg, not a copy", "[codegen][ise
   }
   CHECK(copies == 0);
 }
+
+TEST_CASE("codegen/isel: null is an immediate 0, never a register", "[codegen][isel]") {
+  std::string text = mirOf("val f = { int[]? p, int[]? q -> if (!p) return 1; if (q == null) return 2; return 3; };", "f");
+  INFO(text);
+  CHECK(text.find(", 0\n") != std::string::npos);           // compared with 0 directly
+  CHECK(text.find("xor v") == std::string::npos);           // no register made 0
+  size_t at = 0;
+  while ((at = text.find("  mov v", at)) != std::string::npos) {
+    size_t eol = text.find('\n', at);
+    CHECK(text.substr(at, eol - at).find(", 0") == std::string::npos);
+    at = eol;
+  }
+}
