@@ -19,6 +19,7 @@ const Type* MemAccess::loadType() const {
     case MemValue::Float: return Type::fltBot();
     default: break;
   }
+  if (alias == 0) return Type::intRange(0, kMaxArrayLength);  // the length
   if (size >= 8) return Type::intBot();
   int bits = size * 8;
   if (!isSigned) return Type::intRange(0, int64_t((uint64_t(1) << bits) - 1));

@@ -43,6 +43,12 @@ struct MemAccess {
 // Byte offset of element 0 from an array reference: the length comes first.
 constexpr int64_t kArrayHeader = 8;
 
+// No array is longer: the runtime refuses (out of memory) a length whose
+// header and elements would not fit in INT64_MAX bytes, and elements take
+// a byte at least. So `j <= a#` leaves room for j + 1, and a loop running
+// j up to a length cannot wrap around.
+constexpr int64_t kMaxArrayLength = INT64_MAX - 16;
+
 }  // namespace simplec
 
 namespace simplec {

@@ -63,6 +63,18 @@ TEST_CASE("opt/bounds_check_elim: constant offsets", "[opt][bounds]") {
             .left == 0);
 }
 
+TEST_CASE("opt/bounds_check_elim: j <= a# with a[j - 1]: lengths leave room for j + 1", "[opt][bounds]") {
+  // No array is longer than kMaxArrayLength, so j + 1 cannot wrap around
+  // and j stays at least 1 (lcs's `for (j = 1; j <= m; j++) ... b[j - 1]`).
+  CHECK(run("val f = { u8[] b -> int s = 0; for (int j = 1; j <= b#; j++) s += b[j - 1]; return s; };").left == 0);
+  CHECK(run("val f = { u8[] b -> int m = b#; int s = 0; for (int j = 1; j <= m; j++) s += b[j - 1]; return s; };")
+            .left == 0);
+  // b[j] at j = b# is out of bounds: stays.
+  CHECK(run("val f = { u8[] b -> int s = 0; for (int j = 1; j <= b#; j++) s += b[j]; return s; };").left == 1);
+  // Starting at 0, b[j - 1] reads b[-1]: stays.
+  CHECK(run("val f = { u8[] b -> int s = 0; for (int j = 0; j <= b#; j++) s += b[j - 1]; return s; };").left == 1);
+}
+
 TEST_CASE("opt/bounds_check_elim: a counter going down from a# - 1", "[opt][bounds]") {
   CHECK(run("val f = { int[] a -> int s = 0; for (int i = a# - 1; i >= 0; i--) s += a[i]; return s; };").left == 0);
   CHECK(run("val f = { int[] a -> int s = 0; int i = a#; while (i > 0) { i--; s += a[i]; } return s; };").left == 0);
