@@ -4,17 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include "codegen/dead_defs.h"
-#include "codegen/lower.h"
-#include "lexer/diag.h"
-#include "opt/pipeline.h"
-#include "parser/parser.h"
 #include "test/unit/codegen/mir_builder.h"
+#include "test/unit/codegen/program_mir.h"
 
 using namespace simplec;
 using namespace simplec::mir;
 using simplec::test::FnBuilder;
 using simplec::test::I;
 using simplec::test::P;
+using simplec::test::programMir;
 using simplec::test::V;
 
 namespace {
@@ -68,18 +66,7 @@ TEST_CASE("codegen/dead_defs: unread defs go, chains and cycles of them too", "[
 TEST_CASE("codegen/dead_defs: in the -O2 pipeline every vreg written is read", "[codegen][dead_defs]") {
   // `& 0xFFFFFFFF` is a zero extension (movzx), which never reads the mask
   // the selector made a register for (it does not fit an immediate).
-  Unit g;
-  SourceFile file("t.smp", "val f = { int x, int y -> return (x * y) & 0xFFFFFFFF; };");
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
-  PassOptions o;
-  o.verifyEach = true;
-  runPipeline(g, o);
-  LowerOptions lo;
-  lo.allocate = false;
-  MModule m = lowerUnit(g, "t.smp", lo);
-  REQUIRE(m.funcs.size() == 1);
-  const MFunction& f = m.funcs[0];
+  MFunction f = programMir("val f = { int x, int y -> return (x * y) & 0xFFFFFFFF; };", "f");
   INFO(print(f));
   std::vector<char> read(f.vregs.size(), 0), written(f.vregs.size(), 0);
   for (const MBlock& b : f.blocks)

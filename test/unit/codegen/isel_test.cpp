@@ -3,10 +3,7 @@
 // register allocation (virtual registers) or after it.
 #include <catch2/catch.hpp>
 
-#include "codegen/lower.h"
-#include "lexer/diag.h"
-#include "opt/pipeline.h"
-#include "parser/parser.h"
+#include "test/unit/codegen/program_mir.h"
 
 using namespace simplec;
 
@@ -14,20 +11,7 @@ namespace {
 
 // The MIR text of function `fun` of `src` after the -O2 pipeline.
 std::string mirOf(const std::string& src, const std::string& fun, bool allocate = false) {
-  Unit g;
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
-  PassOptions o;
-  o.verifyEach = true;
-  runPipeline(g, o);
-  LowerOptions lo;
-  lo.allocate = allocate;
-  mir::MModule m = lowerUnit(g, "t.smp", lo);
-  for (const mir::MFunction& f : m.funcs)
-    if (f.name == fun) return mir::print(f);
-  FAIL("no function " << fun);
-  return "";
+  return mir::print(test::programMir(src, fun, allocate));
 }
 
 }  // namespace
