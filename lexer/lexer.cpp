@@ -172,7 +172,8 @@ std::vector<Token> Lexer::run() {
   // touched costs no memory.
   toks_.reserve(src_.size() / 2 + 16);
   // A UTF-8 byte order mark at the start is not part of the program.
-  if (src_.size() >= 3 && src_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = 3;
+  // Nor does it take a column: line 1 starts after it (as in SourceFile).
+  if (src_.size() >= 3 && src_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = trackOff_ = trackLineStart_ = trackColOff_ = 3;
   for (;;) {
     skipTrivia();
     if (i_ >= src_.size()) break;

@@ -1,6 +1,7 @@
 // SourceFile: the bytes of one input file plus a table of line starts, so a
 // byte offset maps to line:col by binary search. Invariant: lineStarts_[0] is
-// 0 and lineStarts_[k] is the offset just past the k-th '\n', in increasing
+// 0 (3 after a UTF-8 byte order mark, which belongs to no line, as in gcc)
+// and lineStarts_[k] is the offset just past the k-th '\n', in increasing
 // order; a file ending in '\n' therefore has a final empty line. Columns
 // count UTF-8 characters; in an ASCII file that is the byte offset plus one.
 #include "lexer/source.h"
@@ -28,7 +29,7 @@ constexpr size_t kMarkBytes = 1024;
 
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
-  lineStarts_.push_back(0);
+  lineStarts_.push_back(text_.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0);
   const char* base = text_.data();
   size_t size = text_.size();
   size_t off = 0;
@@ -69,7 +70,7 @@ size_t SourceFile::charsBefore(size_t off) const {
 }
 
 SrcPos SourceFile::posOf(size_t off) const {
-  off = std::min(off, text_.size());
+  off = std::max(std::min(off, text_.size()), lineStarts_[0]);
   // The last line start that is <= off.
   auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), off);
   size_t idx = static_cast<size_t>(it - lineStarts_.begin()) - 1;

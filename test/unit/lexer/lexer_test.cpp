@@ -369,3 +369,16 @@ TEST_CASE("a small program lexes to the expected token stream", "[lexer]") {
         "'}' ';' 'return' identifier '(' 'new' identifier ',' integer ')' '>=' '-' integer "
         "'?' character ':' integer ';' end of file ");
 }
+
+TEST_CASE("a byte order mark takes no column: tokens after it start at 1:1", "[lexer]") {
+  Lexed l = lexText("\xEF\xBB\xBFint x = 7;\n  x");
+  REQUIRE(l.toks.size() == 7);
+  CHECK(l.errors == 0);
+  CHECK(lc(l.toks[0].pos) == "1:1");   // int
+  CHECK(lc(l.toks[1].pos) == "1:5");   // x
+  CHECK(lc(l.toks[4].pos) == "1:10");  // ;
+  CHECK(lc(l.toks[5].pos) == "2:3");   // x
+  // Elsewhere the same bytes are a character of their own.
+  Lexed later = lexText("int x;\xEF\xBB\xBF");
+  CHECK(later.errors == 1);
+}

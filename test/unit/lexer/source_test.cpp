@@ -152,3 +152,15 @@ TEST_CASE("character columns agree with a naive count on long mixed lines", "[le
     }
   }
 }
+
+TEST_CASE("a UTF-8 byte order mark takes no column and is not part of line 1", "[lexer][source]") {
+  // As gcc and clang count: `int x = ;` after a BOM has its ';' at 1:9.
+  SourceFile f("a.smp", "\xEF\xBB\xBFint x = ;\nreturn 0;\n");
+  using P = std::pair<uint32_t, uint32_t>;
+  CHECK(lc(f, 3) == P{1, 1});
+  CHECK(lc(f, 11) == P{1, 9});
+  CHECK(lc(f, 0) == P{1, 1});  // inside the mark: the line's start
+  CHECK(lc(f, 13) == P{2, 1});
+  CHECK(f.lineText(1) == "int x = ;");
+  CHECK(f.lineOffsetOf(SrcPos{1, 9}) == 8);
+}
