@@ -1,6 +1,6 @@
 // Frame lowering (see frame.h): inserts the prologue at the entry, an
 // epilogue before each Ret, and rewrites Slot/InArg operands to rbp-relative
-// memory operands.
+// memory operands; a leaf that needs no frame gets none.
 #include "codegen/frame.h"
 
 #include "codegen/liveness.h"
@@ -32,8 +32,24 @@ Opnd rbpMem(int64_t disp) { return Opnd::memP(RBP, disp); }
 
 }  // namespace
 
+bool needsNoFrame(const MFunction& f) {
+  if (f.numSlots != 0 || f.outArgBytes != 0 || f.numIncomingStackArgs != 0 || !f.usedCalleeSaved.empty())
+    return false;
+  for (const MBlock& b : f.blocks)
+    for (const MInst& mi : b.insts) {
+      if (mi.op == MOp::Call || mi.op == MOp::Push || mi.op == MOp::Pop) return false;
+      for (const Opnd& o : mi.ops)
+        if (o.kind == Opnd::Slot || o.kind == Opnd::InArg) return false;
+    }
+  return true;
+}
+
 void lowerFrame(MFunction& f) {
   if (f.blocks.empty()) f.blocks.emplace_back();
+  if (needsNoFrame(f)) {
+    f.frameSize = 0;
+    return;
+  }
   ensureEntryHasNoPredecessors(f);
   int numSaved = int(f.usedCalleeSaved.size());
   int64_t outArgs = (int64_t(f.outArgBytes) + 7) / 8 * 8;

@@ -26,6 +26,17 @@ constexpr int64_t kStackProbeReserve = 4096;
 // inserted in front of it (block numbers shift by one).
 void lowerFrame(mir::MFunction& f);
 
+// A leaf function that keeps everything in caller-saved registers: no call
+// (not even to report a runtime error), no frame slot, no stack argument
+// in or out, no callee-saved register. It gets no prologue at all: no rbp,
+// no stack probe. Its only stack use is its return address, which its
+// caller's probe already covers (kStackProbeReserve bytes below the
+// caller's frame), so a stack overflow still faults in a probe. Without a
+// call nothing walks the rbp chain from inside it (runtime error traces
+// start at a call); debuggers unwind it by its CFI, which is the entry
+// state throughout.
+bool needsNoFrame(const mir::MFunction& f);
+
 // The displacement from rbp of frame slot `slot` when `numSaved`
 // callee-saved registers are pushed.
 inline int64_t slotOffset(int numSaved, int slot) {

@@ -202,21 +202,49 @@ TEST_CASE("frame: an entry block that is a branch target gets a new entry", "[fr
   }
 }
 
-TEST_CASE("frame: leaf function without slots still keeps the frame pointer", "[frame]") {
+TEST_CASE("frame: a leaf with no call, slot or saved register gets no frame", "[frame]") {
   FnBuilder b;
   b.at(b.block());
   b.mov(P(RAX), P(RDI));
   b.emit(MOp::Ret).argRegs = {RAX};
   MFunction f = b.finish();
+  CHECK(needsNoFrame(f));
   lowerFrame(f);
   CHECK(f.frameSize == 0);
   CHECK(print(f) ==
         "function f slots=0\n"
         "b0:\n"
-        "  cmp rsp, [rsp - 4104]\n"
-        "  push rbp\n"
-        "  mov rbp, rsp\n"
         "  mov rax, rdi\n"
-        "  pop rbp\n"
         "  ret (rax)\n");
+}
+
+TEST_CASE("frame: a call (a runtime error's too), a slot or a saved register keeps the frame", "[frame]") {
+  auto leaf = [] {
+    FnBuilder b;
+    b.at(b.block());
+    b.mov(P(RAX), P(RDI));
+    b.emit(MOp::Ret).argRegs = {RAX};
+    return b;
+  };
+  FnBuilder withCall = leaf();
+  int stub = withCall.block();
+  withCall.at(stub);
+  withCall.emit(MOp::Call, {Opnd::symbol("__simplec_rt_error")}).noReturn = true;
+  MFunction f1 = withCall.finish();
+  CHECK_FALSE(needsNoFrame(f1));
+  lowerFrame(f1);
+  CHECK(print(f1).find("push rbp") != std::string::npos);
+  CHECK(print(f1).find("cmp rsp, [rsp - 4104]") != std::string::npos);
+  FnBuilder withSlot = leaf();
+  withSlot.f.blocks[0].insts.insert(withSlot.f.blocks[0].insts.begin(),
+                                    MInst(MOp::Mov, {Opnd::slot(withSlot.f.newSlot()), P(RDI)}));
+  MFunction f2 = withSlot.finish();
+  CHECK_FALSE(needsNoFrame(f2));
+  FnBuilder withSaved = leaf();
+  withSaved.f.usedCalleeSaved = {RBX};
+  CHECK_FALSE(needsNoFrame(withSaved.finish()));
+  FnBuilder withInArg = leaf();
+  withInArg.f.blocks[0].insts[0].ops[1] = Opnd::inArg(0);
+  withInArg.f.numIncomingStackArgs = 1;
+  CHECK_FALSE(needsNoFrame(withInArg.finish()));
 }
