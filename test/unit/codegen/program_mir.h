@@ -7,21 +7,14 @@
 #include <string>
 
 #include "codegen/lower.h"
-#include "lexer/diag.h"
-#include "opt/pipeline.h"
-#include "parser/parser.h"
+#include "test/unit/optimized_program.h"
 
 namespace simplec::test {
 
 // The machine function `fun` of `src`.
 inline mir::MFunction programMir(const std::string& src, const std::string& fun, bool allocate = false) {
   Unit g;
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
-  PassOptions o;
-  o.verifyEach = true;
-  runPipeline(g, o);
+  optimizeProgram(g, src);
   LowerOptions lo;
   lo.allocate = allocate;
   mir::MModule m = lowerUnit(g, "t.smp", lo);

@@ -5,11 +5,9 @@
 // induction variable of its own (strength-reduce), so no multiply stays.
 #include <catch2/catch.hpp>
 
-#include "lexer/diag.h"
-#include "opt/pipeline.h"
-#include "parser/parser.h"
 #include "codegen/lower.h"
 #include "sched/gcm.h"
+#include "test/unit/optimized_program.h"
 
 using namespace simplec;
 
@@ -23,16 +21,8 @@ struct Placed {
 
 Placed schedule(const std::string& src) {
   Unit g;
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
-  PassOptions o;
-  o.verifyEach = true;
-  runPipeline(g, o);
-  int main = -1;
-  for (size_t i = 0; i < g.funs.size(); i++)
-    if (g.funs[i].isEntry) main = int(i);
-  REQUIRE(main >= 0);
+  test::optimizeProgram(g, src);
+  int main = test::functionIndex(g, "");
   Schedule s = gcm(*g.graph(main));
   Placed p;
   p.text = printSchedules(g);

@@ -7,10 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include "lexer/diag.h"
-#include "opt/pipeline.h"
-#include "parser/parser.h"
 #include "sched/cfg.h"
 #include "sched/gcm.h"
+#include "test/unit/optimized_program.h"
 #include "test/unit/sched/sched_builder.h"
 
 using namespace simplec;
@@ -151,22 +150,13 @@ TEST_CASE("a loop variable's next value comes after the variable's other uses", 
   // graph, is placed after it, so the old and the new i can share a
   // register (strbuild's digit loop).
   Unit u;
-  SourceFile file("t.smp",
-                  "val f = { int[] a, int n ->\n"
-                  "  int i = 0;\n"
-                  "  while (i < n) { int k = i; i = i + 1; a[k] = k ^ n; }\n"
-                  "  return 0;\n"
-                  "};");
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, u));
-  PassOptions o;
-  o.verifyEach = true;
-  runPipeline(u, o);
-  int fi = -1;
-  for (size_t i = 0; i < u.funs.size(); i++)
-    if (u.funs[i].name == "f") fi = int(i);
-  REQUIRE(fi >= 0);
-  Graph& g = *u.graph(fi);
+  simplec::test::optimizeProgram(u,
+                                 "val f = { int[] a, int n ->\n"
+                                 "  int i = 0;\n"
+                                 "  while (i < n) { int k = i; i = i + 1; a[k] = k ^ n; }\n"
+                                 "  return 0;\n"
+                                 "};");
+  Graph& g = *u.graph(simplec::test::functionIndex(u, "f"));
   Schedule s = checkedGcm(g);
   int steps = 0;
   for (const BasicBlock& bb : s.blocks)
