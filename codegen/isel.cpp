@@ -209,11 +209,11 @@ class Selector {
   // again: the Cast dominates its uses.) As a copy of its own it kept the
   // input alive beside it (words' `while (k < len && ...)`: a mov per step).
   int vregOf(const Node* n) {
+    int& v = vreg_[n->id];  // vreg_ never grows here: the reference stays valid
+    if (v >= 0) return v;
     if (n->op == Op::Cast && n->in.size() > 1 && n->in[1] && isFloatValue(n) == isFloatValue(n->in[1]))
-      return vreg_[n->id] = vregOf(n->in[1]);
-    int& v = vreg_[n->id];
-    if (v < 0) v = f_.newVReg(isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
-    return v;
+      return v = vregOf(n->in[1]);
+    return v = f_.newVReg(isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
   }
   // The operand for `n` used by `user` at input `slot`.
   Opnd use(const Node* user, size_t slot) {
