@@ -92,20 +92,24 @@ class BlockScheduler {
   // n is a variable's next value (a Phi uses it) computed from a Phi's
   // value (or from a Cast of it), which another node of this block, not
   // yet placed, reads too (through the same Casts). Memory Phis do not
-  // count: stores come in their own order. (A node with very many uses
-  // counts as read again.)
+  // count: stores come in their own order. Bounded, so that a block costs
+  // what it holds: a node with very many uses counts as read again, and
+  // only a few Casts are looked through.
   bool stepsVariableStillUsed(const Node* n) {
+    constexpr size_t kManyUses = 32;
+    constexpr int kCasts = 4;
     if (n->op == Op::Phi || n->isCFG() || !n->type || !(n->type->isInt() || n->type->isFlt() || n->type->isPtr()))
       return false;
+    if (n->out.size() > kManyUses) return false;
     bool feedsPhi = false;
     for (const Node* u : n->out) feedsPhi = feedsPhi || (u && u->op == Op::Phi);
     if (!feedsPhi) return false;
     for (const Node* d : n->in) {
       const Node* p = d;
-      while (p && p->op == Op::Cast && p->in.size() > 1) p = p->in[1];
+      for (int k = 0; k < kCasts && p && p->op == Op::Cast && p->in.size() > 1; k++) p = p->in[1];
       if (!p || p->op != Op::Phi) continue;
       for (const Node* x = d;; x = x->in[1]) {
-        if (x->out.size() > 32) return true;
+        if (x->out.size() > kManyUses) return true;
         for (const Node* u : x->out) {
           const char* st = u == n ? nullptr : find(u);
           if (st && *st != kDone) return true;
