@@ -171,9 +171,9 @@ std::vector<Token> Lexer::run() {
   // (briefly holding it twice: old and new) on a huge file; capacity never
   // touched costs no memory.
   toks_.reserve(src_.size() / 2 + 16);
-  // A UTF-8 byte order mark at the start is not part of the program.
-  // Nor does it take a column: line 1 starts after it (as in SourceFile).
-  if (src_.size() >= 3 && src_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = trackOff_ = trackLineStart_ = trackColOff_ = 3;
+  // A UTF-8 byte order mark at the start is not part of the program, and
+  // line 1 starts after it.
+  i_ = trackOff_ = trackLineStart_ = trackColOff_ = file_.textStart();
   for (;;) {
     skipTrivia();
     if (i_ >= src_.size()) break;

@@ -40,6 +40,9 @@ class SourceFile {
   std::string_view lineText(uint32_t line) const;
   // No byte above 0x7F: columns are byte offsets plus one.
   bool isAscii() const { return marks_.empty(); }
+  // Where line 1 starts: 0, or 3 after a UTF-8 byte order mark (which is
+  // not part of the program and takes no column, as in gcc).
+  size_t textStart() const { return lineStarts_[0]; }
 
  private:
   std::string path_;
