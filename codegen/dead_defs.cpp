@@ -30,6 +30,18 @@ bool removable(const MInst& mi) {
 
 int removeDeadDefs(MFunction& f) {
   size_t nv = f.vregs.size();
+  // Most functions have no unread def at all (a dead chain ends in one):
+  // one pass over the reads settles that.
+  std::vector<char> read(nv, 0);
+  for (const MBlock& b : f.blocks)
+    for (const MInst& mi : b.insts)
+      forEachDefUse(
+          mi, [&](const Opnd& o) { if (o.kind == Opnd::VReg) read[size_t(o.reg)] = 1; }, [](const Opnd&) {},
+          [](int) {});
+  bool any = false;
+  for (const MBlock& b : f.blocks)
+    for (const MInst& mi : b.insts) any = any || (removable(mi) && !read[size_t(mi.ops[0].reg)]);
+  if (!any) return 0;
   std::vector<char> needed(nv, 0);
   // The removable defs of each vreg, as (block, index) pairs in CSR form.
   std::vector<int> defCount(nv + 1, 0);

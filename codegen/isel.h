@@ -1,8 +1,10 @@
 // Instruction selection: one scheduled function of the graph to MIR over
-// virtual registers. Immediates that fit 32 bits are folded into their uses,
-// a compare feeding only the block's If becomes cmp + jcc, an add with a
-// constant (or of two registers) becomes lea, and calls, parameters and
-// returns follow the System V x86-64 ABI through fixed physical registers.
+// virtual registers. Immediates that fit 32 bits (and null, as 0) are folded
+// into their uses, a compare (or its negation `!`) feeding only the block's
+// If becomes cmp + jcc, an add with a constant (or of two registers, or
+// both: (a + b) + k) becomes lea, a Cast is its input's register, and
+// calls, parameters and returns follow the System V x86-64 ABI through
+// fixed physical registers. Defs nothing reads are dropped (dead_defs.h).
 // Phis become one parallel move at the end of each predecessor.
 // ZeroChecks branch to out-of-line stubs (cold blocks, laid out last) that
 // call the runtime's error reporter with the source position.

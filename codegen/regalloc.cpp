@@ -9,6 +9,7 @@
 #include "codegen/regalloc.h"
 
 #include <algorithm>
+#include <array>
 #include <memory_resource>
 #include <queue>
 #include <set>
@@ -82,8 +83,14 @@ class LinearScan {
   void assign(int v, int r) {
     reg_[size_t(v)] = r;
     occupied_[size_t(r)].add(v, iv(v));
-    std::vector<int>& taken = groupRegs_[size_t(group(v))];
-    if (taken.size() < 4 && std::find(taken.begin(), taken.end(), r) == taken.end()) taken.push_back(r);
+    std::array<int8_t, kGroupRegs>& taken = groupRegs_[size_t(group(v))];
+    for (int8_t& t : taken) {
+      if (t == r) break;
+      if (t < 0) {
+        t = int8_t(r);
+        break;
+      }
+    }
   }
   // Copy groups: vregs joined by copies (moves, phi moves), transitively.
   // A loop variable's Phi, the value merged into it and the value that
@@ -105,7 +112,9 @@ class LinearScan {
   void findCopyGroups() {
     parent_.resize(f_.vregs.size());
     for (size_t v = 0; v < parent_.size(); v++) parent_[v] = int(v);
-    groupRegs_.resize(f_.vregs.size());
+    std::array<int8_t, kGroupRegs> none;
+    none.fill(-1);
+    groupRegs_.assign(f_.vregs.size(), none);
     for (const MBlock& b : f_.blocks)
       for (const MInst& mi : b.insts) {
         if (mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2) join(mi.ops[0], mi.ops[1]);
@@ -143,7 +152,9 @@ class LinearScan {
   std::vector<unsigned> seen_;
   unsigned stamp_ = 0;
   std::vector<int> parent_;                  // union-find of copy groups
-  std::vector<std::vector<int>> groupRegs_;  // by group root: registers its members got
+  // By group root: the first registers its members got (-1: none yet).
+  static constexpr size_t kGroupRegs = 4;
+  std::vector<std::array<int8_t, kGroupRegs>> groupRegs_;
 };
 
 void LinearScan::allocate(int v) {
@@ -167,7 +178,7 @@ void LinearScan::allocate(int v) {
   }
   // Else a register another member of its copy group got.
   for (int r : groupRegs_[size_t(group(v))])
-    if (allocatable(r) && isFree(r, v)) {
+    if (r >= 0 && allocatable(r) && isFree(r, v)) {
       assign(v, r);
       return;
     }

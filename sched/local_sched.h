@@ -20,8 +20,10 @@ namespace simplec {
 //
 // The list schedule is demand driven, which keeps live ranges short: the
 // inner control nodes are taken in order, then the live-out values (by node
-// id), then the final If/Return, and each is preceded by whichever of its
-// inputs are not yet scheduled, depth first in input order. So a value is
+// id, except that a loop variable's next value waits until the block's
+// other uses of the variable are placed), then the final If/Return, and
+// each is preceded by whichever of its inputs are not yet scheduled, depth
+// first in input order. So a value is
 // computed right before its first use, arguments right before their Call,
 // and a compare used only by the final If lands right before it (the
 // selector fuses the two). A CallEnd's Projs follow it immediately.
