@@ -141,10 +141,24 @@ class Narrower {
 
 int insertNarrowingCasts(Graph& g) { return Narrower(g).run(); }
 
+namespace {
+
+// A division whose zero check went because its divisor is this Cast (`if (d
+// != 0) ... x / d`) is kept below the test by the Cast alone: without it
+// the division floats above the test and traps (fuzz seed 150158).
+bool guardsDivision(const Node* cast) {
+  for (const Node* u : cast->out)
+    if (u && (u->op == Op::Div || u->op == Op::Mod) && u->in.size() > 2 && u->in[2] == cast) return true;
+  return false;
+}
+
+}  // namespace
+
 int removeIdleCasts(Graph& g) {
   int removed = 0;
   for (Node* n : liveNodes(g))
-    if (n->op == Op::Cast && !n->dead && n->in.size() > 1 && n->in[1] && n->in[1]->type == n->type) {
+    if (n->op == Op::Cast && !n->dead && n->in.size() > 1 && n->in[1] && n->in[1]->type == n->type &&
+        !guardsDivision(n)) {
       g.subsume(n, n->in[1]);
       removed++;
     }

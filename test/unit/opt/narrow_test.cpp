@@ -116,3 +116,27 @@ TEST_CASE("opt/narrow: the Cast transfer function", "[opt][narrow]") {
   Node* c = g.make(Op::Cast, {dead, v, ten}, Type::intBot(), int64_t(CastRel::LT));
   CHECK(compute(c) == Type::intTop());
 }
+
+TEST_CASE("opt/narrow: an idle Cast that guards a division stays", "[opt][narrow]") {
+  // The zero check went because of the Cast below `!= 0`; once types settle
+  // the Cast narrows nothing more than its value, but it still keeps the
+  // division (which has no control of its own) below the test.
+  Unit g;
+  SourceFile file("t.smp",
+                  "val f = { i8 p -> if ((p >> 1) != 0) p += 0 / (p >> 1); sys.io.p(p); };\n"
+                  "val main = { int arg -> for (int i = 0; i < 3; i++) for (int k = 0; k < 1; k++) f(i * 10); };");
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, g));
+  PassOptions o;
+  o.verifyEach = true;
+  runPipeline(g, o);
+  int divisions = 0;
+  for (Node* d : sontest::liveOfKind(g, Op::Div)) {
+    if (d->in[0]) continue;  // pinned by its own control
+    divisions++;
+    Node* divisor = d->in[2];
+    bool nonZeroConst = divisor->op == Op::Con && divisor->type->isConst() && divisor->type->value() != 0;
+    CHECK((divisor->op == Op::Cast || nonZeroConst));
+  }
+  CHECK(divisions >= 1);
+}
