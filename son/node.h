@@ -76,6 +76,6 @@ class Node {
   bool unused() const { return out.empty() && keep == 0; }
   std::string label() const;  // "Add", "Con 42", "CProj True", ...
 };
-static_assert(sizeof(Node) <= 184, "a Node grew: big programs hold hundreds of thousands at once");
+static_assert(sizeof(Node) <= 152, "a Node grew: big programs hold hundreds of thousands at once");
 
 }  // namespace simplec

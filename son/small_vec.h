@@ -4,7 +4,9 @@
 // one needs no allocation for them. Only trivially copyable elements
 // (copies are memcpy). The interface is the part of std::vector the graph
 // and codegen use; a SmallVec converts to a std::vector where a copy is
-// wanted. Invariant: data() is the inline buffer exactly when capacity()==N.
+// wanted. Invariant: the elements are in the inline buffer exactly when
+// capacity()==N; otherwise the union holds the heap pointer instead, which
+// keeps a Node's four edge lists 32 bytes smaller than a separate pointer.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
@@ -54,38 +56,40 @@ class SmallVec {
   size_t size() const { return size_; }
   size_t capacity() const { return cap_; }
   bool empty() const { return size_ == 0; }
-  T* data() { return data_; }
-  const T* data() const { return data_; }
-  T* begin() { return data_; }
-  T* end() { return data_ + size_; }
-  const T* begin() const { return data_; }
-  const T* end() const { return data_ + size_; }
-  T& operator[](size_t i) { return data_[i]; }
-  const T& operator[](size_t i) const { return data_[i]; }
-  T& back() { return data_[size_ - 1]; }
-  const T& back() const { return data_[size_ - 1]; }
-  T& front() { return data_[0]; }
-  const T& front() const { return data_[0]; }
+  T* data() { return onHeap() ? u_.heap : u_.inl; }
+  const T* data() const { return onHeap() ? u_.heap : u_.inl; }
+  T* begin() { return data(); }
+  T* end() { return data() + size_; }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size_; }
+  T& operator[](size_t i) { return data()[i]; }
+  const T& operator[](size_t i) const { return data()[i]; }
+  T& back() { return data()[size_ - 1]; }
+  const T& back() const { return data()[size_ - 1]; }
+  T& front() { return data()[0]; }
+  const T& front() const { return data()[0]; }
 
   void reserve(size_t n) {
     if (n > cap_) grow(n);
   }
   void push_back(const T& v) {
     if (size_ == cap_) grow(size_t(cap_) * 2);
-    data_[size_++] = v;
+    data()[size_++] = v;
   }
   void pop_back() { size_--; }
   void clear() { size_ = 0; }
   void resize(size_t n, T v = T()) {
     reserve(n);
-    for (size_t i = size_; i < n; i++) data_[i] = v;
+    T* d = data();
+    for (size_t i = size_; i < n; i++) d[i] = v;
     size_ = uint32_t(n);
   }
   template <class It>
   void assign(It first, It last) {
     size_ = 0;
     reserve(size_t(std::distance(first, last)));
-    for (; first != last; ++first) data_[size_++] = T(*first);
+    T* d = data();
+    for (; first != last; ++first) d[size_++] = T(*first);
   }
   T* erase(T* pos) {
     std::memmove(pos, pos + 1, size_t(end() - pos - 1) * sizeof(T));
@@ -94,7 +98,7 @@ class SmallVec {
   }
 
   // Element by element: a struct element's padding bytes are not compared.
-  bool operator==(const SmallVec& o) const { return equal(o.data_, o.size_); }
+  bool operator==(const SmallVec& o) const { return equal(o.data(), o.size_); }
   bool operator!=(const SmallVec& o) const { return !(*this == o); }
   bool operator==(const std::vector<T>& o) const { return equal(o.data(), o.size()); }
   bool operator!=(const std::vector<T>& o) const { return !(*this == o); }
@@ -103,41 +107,47 @@ class SmallVec {
  private:
   bool equal(const T* p, size_t n) const {
     if (n != size_) return false;
+    const T* d = data();
     for (size_t i = 0; i < n; i++)
-      if (!(data_[i] == p[i])) return false;
+      if (!(d[i] == p[i])) return false;
     return true;
   }
+  bool onHeap() const { return cap_ != N; }
   void release() {
-    if (data_ != inline_) std::free(data_);
-    data_ = inline_;
+    if (onHeap()) std::free(u_.heap);
     cap_ = N;
     size_ = 0;
   }
   // Leaves o empty (inline).
   void take(SmallVec& o) {
-    if (o.data_ != o.inline_) {
-      data_ = o.data_;
+    if (o.onHeap()) {
+      u_.heap = o.u_.heap;
       cap_ = o.cap_;
-      o.data_ = o.inline_;
       o.cap_ = N;
     } else {
-      std::memcpy(static_cast<void*>(inline_), o.inline_, sizeof(T) * o.size_);
+      std::memcpy(static_cast<void*>(u_.inl), o.u_.inl, sizeof(T) * o.size_);
     }
     size_ = o.size_;
     o.size_ = 0;
   }
+  // Only ever to more than N (a heap capacity is never N).
   void grow(size_t n) {
-    if (n < N) n = N;
+    if (n <= N) n = N + 1;
     T* p = static_cast<T*>(std::malloc(n * sizeof(T)));
     if (!p) throw std::bad_alloc();
-    std::memcpy(static_cast<void*>(p), data_, size_ * sizeof(T));
-    if (data_ != inline_) std::free(data_);
-    data_ = p;
+    std::memcpy(static_cast<void*>(p), data(), size_ * sizeof(T));
+    if (onHeap()) std::free(u_.heap);
+    u_.heap = p;
     cap_ = uint32_t(n);
   }
-  T* data_ = inline_;
+  // Named so that it can have a constructor: T may have default member
+  // initializers, which would delete an anonymous union's.
+  union Storage {
+    Storage() {}
+    T* heap;
+    T inl[N];
+  } u_;
   uint32_t size_ = 0, cap_ = N;
-  T inline_[N];
 };
 
 }  // namespace simplec

@@ -2,6 +2,7 @@
 // and moves in both states) and codegen/symbol.h (interning).
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,28 @@ TEST_CASE("small vector: inline, then on the heap", "[mir]") {
   v.pop_back();
   CHECK(v.size() == 2);
   CHECK(v.back() == 2);
+}
+
+TEST_CASE("small vector: the heap pointer takes the inline buffer's place", "[mir][son]") {
+  // A Node holds four of these: a separate data pointer cost 8 bytes each.
+  CHECK(sizeof(SmallVec<void*, 3>) == 4 * sizeof(void*));
+  CHECK(sizeof(SmallVec<void*, 2>) == 3 * sizeof(void*));
+  CHECK(sizeof(SmallVec<uint32_t, 2>) == 16);
+  // Growing by reserve past N, then shrinking in size, stays on the heap
+  // with the elements intact.
+  SmallVec<int, 3> v{7, 8};
+  v.reserve(4);
+  CHECK(v.capacity() >= 4);
+  CHECK(std::vector<int>(v) == std::vector<int>{7, 8});
+  v.pop_back();
+  v.push_back(9);
+  CHECK(std::vector<int>(v) == std::vector<int>{7, 9});
+  SmallVec<int, 3> w = std::move(v);
+  CHECK(std::vector<int>(w) == std::vector<int>{7, 9});
+  CHECK(v.empty());
+  CHECK(v.capacity() == 3);
+  v.push_back(1);  // the moved-from one is inline and usable
+  CHECK(std::vector<int>(v) == std::vector<int>{1});
 }
 
 TEST_CASE("small vector: copies and moves keep the elements", "[mir]") {
