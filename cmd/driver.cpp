@@ -440,7 +440,7 @@ class Driver {
     SourceFile file(displayName(path), std::move(text));
     if (o_.emit == EmitKind::Tokens) {
       for (const Token& t : tokenize(file, diag_))
-        std::cout << t.pos.line << ":" << t.pos.col << " " << tokDescription(t.kind)
+        std::cout << t.line << ":" << t.col << " " << tokDescription(t.kind)
                   << (t.text.empty() || t.kind == Tok::StrLit ? "" : " " + t.text) << "\n";
       return diag_.hasErrors() ? 1 : 0;
     }

@@ -160,7 +160,7 @@ SrcPos Lexer::posAt(size_t off) {
 Token& Lexer::push(Tok kind, size_t start, size_t end) {
   Token& t = toks_.emplace_back();
   t.kind = kind;
-  t.pos = posAt(start);
+  t.setPos(posAt(start));
   t.endCol = posAt(end).col;  // same line: no token holds a newline
   return t;
 }

@@ -58,9 +58,12 @@ struct Token {
   Tok kind = Tok::Eof;
   bool intTooLarge = false;  // IntLit beyond 64 bits (hex) or beyond 2^63 (decimal)
   bool isHex = false;
-  SrcPos pos;  // first character
+  SrcFile file = kMainFile;
+  // First character. A token is never inlined code, so of a SrcPos it
+  // needs only these (and the file above, which shares the padding).
+  uint32_t line = 0, col = 0;
   // Column just past the last character. No token contains a newline (a
-  // string or character literal ends at one), so the end is on pos.line.
+  // string or character literal ends at one), so the end is on `line`.
   uint32_t endCol = 0;
   InternedString text;  // identifier / keyword / type-name spelling; decoded bytes of a string;
                  // source spelling of an IntLit / FloatLit; "" otherwise
@@ -70,13 +73,25 @@ struct Token {
     double floatValue;      // FloatLit
   };
 
+  SrcPos pos() const {
+    SrcPos p;
+    p.line = line;
+    p.col = col;
+    p.file = file;
+    return p;
+  }
+  void setPos(SrcPos p) {
+    line = p.line;
+    col = p.col;
+    file = p.file;
+  }
   SrcPos endPos() const {
-    SrcPos end = pos;
+    SrcPos end = pos();
     end.col = endCol;
     return end;
   }
 };
-// 40 bytes on a 64-bit host; 88 with a std::string and a full end SrcPos.
-static_assert(sizeof(Token) <= 48, "Token is kept by the million: keep it small");
+// 32 bytes on a 64-bit host; 88 with a std::string and a full end SrcPos.
+static_assert(sizeof(Token) <= 32, "Token is kept by the million: keep it small");
 
 }  // namespace simplec

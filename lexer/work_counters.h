@@ -21,6 +21,9 @@ struct WorkCounters {
   uint64_t inlinedNodes = 0;      // nodes copied by inlining
   uint64_t parseRounds = 0;       // whole-file parses (a file is parsed again when an assumption fails)
   uint64_t loopOptSteps = 0;      // nodes looked at by the loop analyses (invariance, induction variables, lengths)
+  // Memory rather than work (not in total()): the most parser scopes held
+  // at once, which should follow the largest function, not the file.
+  uint64_t scopesHeldPeak = 0;
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
@@ -41,6 +44,7 @@ struct WorkCounters {
     f("inlined nodes", inlinedNodes);
     f("parse rounds", parseRounds);
     f("loop analysis steps", loopOptSteps);
+    f("parser scopes held at most", scopesHeldPeak);
   }
 };
 

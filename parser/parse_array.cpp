@@ -119,16 +119,16 @@ Val Parser::parseNew() {
   Tok after = peekTok(2).kind;
   if (peekTok().kind == Tok::Ident && !structNameAt(pos_ + 1, &end) && after != Tok::LBracket && after != Tok::Question)
     return parseNewStruct();
-  SrcPos newPos = tok().pos;
+  SrcPos newPos = tok().pos();
   pos_++;
-  if (!at(Tok::TypeName) && !at(Tok::LBrace) && !at(Tok::Ident)) syntaxError(tok().pos, "expected a type after 'new'");
-  SrcPos typePos = tok().pos;
+  if (!at(Tok::TypeName) && !at(Tok::LBrace) && !at(Tok::Ident)) syntaxError(tok().pos(), "expected a type after 'new'");
+  SrcPos typePos = tok().pos();
   // The element type: every '[]' suffix before the last '[' belongs to it.
   SType elem = parseType(/*stopAtSize=*/true);
-  if (!at(Tok::LBracket)) syntaxError(tok().pos, "expected '[' and an array size");
-  SrcPos lb = tok().pos;
+  if (!at(Tok::LBracket)) syntaxError(tok().pos(), "expected '[' and an array size");
+  SrcPos lb = tok().pos();
   size_t open = pos_++;
-  SrcPos npos = tok().pos;
+  SrcPos npos = tok().pos();
   Val n = requireInt(parseExpr(), npos, "new");
   expect(Tok::RBracket, open);
   if (elem.isRef() && !elem.nullable && !elem.isError()) {
@@ -159,9 +159,9 @@ Node* Parser::allocate(const MemAccess& slots, Node* count, SrcPos pos) {
 // evaluated once, then the right side, then the bounds are checked.
 Val Parser::parseIndex(Val arr) {
   if (!arr.n) arr.n = con(0);  // a call without a value (reported below)
-  SrcPos lb = tok().pos;
+  SrcPos lb = tok().pos();
   size_t open = pos_++;
-  SrcPos ipos = tok().pos;
+  SrcPos ipos = tok().pos();
   uint64_t events = factEvents_;
   Val idx = requireInt(parseExpr(), ipos, "[]");
   expect(Tok::RBracket, open);
@@ -178,7 +178,7 @@ Val Parser::parseIndex(Val arr) {
     if (arr.t.readonly && (elem.kind == SType::Struct || elem.kind == SType::Array)) v.t.readonly = true;
     return v;
   }
-  SrcPos opPos = tok().pos;
+  SrcPos opPos = tok().pos();
   pos_++;
   // The array and index stay alive (and unchanged) while the right side is parsed.
   arr.n->keep++;
@@ -202,7 +202,7 @@ Val Parser::parseIndex(Val arr) {
     ok = false;
   }
   if (op == Tok::Assign) {
-    SrcPos rhsPos = tok().pos;
+    SrcPos rhsPos = tok().pos();
     Nesting nest(*this);
     Val v = parseAssign();
     if (!ok || idx.t.isError()) return v;
@@ -237,7 +237,7 @@ Val Parser::parseIndex(Val arr) {
 
 //   length = postfix '#'
 Val Parser::parseLength(Val arr) {
-  SrcPos pos = tok().pos;
+  SrcPos pos = tok().pos();
   pos_++;
   if (!checkArrayUse(arr, pos, "take the length of")) return {con(0), SType::error()};
   return {arrayLength(arr.n), SType::intT()};

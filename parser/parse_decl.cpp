@@ -113,7 +113,7 @@ SType Parser::parseType(bool stopAtSize) {
     const std::string& n = tok().text;
     t = primitiveTypeNamed(n);
     if (t.isError()) {
-      error(tok().pos, "unknown type '" + n + "'");
+      error(tok().pos(), "unknown type '" + n + "'");
       t = SType::intT();
     }
     pos_++;
@@ -126,7 +126,7 @@ SType Parser::parseType(bool stopAtSize) {
     } else {
       // One error for the type; what it declares gets the error type, so
       // its uses report nothing more.
-      error(tok().pos, "unknown type '" + tok().text + "'" + didYouMean(tok().text, typeNames()));
+      error(tok().pos(), "unknown type '" + tok().text + "'" + didYouMean(tok().text, typeNames()));
       pos_++;
       t = SType::error();
     }
@@ -142,7 +142,7 @@ SType Parser::parseType(bool stopAtSize) {
     expect(Tok::RBrace);
     t = SType::fun(std::move(params), ret);
   } else {
-    syntaxError(tok().pos, "expected a type");
+    syntaxError(tok().pos(), "expected a type");
   }
   for (;;) {
     if (t.isError() && (at(Tok::Question) || (at(Tok::LBracket) && peekTok().kind == Tok::RBracket))) {
@@ -150,13 +150,13 @@ SType Parser::parseType(bool stopAtSize) {
     } else if (t.isError() && at(Tok::LBracket) && peekTok().kind == Tok::Tilde && peekTok(2).kind == Tok::RBracket) {
       pos_ += 3;
     } else if (at(Tok::Question)) {
-      if (!t.isRef() && !t.isError()) error(tok().pos, "'" + t.str() + "' cannot be nullable");
+      if (!t.isRef() && !t.isError()) error(tok().pos(), "'" + t.str() + "' cannot be nullable");
       else t.nullable = true;
       pos_++;
     } else if (at(Tok::LBracket)) {
       bool ro = peekTok().kind == Tok::Tilde;
       if (stopAtSize && !ro && peekTok().kind != Tok::RBracket) break;
-      SrcPos lb = tok().pos;
+      SrcPos lb = tok().pos();
       pos_++;
       accept(Tok::Tilde);
       expect(Tok::RBracket);
@@ -181,15 +181,15 @@ void Parser::parseDeclaration() {
   }
   for (;;) {
     if (at(Tok::TypeName) || (at(Tok::Ident) == false && tok().kind >= Tok::KwIf && tok().kind <= Tok::KwVal)) {
-      syntaxError(tok().pos, "'" + tok().text + "' cannot be used as a name");
+      syntaxError(tok().pos(), "'" + tok().text + "' cannot be used as a name");
     }
     bool bang = accept(Tok::Bang);  // `S !s = ...`: mutable through this name
-    if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name");
+    if (!at(Tok::Ident)) syntaxError(tok().pos(), "expected a name");
     Token name = tok();
-    if (name.text == "sys") error(name.pos, "'sys' cannot be redefined");
+    if (name.text == "sys") error(name.pos(), "'sys' cannot be redefined");
     pos_++;
     Val v;
-    SrcPos initPos = tok().pos;
+    SrcPos initPos = tok().pos();
     // `T name = "C";` declares a C function or variable, when a string could
     // not be T's value anyway (`u8[~] s = "C";` is a string).
     bool externDecl = !isVar && !isVal && at(Tok::Assign) && peekTok().kind == Tok::StrLit && peekTok().text == "C" &&
@@ -201,9 +201,9 @@ void Parser::parseDeclaration() {
       continue;
     }
     bool hasInit = at(Tok::Assign);
-    SrcPos assignPos = tok().pos;
+    SrcPos assignPos = tok().pos();
     if (accept(Tok::Assign)) {
-      initPos = tok().pos;
+      initPos = tok().pos();
       // A top-level `val main = {...}` is the function-form entry.
       bool isMain = topLevel_ && isVal && name.text == "main" && at(Tok::LBrace) && fn_ == mainCtx_;
       bool topVarFun = topLevel_ && isVar && at(Tok::LBrace) && fn_ == mainCtx_;
@@ -212,13 +212,13 @@ void Parser::parseDeclaration() {
       } catch (SyntaxError&) {
         // Define the name anyway, so later uses do not pile up errors.
         if (!syms().definedInInnermost(name.text))
-          scope()->define({name.text, SType::error(), false, nullptr, name.pos}, con(0));
+          scope()->define({name.text, SType::error(), false, nullptr, name.pos()}, con(0));
         throw;
       }
       if (isMain && v.t.kind == SType::Fun && v.n->isConst()) {
-        if (valMainFun_ >= 0) error(name.pos, "redefinition of 'main'");
+        if (valMainFun_ >= 0) error(name.pos(), "redefinition of 'main'");
         valMainFun_ = v.n->type->fun();
-        valMainPos_ = name.pos;
+        valMainPos_ = name.pos();
       }
       if (topVarFun && v.t.kind == SType::Fun && v.n->isConst() && v.n->type->kind() == TKind::FunPtr)
         topVarFuns_.push_back({name.text, v.n->type->fun()});
@@ -230,12 +230,12 @@ void Parser::parseDeclaration() {
       error(name.endPos(), std::string("'") + (isVar ? "var" : "val") + "' needs an initializer");
       v = {con(0), SType::error()};
     } else if (declared.kind == SType::Fun && !declared.nullable) {
-      error(name.pos, "function reference '" + name.text + "' needs an initializer");
+      error(name.pos(), "function reference '" + name.text + "' needs an initializer");
       v = {con(0), SType::error()};
     } else if (declared.kind == SType::Struct) {
       v = {nullCon(), declared.nullable ? SType::nullT() : declared};  // null, or not assigned yet
     } else if (declared.kind == SType::Array && !declared.nullable) {
-      error(name.pos, "array reference '" + name.text + "' needs an initializer");
+      error(name.pos(), "array reference '" + name.text + "' needs an initializer");
       v = {con(0), SType::error()};
     } else if (declared.isRef()) {
       v = {conOf(Type::nullPtr()), SType::nullT()};
@@ -273,14 +273,14 @@ void Parser::parseDeclaration() {
       immutable = true;
     }
     // `!` on a primitive, or on a name that is mutable anyway, changes nothing.
-    VarInfo info{name.text, t, immutable, nullptr, name.pos};
+    VarInfo info{name.text, t, immutable, nullptr, name.pos()};
     info.readonlyByBlock = ro && !isVal && (t.kind == SType::Struct || t.kind == SType::Array);
     info.maybeNull = t.isNullTracked() && maybeNull;
     if (isVal && v.n->isConst() && t.kind != SType::Struct) info.constValue = v.n->type;
     info.kind = declKind(t, info.constValue);
     warnShadow(name);
     int idx = scope()->define(info, v.n);
-    if (idx < 0) error(name.pos, "redefinition of '" + name.text + "'");
+    if (idx < 0) error(name.pos(), "redefinition of '" + name.text + "'");
     debugDeclare(idx, v.n, 0);
     if (!accept(Tok::Comma)) break;
   }
@@ -294,24 +294,24 @@ void Parser::declareExternal(const Token& name, const SType& declared) {
   if (declared.kind != SType::Fun) {
     int v = declareExternVar(name.text, declared);
     if (u_.funs[size_t(v)].isData != true || !sameType(funTypes_[size_t(v)], declared)) {
-      error(name.pos, "external variable '" + name.text + "' declared again with another type");
+      error(name.pos(), "external variable '" + name.text + "' declared again with another type");
     } else {
-      VarInfo info{name.text, declared, false, nullptr, name.pos};
+      VarInfo info{name.text, declared, false, nullptr, name.pos()};
       info.externVar = v;
-      if (scope()->define(info, con(0)) < 0) error(name.pos, "redefinition of '" + name.text + "'");
+      if (scope()->define(info, con(0)) < 0) error(name.pos(), "redefinition of '" + name.text + "'");
       return;
     }
   } else {
     int f = declareExtern(name.text, declared.sig->params, declared.sig->ret);
     if (u_.funs[size_t(f)].isData || !sameType(funTypes_[size_t(f)], declared))
-      error(name.pos, "external function '" + name.text + "' declared again with another type");
+      error(name.pos(), "external function '" + name.text + "' declared again with another type");
     Node* fp = conOf(Type::funPtr(f));
-    VarInfo info{name.text, declared, true, fp->type, name.pos};
-    if (scope()->define(info, fp) < 0) error(name.pos, "redefinition of '" + name.text + "'");
+    VarInfo info{name.text, declared, true, fp->type, name.pos()};
+    if (scope()->define(info, fp) < 0) error(name.pos(), "redefinition of '" + name.text + "'");
     return;
   }
   if (!syms().definedInInnermost(name.text))
-    scope()->define({name.text, SType::error(), true, nullptr, name.pos}, con(0));
+    scope()->define({name.text, SType::error(), true, nullptr, name.pos()}, con(0));
 }
 
 bool Parser::readonlyDecl(bool isVal, bool isVar, bool bang) {

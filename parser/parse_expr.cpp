@@ -222,34 +222,34 @@ Val Parser::parseAssign() {
     pos_++;
     Token op = tok();
     pos_++;
-    if (op.kind != Tok::Assign) return compoundAssign(name, op.kind, op.pos);
+    if (op.kind != Tok::Assign) return compoundAssign(name, op.kind, op.pos());
     int idx = syms().find(name.text);
-    SrcPos rhsPos = tok().pos;
+    SrcPos rhsPos = tok().pos();
     Nesting nest(*this);
     size_t rhsStart = pos_;
     Val v = parseAssign();
-    checkSelfAssign(rhsStart - 2, rhsStart - 1, rhsStart, op.pos);
+    checkSelfAssign(rhsStart - 2, rhsStart - 1, rhsStart, op.pos());
     v.form = ExprForm::Assign;
     int ext = externVarNamed(name.text);
     if (ext >= 0) {
       v = coerce(v, funTypes_[size_t(ext)], rhsPos);
       v.form = ExprForm::Assign;
-      storeExternVar(ext, v, op.pos);
+      storeExternVar(ext, v, op.pos());
       return v;
     }
     if (idx < 0) {
       if (name.text == "sys" || topFuns_.count(name.text))
-        error(op.pos, "cannot assign to '" + name.text + "'");
+        error(op.pos(), "cannot assign to '" + name.text + "'");
       else
-        error(name.pos, "undefined name '" + name.text + "'" + didYouMean(name.text, namesInScope()));
+        error(name.pos(), "undefined name '" + name.text + "'" + didYouMean(name.text, namesInScope()));
       return v;
     }
     SType to = syms().vars[size_t(idx)].type;
     if (regainsWrite(v.t, to) && !syms().vars[size_t(idx)].immutable)
-      error(op.pos, "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
+      error(op.pos(), "a read-only '" + v.t.str() + "' cannot be stored in mutable '" + name.text + "'");
     v = coerce(v, to, rhsPos);
     v.form = ExprForm::Assign;
-    assignVar(name, idx, v, op.pos);
+    assignVar(name, idx, v, op.pos());
     return v;
   }
   size_t start = pos_;
@@ -263,30 +263,30 @@ Val Parser::parseAssign() {
     Token op = tok();
     pos_++;
     Nesting nest(*this);
-    SrcPos rhsPos = tok().pos;
+    SrcPos rhsPos = tok().pos();
     Val rhs = parseAssign();
     if (op.kind != Tok::Assign) {
       std::string opText = tokSpelling(op.kind);
       opText.pop_back();  // "+=" -> "+"
-      rhs = arith(binaryOpFor(op.kind), v, rhs, op.pos, opText.c_str());
-      rhsPos = op.pos;
+      rhs = arith(binaryOpFor(op.kind), v, rhs, op.pos(), opText.c_str());
+      rhsPos = op.pos();
     }
     rhs = coerce(rhs, funTypes_[size_t(ext)], rhsPos);
-    storeExternVar(ext, rhs, op.pos);
+    storeExternVar(ext, rhs, op.pos());
     return rhs;
   }
   if (isAssignOp(tok().kind)) {
     if (lastField_.strct && lastField_.startTok == start && lastField_.endTok == pos_) {
       Token op = tok();
       size_t opTok = pos_++;
-      Val r = fieldAssign(op.kind, op.pos);
+      Val r = fieldAssign(op.kind, op.pos());
       if (op.kind == Tok::Assign) {
-        checkSelfAssign(start, opTok, opTok + 1, op.pos);
+        checkSelfAssign(start, opTok, opTok + 1, op.pos());
         r.form = ExprForm::Assign;
       }
       return r;
     }
-    if (!v.t.isError()) syntaxError(tok().pos, "cannot assign to this expression");
+    if (!v.t.isError()) syntaxError(tok().pos(), "cannot assign to this expression");
     // The target was wrong (reported): still parse the value.
     pos_++;
     Nesting nest(*this);
@@ -366,10 +366,10 @@ Val Parser::incDec(bool prefix, bool inc, const Token& name, SrcPos opPos) {
 }
 
 Val Parser::parseTernary() {
-  SrcPos cpos = tok().pos;
+  SrcPos cpos = tok().pos();
   Val c = parseLogical();
   if (!at(Tok::Question)) return c;
-  SrcPos qpos = tok().pos;
+  SrcPos qpos = tok().pos();
   pos_++;
   c = condition(testOnly(c), cpos);
   Scope* fScope = branch(c.n, qpos);
@@ -412,7 +412,7 @@ Val Parser::parseBitwise() {
     pos_++;
     Val b = parseEquality();
     checkBitwise(a, b, op);
-    a = arith(binaryOpFor(op.kind), a, b, op.pos, tokSpelling(op.kind));
+    a = arith(binaryOpFor(op.kind), a, b, op.pos(), tokSpelling(op.kind));
   }
   return a;
 }
@@ -425,7 +425,7 @@ Val Parser::parseEquality() {
     uint64_t events = factEvents_;
     Val b = parseRelational();
     if (factEvents_ != events) a.path = {};  // `p == f()`: p's test would come too late
-    a = compare(op.kind, a, b, op.pos);
+    a = compare(op.kind, a, b, op.pos());
     a.form = ExprForm::Compare;
   }
   return a;
@@ -437,7 +437,7 @@ Val Parser::parseRelational() {
   Token op = tok();
   pos_++;
   Val mid = parseShift();
-  Val res = compare(op.kind, left, mid, op.pos);
+  Val res = compare(op.kind, left, mid, op.pos());
   res.form = ExprForm::Compare;
   if (!isRelOpTok(tok().kind)) return res;
   Val chain = chainRest(res, mid, op.kind == Tok::Lt || op.kind == Tok::Le);
@@ -451,12 +451,12 @@ Val Parser::parseRelational() {
 Val Parser::chainRest(Val sofar, Val mid, bool less) {
   Token op = tok();
   bool less2 = op.kind == Tok::Lt || op.kind == Tok::Le;
-  if (less2 != less) error(op.pos, "comparison chain mixes '<' and '>' directions");
+  if (less2 != less) error(op.pos(), "comparison chain mixes '<' and '>' directions");
   pos_++;
-  Scope* skip = branch(sofar.n, op.pos);
+  Scope* skip = branch(sofar.n, op.pos());
   Nesting nest(*this);
   Val right = parseShift();
-  Val c = compare(op.kind, mid, right, op.pos);
+  Val c = compare(op.kind, mid, right, op.pos());
   if (isRelOpTok(tok().kind)) c = chainRest(c, right, less);
   return mergeValues(scope(), c, skip, Val{con(0), SType::boolT()}, SType::boolT());
 }
@@ -467,7 +467,7 @@ Val Parser::parseShift() {
     Token op = tok();
     pos_++;
     Val b = parseAdditive();
-    a = arith(binaryOpFor(op.kind), a, b, op.pos, tokSpelling(op.kind));
+    a = arith(binaryOpFor(op.kind), a, b, op.pos(), tokSpelling(op.kind));
   }
   return a;
 }
@@ -478,7 +478,7 @@ Val Parser::parseAdditive() {
     Token op = tok();
     pos_++;
     Val b = parseMultiplicative();
-    a = arith(binaryOpFor(op.kind), a, b, op.pos, tokSpelling(op.kind));
+    a = arith(binaryOpFor(op.kind), a, b, op.pos(), tokSpelling(op.kind));
   }
   return a;
 }
@@ -489,7 +489,7 @@ Val Parser::parseMultiplicative() {
     Token op = tok();
     pos_++;
     Val b = parseUnary();
-    a = arith(binaryOpFor(op.kind), a, b, op.pos, tokSpelling(op.kind));
+    a = arith(binaryOpFor(op.kind), a, b, op.pos(), tokSpelling(op.kind));
   }
   return a;
 }
@@ -500,12 +500,12 @@ Val Parser::parseUnary() {
   switch (op.kind) {
     case Tok::Minus:
       pos_++;
-      return parseNegation(op.pos);
+      return parseNegation(op.pos());
     case Tok::Bang: {
       pos_++;
-      SrcPos vpos = tok().pos;
+      SrcPos vpos = tok().pos();
       Val v = condition(testOnly(parseUnary()), vpos);
-      Val r{dataOp(Op::Not, v.n, nullptr, op.pos), SType::boolT()};
+      Val r{dataOp(Op::Not, v.n, nullptr, op.pos()), SType::boolT()};
       r.nnTrue = v.nnFalse;
       r.nnFalse = v.nnTrue;
       return r;
@@ -514,7 +514,7 @@ Val Parser::parseUnary() {
     case Tok::MinusMinus: {
       if (op.kind == Tok::MinusMinus && !namesNumericVar(pos_ + 1)) return parseDoubleMinus();
       pos_++;
-      if (!at(Tok::Ident)) syntaxError(tok().pos, std::string("'") + tokSpelling(op.kind) + "' needs a variable");
+      if (!at(Tok::Ident)) syntaxError(tok().pos(), std::string("'") + tokSpelling(op.kind) + "' needs a variable");
       if (peekTok().kind == Tok::Dot || peekTok().kind == Tok::LParen) {
         // ++s.f: the target is a field.
         size_t start = pos_;
@@ -522,22 +522,22 @@ Val Parser::parseUnary() {
         Val v = parsePrimary();
         while (at(Tok::Dot) || at(Tok::LParen)) {
           if (at(Tok::LParen)) {
-            v = parseCall(v, tok().pos);
+            v = parseCall(v, tok().pos());
             lastField_ = {};
           } else {
-            SrcPos dot = tok().pos;
+            SrcPos dot = tok().pos();
             pos_++;
             v = fieldAccess(v, dot, start);
           }
         }
         if (lastField_.strct && lastField_.startTok == start && lastField_.endTok == pos_)
-          return fieldIncDec(op.kind == Tok::PlusPlus, op.pos, true);
-        if (!v.t.isError()) error(op.pos, std::string("'") + tokSpelling(op.kind) + "' needs a variable");
+          return fieldIncDec(op.kind == Tok::PlusPlus, op.pos(), true);
+        if (!v.t.isError()) error(op.pos(), std::string("'") + tokSpelling(op.kind) + "' needs a variable");
         return {con(0), SType::error()};
       }
       Token name = tok();
       pos_++;
-      return incDec(true, op.kind == Tok::PlusPlus, name, op.pos);
+      return incDec(true, op.kind == Tok::PlusPlus, name, op.pos());
     }
     default: return parsePostfix();
   }
@@ -561,9 +561,9 @@ Val Parser::parseNegation(SrcPos minusPos) {
 Val Parser::parseDoubleMinus() {
   Token mm = tok();
   pos_++;
-  SrcPos second = mm.pos;
+  SrcPos second = mm.pos();
   second.col++;
-  bool joined = at(Tok::Minus) && tok().pos.line == mm.endPos().line && tok().pos.col == mm.endPos().col;
+  bool joined = at(Tok::Minus) && tok().pos().line == mm.endPos().line && tok().pos().col == mm.endPos().col;
   Val inner;
   if (joined && namesNumericVar(pos_ + 1)) {
     pos_++;
@@ -573,7 +573,7 @@ Val Parser::parseDoubleMinus() {
   } else {
     inner = parseNegation(second);
   }
-  return negate(inner, mm.pos);
+  return negate(inner, mm.pos());
 }
 
 // Token i names a numeric variable: `--` before it decrements it. Names are
@@ -593,14 +593,14 @@ Val Parser::parsePostfix() {
     pos_++;
     Token op = tok();
     pos_++;
-    return incDec(false, op.kind == Tok::PlusPlus, name, op.pos);
+    return incDec(false, op.kind == Tok::PlusPlus, name, op.pos());
   }
   size_t start = pos_;
   Val v = parsePrimary();
   bool isField = false;
   for (;;) {
     if (at(Tok::LParen)) {
-      v = parseCall(v, tok().pos);
+      v = parseCall(v, tok().pos());
       isField = false;
     } else if (at(Tok::LBracket)) {
       Nesting nest(*this);
@@ -610,7 +610,7 @@ Val Parser::parsePostfix() {
       v = parseLength(v);
       isField = false;
     } else if (at(Tok::Dot)) {
-      SrcPos dot = tok().pos;
+      SrcPos dot = tok().pos();
       pos_++;
       v = fieldAccess(v, dot, start);
       isField = lastField_.strct != nullptr;
@@ -622,9 +622,9 @@ Val Parser::parsePostfix() {
     if (isField) {
       Token op = tok();
       pos_++;
-      return fieldIncDec(op.kind == Tok::PlusPlus, op.pos);
+      return fieldIncDec(op.kind == Tok::PlusPlus, op.pos());
     }
-    if (!v.t.isError()) syntaxError(tok().pos, std::string("'") + tokSpelling(tok().kind) + "' needs a variable");
+    if (!v.t.isError()) syntaxError(tok().pos(), std::string("'") + tokSpelling(tok().kind) + "' needs a variable");
     pos_++;
   }
   return v;
@@ -637,7 +637,7 @@ Val Parser::parseIntLiteral(bool negated) {
   constexpr uint64_t kMinMagnitude = uint64_t(1) << 63;
   bool tooLarge = t.intTooLarge || (!t.isHex && (negated ? v > kMinMagnitude : v >= kMinMagnitude));
   if (tooLarge) {
-    error(t.pos, "integer literal too large");
+    error(t.pos(), "integer literal too large");
     return {con(0), SType::intT()};
   }
   int64_t x = int64_t(v);
@@ -653,18 +653,18 @@ Val Parser::readName(const Token& name) {
   if (idx >= 0) {
     syms().vars[size_t(idx)].read = true;
     const VarInfo& info = syms().vars[size_t(idx)];
-    if (info.externVar >= 0) return loadExternVar(info.externVar, name.pos);
+    if (info.externVar >= 0) return loadExternVar(info.externVar, name.pos());
     if (info.field >= 0) {
       // A field named bare inside a method.
       fn_->usedSelf = true;
       StructInfo* s = const_cast<StructInfo*>(fn_->selfStruct);
       Val self = readVar(info.selfVar);
-      return fromPath(emitLoad(self, *s, info.field, name.pos), fieldPath(self, *s, info.field));
+      return fromPath(emitLoad(self, *s, info.field, name.pos()), fieldPath(self, *s, info.field));
     }
     if (info.name == "self" && fn_->selfStruct) fn_->usedSelf = true;
     if ((info.type.kind == SType::Struct || info.type.kind == SType::Array) && !info.type.nullable &&
         scope()->maybeNull(idx)) {
-      error(name.pos, "'" + name.text + "' might not be initialized");
+      error(name.pos(), "'" + name.text + "' might not be initialized");
       return {nullCon(), SType::error()};
     }
     return readVar(idx);
@@ -676,17 +676,17 @@ Val Parser::readName(const Token& name) {
       c->symbols.vars[size_t(j)].read = true;
       const VarInfo& v = c->symbols.vars[size_t(j)];
       if (v.constValue) return {conOf(v.constValue), v.type};
-      if (v.externVar >= 0) return loadExternVar(v.externVar, name.pos);
-      error(name.pos, "'" + name.text + "' of an enclosing function is not a constant and cannot be used here");
+      if (v.externVar >= 0) return loadExternVar(v.externVar, name.pos());
+      error(name.pos(), "'" + name.text + "' of an enclosing function is not a constant and cannot be used here");
       return {con(0), SType::error()};
     }
     Val k;
     if (c->selfStruct && bareStructConstant(*const_cast<StructInfo*>(c->selfStruct), name, &k)) return k;
   }
-  if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos);
+  if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos());
   Val later;
   if (laterTopConstant(name, &later)) return later;
-  error(name.pos, "undefined name '" + name.text + "'" + didYouMean(name.text, namesInScope()));
+  error(name.pos(), "undefined name '" + name.text + "'" + didYouMean(name.text, namesInScope()));
   return {con(0), SType::error()};
 }
 
@@ -719,7 +719,7 @@ Val Parser::parsePrimary() {
       if (it != topFunAt_.end()) {
         std::string name = it->second;
         size_t open = pos_;
-        Val v = topFunValue(name, t.pos);
+        Val v = topFunValue(name, t.pos());
         TopFun& tf = topFuns_[name];
         if (tf.parsing)
           skipPastBrace(open);  // met again inside itself (error recovery): its end is not known yet
@@ -736,7 +736,7 @@ Val Parser::parsePrimary() {
         if (StructInfo* s = structNameAt(pos_, &end)) {
           size_t start = pos_;
           pos_ = end;
-          return typeMember(s, t.pos, start);
+          return typeMember(s, t.pos(), start);
         }
       }
       pos_++;
@@ -752,8 +752,8 @@ Val Parser::parsePrimary() {
     case Tok::FloatLit: pos_++; return literal({fcon(t.floatValue), SType::floatT(64)});
     case Tok::TypeName:
       if (peekTok().kind == Tok::LParen) return parseConversion();
-      syntaxError(t.pos, "expected expression");
-    default: syntaxError(t.pos, "expected expression");
+      syntaxError(t.pos(), "expected expression");
+    default: syntaxError(t.pos(), "expected expression");
   }
 }
 

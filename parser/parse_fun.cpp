@@ -196,6 +196,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   info.f32Result = ctx.retType.isFloat() && ctx.retType.bits == 32;
   G().addDef(G().stop(), ret);
   scopes_.kill(ctx.scope);
+  scopes_.releaseSince(ctx.scopeMark);
   if (ctx.returns) {
     ctx.returns->keep = 0;
     while (!ctx.returns->in.empty()) G().delDef(ctx.returns, ctx.returns->in.size() - 1);
@@ -204,7 +205,7 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
 }
 
 Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruct) {
-  SrcPos startPos = tok().pos;
+  SrcPos startPos = tok().pos();
   size_t open = pos_;
   expect(Tok::LBrace);
   struct Param {
@@ -214,15 +215,15 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   std::vector<Param> params;
   try {
     while (!at(Tok::Arrow)) {
-      if (at(Tok::Eof)) syntaxError(tok().pos, "expected '->'");
+      if (at(Tok::Eof)) syntaxError(tok().pos(), "expected '->'");
       // `{ x -> ... }`: a name without a type, not a type without a name.
       size_t end = 0;
       if (at(Tok::Ident) && !structNameAt(pos_, &end) && (peekTok().kind == Tok::Arrow || peekTok().kind == Tok::Comma))
-        syntaxError(tok().pos, "expected a type");
+        syntaxError(tok().pos(), "expected a type");
       SType t = parseType();
       accept(Tok::Bang);  // `int[] !a`: parameters are mutable anyway
-      if (at(Tok::TypeName)) syntaxError(tok().pos, "'" + tok().text + "' cannot be used as a name");
-      if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a parameter name");
+      if (at(Tok::TypeName)) syntaxError(tok().pos(), "'" + tok().text + "' cannot be used as a name");
+      if (!at(Tok::Ident)) syntaxError(tok().pos(), "expected a parameter name");
       params.push_back({t, tok()});
       pos_++;
       accept(Tok::Comma);
@@ -268,6 +269,7 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   Node* mem = nullptr;
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
+  ctx.scopeMark = scopes_.mark();
   ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, ctx.symbols, fun, mem);
   ctx.selfStruct = selfStruct;
   // From here on nodes go into the new function's graph.
@@ -304,16 +306,16 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
       Node* parm = mk(Op::Parm, {fun}, params[i].t.isNarrow() ? Type::intBot() : params[i].t.lattice(),
                       int64_t(i + firstParam));
       Node* value = params[i].t.isNarrow() ? narrowTo({parm, SType::intT()}, params[i].t).n : parm;
-      VarInfo pinfo{params[i].name.text, params[i].t, false, nullptr, params[i].name.pos};
+      VarInfo pinfo{params[i].name.text, params[i].t, false, nullptr, params[i].name.pos()};
       pinfo.maybeNull = params[i].t.isNullTracked() && params[i].t.nullable;
       pinfo.kind = VarKind::Param;
       int idx = ctx.scope->define(pinfo, value);
-      if (idx < 0) error(params[i].name.pos, "redefinition of '" + params[i].name.text + "'");
+      if (idx < 0) error(params[i].name.pos(), "redefinition of '" + params[i].name.text + "'");
       debugDeclare(idx, value, int(i + firstParam + 1), parm);
     }
     StatementSeq seq;
     while (!at(Tok::RBrace) && !at(Tok::Eof)) parseStatementIn(seq);
-    SrcPos endPos = tok().pos;
+    SrcPos endPos = tok().pos();
     expect(Tok::RBrace, open);
     warnUnused(0);
     finishFunction(ctx, endPos, false);
@@ -431,6 +433,7 @@ Node* Parser::externThunk(int ext) {
   Node* mem = nullptr;
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
+  ctx.scopeMark = scopes_.mark();
   ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, ctx.symbols, fun, mem);
   FunCtx* savedFn = fn_;
   bool savedTop = topLevel_;
@@ -506,7 +509,7 @@ void Parser::parseArguments(std::vector<Val>* args, std::vector<SrcPos>* argPos)
   expect(Tok::LParen);
   if (!at(Tok::RParen)) {
     for (;;) {
-      argPos->push_back(tok().pos);
+      argPos->push_back(tok().pos());
       args->push_back(parseExpr());
       if (!accept(Tok::Comma)) break;
     }
@@ -565,21 +568,21 @@ Val Parser::parseSys() {
   pos_++;
   std::string path = "sys";
   while (accept(Tok::Dot)) {
-    if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name after '.'");
+    if (!at(Tok::Ident)) syntaxError(tok().pos(), "expected a name after '.'");
     path += "." + tok().text;
     pos_++;
     if (path == "sys.io.p") break;
-    if (path.rfind("sys.math.", 0) == 0) return parseSysMath(path.substr(9), sys.pos);
+    if (path.rfind("sys.math.", 0) == 0) return parseSysMath(path.substr(9), sys.pos());
   }
   if (path != "sys.io.p") {
-    error(sys.pos, "unknown name '" + path + "'" + sysSuggestion(path));
-    if (at(Tok::LParen)) parseCall({con(0), SType::error()}, tok().pos);
+    error(sys.pos(), "unknown name '" + path + "'" + sysSuggestion(path));
+    if (at(Tok::LParen)) parseCall({con(0), SType::error()}, tok().pos());
     return {con(0), SType::error()};
   }
-  SrcPos lp = tok().pos;
+  SrcPos lp = tok().pos();
   size_t open = pos_;
   expect(Tok::LParen);
-  SrcPos argPos = tok().pos;
+  SrcPos argPos = tok().pos();
   Val v = parseExpr();
   expect(Tok::RParen, open);
   return printCall(v, argPos.valid() ? argPos : lp);

@@ -27,7 +27,7 @@ bool keepsReference(const SType& a, const SType& b) {
 Val Parser::parseLogical() {
   std::vector<LogicalLeft> lefts;
   for (;;) {
-    SrcPos apos = tok().pos;
+    SrcPos apos = tok().pos();
     Val a = parseBitwise();
     if (!at(Tok::AndAnd) && !at(Tok::OrOr)) {
       // The last operand: merge from the right.
@@ -39,13 +39,13 @@ Val Parser::parseLogical() {
     bool isAnd = op.kind == Tok::AndAnd;
     if (!lefts.empty() && lefts.back().isAnd != isAnd) {
       std::string x = isAnd ? "||" : "&&", y = tokSpelling(op.kind);
-      warn(op.pos, Warn::Parentheses,
+      warn(op.pos(), Warn::Parentheses,
            "'&&' and '||' mixed without parentheses: 'a " + x + " b " + y + " c' groups as 'a " + x + " (b " + y +
                " c)'");
     }
     Val c = condition(a, apos);
     // The current scope evaluates the right operand; `skip` does not.
-    Scope* skip = branch(c.n, op.pos);
+    Scope* skip = branch(c.n, op.pos());
     applyFacts(scope(), isAnd ? c.nnTrue : c.nnFalse);
     if (!isAnd) {
       // `||` evaluates its right side on the false arm: swap the arms.
@@ -56,7 +56,7 @@ Val Parser::parseLogical() {
       t->keep--;
     }
     lefts.push_back({isAnd, a, c, skip});
-    apos = tok().pos;
+    apos = tok().pos();
   }
 }
 

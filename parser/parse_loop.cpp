@@ -50,12 +50,12 @@ Scope* Parser::enterLoop(size_t loopTok, size_t bodyStart) {
 
 //   while = 'while' '(' expr ')' statement
 void Parser::parseWhile() {
-  SrcPos wpos = tok().pos;
+  SrcPos wpos = tok().pos();
   size_t loopTok = pos_++;
   Scope* head = enterLoop(loopTok, at(Tok::LParen) ? partner_[pos_] + 1 : pos_);
   size_t lp = pos_;
   expect(Tok::LParen);
-  SrcPos cpos = tok().pos;
+  SrcPos cpos = tok().pos();
   size_t cstart = pos_;
   Val e = parseExpr();
   Val c = condition(testOnly(e), cpos);
@@ -90,7 +90,7 @@ void Parser::closeLoop(size_t loopTok, Scope* head, Scope* exit) {
 
 //   for = 'for' '(' [declaration | expr] ';' [expr] ';' [expr] ')' statement
 void Parser::parseFor() {
-  SrcPos fpos = tok().pos;
+  SrcPos fpos = tok().pos();
   size_t loopTok = pos_++;
   size_t bodyStart = at(Tok::LParen) ? partner_[pos_] + 1 : pos_;
   size_t lp = pos_;
@@ -106,7 +106,7 @@ void Parser::parseFor() {
     expect(Tok::Semi);
   }
   Scope* head = enterLoop(loopTok, bodyStart);
-  SrcPos cpos = tok().pos;
+  SrcPos cpos = tok().pos();
   Val c;
   if (at(Tok::Semi)) {
     c = {con(1), SType::boolT()};
@@ -134,7 +134,7 @@ void Parser::parseFor() {
   pos_ = stepPos;
   try {
     if (!at(Tok::RParen)) parseExpr();
-    if (!at(Tok::RParen)) syntaxError(tok().pos, "expected ')'");
+    if (!at(Tok::RParen)) syntaxError(tok().pos(), "expected ')'");
   } catch (SyntaxError&) {
   }
   pos_ = bodyEnd;
@@ -156,7 +156,7 @@ Scope* Parser::jumpTo(Scope* target) {
 
 //   break = 'break' ';'      continue = 'continue' ';'
 void Parser::parseBreakContinue(bool isBreak) {
-  SrcPos p = tok().pos;
+  SrcPos p = tok().pos();
   pos_++;
   if (!fn_->inLoop) {
     error(p, std::string("'") + (isBreak ? "break" : "continue") + "' outside of a loop");

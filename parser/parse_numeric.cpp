@@ -60,7 +60,7 @@ Val Parser::parseConversion() {
   SType to = primitiveTypeNamed(name.text);
   size_t lp = pos_;
   expect(Tok::LParen);
-  SrcPos argPos = tok().pos;
+  SrcPos argPos = tok().pos();
   Val v = parseExpr();
   expect(Tok::RParen, lp);
   if (v.t.isError() || to.isError()) return zeroOf(to.isError() ? SType::error() : to);
@@ -72,7 +72,7 @@ Val Parser::parseConversion() {
     return zeroOf(to);
   }
   if (to.isFloat()) return storeAs(v, to);
-  if (v.t.isFloat()) v = {dataOp(Op::FToI, v.n, nullptr, name.pos), SType::intT()};
+  if (v.t.isFloat()) v = {dataOp(Op::FToI, v.n, nullptr, name.pos()), SType::intT()};
   if (to.isNarrow()) return narrowTo(v, to);
   return {v.n, to};
 }
@@ -83,7 +83,7 @@ Val Parser::parseConversion() {
 Val Parser::parseSysMath(const std::string& fn, SrcPos namePos) {
   int arity = fn == "min" || fn == "max" ? 2 : 1;
   bool known = fn == "sqrt" || fn == "floor" || fn == "ceil" || fn == "abs" || arity == 2;
-  SrcPos lp = tok().pos;
+  SrcPos lp = tok().pos();
   std::vector<Val> args;
   std::vector<SrcPos> argPos;
   parseArguments(&args, &argPos);

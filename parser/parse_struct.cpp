@@ -36,14 +36,14 @@ void Parser::preDeclareStructs() {
     if (k != Tok::KwStruct || toks_[i + 1].kind != Tok::Ident || toks_[i + 2].kind != Tok::LBrace) continue;
     std::string name = toks_[i + 1].text;
     if (open.empty() && name == "sys" && (sysStart_ == 0 || i < sysStart_)) {
-      error(toks_[i + 1].pos, "'sys' cannot be redefined");
+      error(toks_[i + 1].pos(), "'sys' cannot be redefined");
       continue;
     }
     if (!open.empty()) name = open.back().s->name + "." + name;
     if (structByName_.count(name)) continue;  // reported where it is parsed
     auto s = std::make_unique<StructInfo>();
     s->name = name;
-    s->pos = toks_[i + 1].pos;
+    s->pos = toks_[i + 1].pos();
     s->bodyTok = i + 2;
     structByName_[name] = s.get();
     open.push_back({s.get(), depth});
@@ -103,14 +103,14 @@ void Parser::parseStructFields(StructInfo& s) {
       if (accept(Tok::KwVal)) {
         f.isVal = true;
       } else if (at(Tok::KwVar)) {
-        syntaxError(tok().pos, "a field needs a type or 'val'");
+        syntaxError(tok().pos(), "a field needs a type or 'val'");
       } else {
         f.type = parseType();
       }
       f.mutableRef = accept(Tok::Bang);
-      if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a field name");
+      if (!at(Tok::Ident)) syntaxError(tok().pos(), "expected a field name");
       f.name = tok().text;
-      f.pos = tok().pos;
+      f.pos = tok().pos();
       pos_++;
       bool externDecl = !f.isVal && at(Tok::Assign) && peekTok().kind == Tok::StrLit && peekTok().text == "C" &&
                         (peekTok(2).kind == Tok::Semi || peekTok(2).kind == Tok::RBrace) &&
@@ -151,12 +151,12 @@ void Parser::parseStructFields(StructInfo& s) {
 
 //   struct = 'struct' name '{' ... '}' [';']
 void Parser::parseStructStatement() {
-  SrcPos kw = tok().pos;
+  SrcPos kw = tok().pos();
   pos_++;
-  if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a struct name");
+  if (!at(Tok::Ident)) syntaxError(tok().pos(), "expected a struct name");
   Token name = tok();
   pos_++;
-  if (!at(Tok::LBrace)) syntaxError(tok().pos, "expected '{'");
+  if (!at(Tok::LBrace)) syntaxError(tok().pos(), "expected '{'");
   size_t open = pos_;
   skipPastBrace(open);
   if (prevTok().kind != Tok::RBrace || pos_ - 1 == open) expect(Tok::RBrace, open);  // unterminated: at the end of file
@@ -166,7 +166,7 @@ void Parser::parseStructStatement() {
     if (x->bodyTok == open) s = x.get();
   if (!s) {
     // A struct `sys` was refused when structs were declared.
-    if (name.text != "sys") error(name.pos, "redefinition of struct '" + name.text + "'");
+    if (name.text != "sys") error(name.pos(), "redefinition of struct '" + name.text + "'");
     return;
   }
   (void)kw;
@@ -196,7 +196,7 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
       return conOf(Type::funPtr(f.funIdx));
     }
     if (f.isMethod) {
-      error(tok().pos, "method '" + f.name + "' is used in its own parameter list");
+      error(tok().pos(), "method '" + f.name + "' is used in its own parameter list");
     } else {
       std::string cycle = constCycle(s.name + "." + f.name);
       if (cycle.empty())
@@ -232,10 +232,10 @@ Node* Parser::fieldConst(StructInfo& s, FieldInfo& f) {
   f.evaluating = false;
   // A call without a value (`val k = sys.io.p(1);`) gives no node at all.
   if (!v.t.isError() && (!v.n || !v.t.hasValue())) {
-    error(toks_[f.initTok].pos, "expression has no value");
+    error(toks_[f.initTok].pos(), "expression has no value");
     v = {con(0), SType::error()};
   } else if (!v.t.isError() && !v.n->isConst()) {
-    error(toks_[f.initTok].pos, "the value of constant field '" + f.name + "' is not a constant");
+    error(toks_[f.initTok].pos(), "the value of constant field '" + f.name + "' is not a constant");
     v = {con(0), SType::error()};
   }
   if (!v.n || !v.t.hasValue()) v = {con(0), SType::error()};
@@ -266,15 +266,15 @@ Val Parser::readNameInConstant(const Token& name) {
   if (auto it = top.blocks[0].find(name.text); it != top.blocks[0].end()) {
     const VarInfo& info = top.vars[size_t(it->second)];
     if (info.constValue) return {conOf(info.constValue), info.type};
-    if (info.externVar >= 0) return loadExternVar(info.externVar, name.pos);
+    if (info.externVar >= 0) return loadExternVar(info.externVar, name.pos());
     // Read as a value, it gives "... is not a constant" where it is used.
     if (fn_ == mainCtx_) return readVar(it->second);
-    error(name.pos, "'" + name.text + "' is not a constant, so a constant cannot use it");
+    error(name.pos(), "'" + name.text + "' is not a constant, so a constant cannot use it");
     return {con(0), SType::error()};
   }
-  if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos);
+  if (topFuns_.count(name.text)) return topFunValue(name.text, name.pos());
   if (laterTopConstant(name, &v)) return v;
-  error(name.pos, "undefined name '" + name.text + "'");
+  error(name.pos(), "undefined name '" + name.text + "'");
   return {con(0), SType::error()};
 }
 
@@ -300,7 +300,7 @@ bool Parser::laterTopConstant(const Token& name, Val* out) {
     return true;
   }
   if (std::find(constStack_.begin(), constStack_.end(), name.text) != constStack_.end()) {
-    error(name.pos, "constant '" + name.text + "' depends on itself: " + constCycle(name.text));
+    error(name.pos(), "constant '" + name.text + "' depends on itself: " + constCycle(name.text));
     *out = {con(0), SType::error()};
     return true;
   }
@@ -319,7 +319,7 @@ bool Parser::laterTopConstant(const Token& name, Val* out) {
   constStack_.pop_back();
   pos_ = saved;
   if (!v.t.isError() && (!v.n || !v.t.hasValue() || !v.n->isConst())) {
-    error(name.pos, "'" + name.text + "' is not a constant, so a struct constant cannot use it before its declaration");
+    error(name.pos(), "'" + name.text + "' is not a constant, so a struct constant cannot use it before its declaration");
     v = {con(0), SType::error()};
   }
   if (v.t.isError()) {
@@ -370,27 +370,27 @@ bool Parser::checkDeref(const Val& obj, SrcPos dotPos) {
 // A name that is a struct type, used as a value: `A.k`, `A.B.f(x)`.
 Val Parser::typeMember(StructInfo* s, SrcPos pos, size_t startTok) {
   if (!accept(Tok::Dot)) syntaxError(pos, "struct '" + s->name + "' is not a value");
-  if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a name after '.'");
+  if (!at(Tok::Ident)) syntaxError(tok().pos(), "expected a name after '.'");
   Token name = tok();
   pos_++;
   int fi = s->find(name.text);
   if (fi < 0 || !s->fields[size_t(fi)].isConst()) {
-    error(name.pos, "struct '" + s->name + "' has no constant '" + name.text + "'");
+    error(name.pos(), "struct '" + s->name + "' has no constant '" + name.text + "'");
     return {con(0), SType::error()};
   }
   FieldInfo& f = s->fields[size_t(fi)];
-  if (f.externDecl) return externField(f, name.pos, startTok);
+  if (f.externDecl) return externField(f, name.pos(), startTok);
   Node* c = fieldConst(*s, f);
   if (!c) return {con(0), SType::error()};
   if (f.isMethod && f.type.kind == SType::Fun) {
     if (f.methodUsesSelf) {
-      error(name.pos, "method '" + name.text + "' needs an object");
+      error(name.pos(), "method '" + name.text + "' needs an object");
       return {con(0), SType::error()};
     }
     // A method that never uses `self` may be called through its type; it
     // gets null for `self`.
-    if (!at(Tok::LParen)) syntaxError(tok().pos, "expected '(' after method '" + name.text + "'");
-    return methodCall(nullValue(), *s, f, tok().pos);
+    if (!at(Tok::LParen)) syntaxError(tok().pos(), "expected '(' after method '" + name.text + "'");
+    return methodCall(nullValue(), *s, f, tok().pos());
   }
   return {c, f.type};
 }
@@ -399,15 +399,15 @@ Val Parser::typeMember(StructInfo* s, SrcPos pos, size_t startTok) {
 
 //   new = 'new' structname ['{' statement* '}']
 Val Parser::parseNewStruct() {
-  SrcPos newPos = tok().pos;
+  SrcPos newPos = tok().pos();
   pos_++;
   size_t end = 0;
   StructInfo* s = structNameAt(pos_, &end);
   if (!s) {
     if (at(Tok::TypeName) || at(Tok::Ident))
-      syntaxError(tok().pos, at(Tok::Ident) ? "unknown struct '" + tok().text + "'" + didYouMean(tok().text, structNames())
+      syntaxError(tok().pos(), at(Tok::Ident) ? "unknown struct '" + tok().text + "'" + didYouMean(tok().text, structNames())
                                             : "expected '[' and an array size");
-    syntaxError(tok().pos, "expected a struct name after 'new'");
+    syntaxError(tok().pos(), "expected a struct name after 'new'");
   }
   pos_ = end;
   if (s->replaying) {
@@ -431,7 +431,7 @@ Val Parser::parseNewStruct() {
         pos_ = f.initTok;
         s->replaying = true;
         OnExit done{[s] { s->replaying = false; }};
-        SrcPos ipos = tok().pos;
+        SrcPos ipos = tok().pos();
         try {
           v = coerce(parseExpr(), f.type, ipos);
         } catch (SyntaxError&) {
@@ -472,7 +472,7 @@ Val Parser::parseNewStruct() {
 // ---------------------------------------------------------------- fields
 
 Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
-  if (!at(Tok::Ident)) syntaxError(tok().pos, "expected a field name after '.'");
+  if (!at(Tok::Ident)) syntaxError(tok().pos(), "expected a field name after '.'");
   Token name = tok();
   pos_++;
   lastField_ = {};
@@ -485,15 +485,15 @@ Val Parser::fieldAccess(Val obj, SrcPos dotPos, size_t startTok) {
   StructInfo* s = const_cast<StructInfo*>(obj.t.strct);
   int fi = s->find(name.text);
   if (fi < 0) {
-    error(name.pos, "struct '" + s->name + "' has no field '" + name.text + "'" + didYouMean(name.text, fieldNames(*s)));
+    error(name.pos(), "struct '" + s->name + "' has no field '" + name.text + "'" + didYouMean(name.text, fieldNames(*s)));
     return {con(0), SType::error()};
   }
   FieldInfo& f = s->fields[size_t(fi)];
-  if (f.externDecl) return externField(f, name.pos, startTok);
+  if (f.externDecl) return externField(f, name.pos(), startTok);
   if (f.isConst()) {
     if (f.isMethod) {
-      if (!at(Tok::LParen)) syntaxError(tok().pos, "expected '(' after method '" + name.text + "'");
-      return methodCall(obj, *s, f, tok().pos);
+      if (!at(Tok::LParen)) syntaxError(tok().pos(), "expected '(' after method '" + name.text + "'");
+      return methodCall(obj, *s, f, tok().pos());
     }
     Node* c = fieldConst(*s, f);
     return c ? Val{c, f.type} : Val{con(0), SType::error()};
@@ -522,7 +522,7 @@ Val Parser::methodCall(Val obj, StructInfo& s, FieldInfo& f, SrcPos pos) {
   const FunSig& sig = *f.type.sig;
   std::vector<Val> args;
   std::vector<SrcPos> argPos;
-  SrcPos lparen = tok().pos;  // where traces show the call
+  SrcPos lparen = tok().pos();  // where traces show the call
   parseArguments(&args, &argPos);
   if (args.size() + 1 != sig.params.size()) {
     error(pos, "wrong number of arguments: expected " + std::to_string(sig.params.size() - 1) + ", found " +
@@ -561,11 +561,11 @@ Val Parser::bareMethodCall(FieldInfo& m) {
   // a method calling itself (it uses `self` only if its body does).
   if (!m.evaluating) {
     fieldConst(s, m);
-    if (m.constValue && !m.methodUsesSelf) return methodCall(nullValue(), s, m, tok().pos);
+    if (m.constValue && !m.methodUsesSelf) return methodCall(nullValue(), s, m, tok().pos());
   }
   if (!m.evaluating || m.funIdx != fn_->funIdx) fn_->usedSelf = true;
   Val self = readVar(syms().find("self"));
-  return methodCall(self, s, m, tok().pos);
+  return methodCall(self, s, m, tok().pos());
 }
 
 // `obj.f op= v` where the target was just parsed as a field load.
@@ -573,7 +573,7 @@ Val Parser::fieldAssign(Tok op, SrcPos opPos) {
   FieldRef ref = lastField_;
   lastField_ = {};
   Nesting nest(*this);
-  SrcPos rhsPos = tok().pos;
+  SrcPos rhsPos = tok().pos();
   Val rhs = parseAssign();
   FieldInfo& f = ref.strct->fields[size_t(ref.field)];
   Val v = rhs;

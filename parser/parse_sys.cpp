@@ -23,7 +23,7 @@ bool Parser::needsSysLibrary() const {
 
 void Parser::appendSysLibrary() {
   std::vector<Token> lib = tokenize(sysPreludeFile(), diag_);
-  for (Token& t : lib) t.pos.file = kSysLibraryFile;
+  for (Token& t : lib) t.file = kSysLibraryFile;
   sysStart_ = toks_.size();
   toks_.insert(toks_.end(), lib.begin(), lib.end());
 }
@@ -43,12 +43,12 @@ Val Parser::parseSysLibraryName(const Token& sys) {
     // Past the path: the struct names, then `.NAME` if there is one.
     pos_ = s ? end : pos_ + 1;
     if (s && at(Tok::Dot) && peekTok().kind == Tok::Ident) pos_ += 2;
-    error(sys.pos, "unknown name '" + path + "'" + sysSuggestion(path));
-    if (at(Tok::LParen)) parseCall({con(0), SType::error()}, tok().pos);
+    error(sys.pos(), "unknown name '" + path + "'" + sysSuggestion(path));
+    if (at(Tok::LParen)) parseCall({con(0), SType::error()}, tok().pos());
     return {con(0), SType::error()};
   }
   pos_ = end;
-  return typeMember(s, sys.pos, start);
+  return typeMember(s, sys.pos(), start);
 }
 
 Val Parser::callRuntime(const std::string& symbol, std::vector<SType> params, SType ret, std::vector<Node*> args) {

@@ -191,13 +191,13 @@ void Parser::expect(Tok k, size_t open) {
   if (at(Tok::Eof) && eofReported_) throw SyntaxError{};
   if (at(Tok::Eof)) eofReported_ = true;
   // A missing token is reported just past the previous one.
-  SrcPos p = pos_ ? prevTok().endPos() : tok().pos;
+  SrcPos p = pos_ ? prevTok().endPos() : tok().pos();
   error(p, "expected " + tokDescription(k));
-  if (open < toks_.size()) note(toks_[open].pos, "to match this " + tokDescription(toks_[open].kind));
+  if (open < toks_.size()) note(toks_[open].pos(), "to match this " + tokDescription(toks_[open].kind));
   // A ';' missing at the end of a line: go on as if it were there. Skipping
   // to the next ';' instead would swallow the next line's statement, and a
   // declaration there would come back as "undefined name" errors.
-  if (k == Tok::Semi && pos_ && !at(Tok::Eof) && tok().pos.line > prevTok().endPos().line) return;
+  if (k == Tok::Semi && pos_ && !at(Tok::Eof) && tok().pos().line > prevTok().endPos().line) return;
   throw SyntaxError{};
 }
 
@@ -301,7 +301,7 @@ size_t Parser::statementEnd(size_t p) const {
 
 void Parser::enterNesting() {
   if (++depth_ > kMaxDepth) {
-    error(tok().pos, "nesting too deep");
+    error(tok().pos(), "nesting too deep");
     throw ParseAbort{};
   }
 }
@@ -310,13 +310,13 @@ void Parser::enterNesting() {
 
 Node* Parser::mk(Op op, Node* const* ins, size_t count, const Type* t, int64_t aux) {
   if (u_.nodesMade > u_.nodeLimit) {
-    error(tok().pos, "program too large");
+    error(tok().pos(), "program too large");
     throw ParseAbort{};
   }
   Node* n = G().make(op, ins, count, t, aux);
   // Where the node comes from, for -g line tables (checks get their
   // operator's position instead, set by the caller).
-  n->pos = pos_ > 0 ? toks_[pos_ - 1].pos : tok().pos;
+  n->pos = pos_ > 0 ? toks_[pos_ - 1].pos() : tok().pos();
   return n;
 }
 
@@ -358,6 +358,7 @@ bool Parser::parseFile() {
     for (Node* u : fun->out)
       if (u->op == Op::Parm && u->aux < 0) mem = u;
     fn_ = mainCtx_ = &ctx;
+    ctx.scopeMark = scopes_.mark();
     ctx.scope = scopes_.fresh(G(), *ctx.peep, ctx.symbols, fun, mem);
     Node* argParm = peep(mk(Op::Parm, {fun}, Type::intBot(), 0));
     debugDeclare(ctx.scope->define({"arg", SType::intT(), false, nullptr, SrcPos{1, 1}}, argParm), argParm, 1);
@@ -367,7 +368,7 @@ bool Parser::parseFile() {
     StatementSeq seq;
     while (!at(Tok::Eof)) {
       if (at(Tok::RBrace)) {
-        error(tok().pos, "unexpected '}'");
+        error(tok().pos(), "unexpected '}'");
         pos_++;
         continue;
       }
@@ -387,12 +388,12 @@ bool Parser::parseFile() {
       // (0 as the exit status when there were none; to a C caller of a
       // script that returns nothing, main is void and ignores it).
       if (!deadCode()) {
-        if (!ctx.retTypeKnown) addReturn({con(0), SType::intT()}, tok().pos);
-        else if (!ctx.retType.hasValue()) addReturn({nullptr, SType::voidT()}, tok().pos);
-        else if (ctx.retType.isRef()) addReturn({nullCon(), SType::nullT()}, tok().pos);
-        else addReturn(zeroOf(ctx.retType), tok().pos);
+        if (!ctx.retTypeKnown) addReturn({con(0), SType::intT()}, tok().pos());
+        else if (!ctx.retType.hasValue()) addReturn({nullptr, SType::voidT()}, tok().pos());
+        else if (ctx.retType.isRef()) addReturn({nullCon(), SType::nullT()}, tok().pos());
+        else addReturn(zeroOf(ctx.retType), tok().pos());
       }
-      finishFunction(ctx, tok().pos, true);
+      finishFunction(ctx, tok().pos(), true);
       mainInfo.isEntry = mainInfo.isGlobal = true;
       mainInfo.symbol = "main";
     } else {
@@ -488,7 +489,7 @@ void Parser::parseBlock() {
     // Statements inside leave the current scope as they found it (ifs and
     // loops fold their scopes back into it), so cutting back works.
     OnExit pop{[this, nvars, depth, open] {
-      debugScope(nvars, toks_[open].pos, tok().endPos());  // through the '}'
+      debugScope(nvars, toks_[open].pos(), tok().endPos());  // through the '}'
       endBlock(nvars, depth);
     }};
     StatementSeq seq;
@@ -501,7 +502,7 @@ void Parser::parseStatementIn(StatementSeq& seq) {
   // Struct and top-level function declarations are not executed in place.
   bool hoisted = at(Tok::KwStruct) || (at(Tok::KwVal) && topFunAt_.count(pos_ + 3));
   if (seq.jumped && !seq.warned && !at(Tok::Semi) && !hoisted) {
-    warn(tok().pos, Warn::UnreachableCode, "code will never be executed");
+    warn(tok().pos(), Warn::UnreachableCode, "code will never be executed");
     seq.warned = true;
   }
   Tok k = tok().kind;
@@ -540,11 +541,11 @@ Scope* Parser::join(Scope* a, Scope* b) {
 
 //   if = 'if' '(' expr ')' statement ['else' statement]
 void Parser::parseIf() {
-  SrcPos ifPos = tok().pos;
+  SrcPos ifPos = tok().pos();
   pos_++;
   size_t lp = pos_;
   expect(Tok::LParen);
-  SrcPos cpos = tok().pos;
+  SrcPos cpos = tok().pos();
   size_t cstart = pos_;
   Val e = parseExpr();
   Val c = condition(testOnly(e), cpos);
@@ -554,14 +555,14 @@ void Parser::parseIf() {
   applyFacts(scope(), c.nnTrue);
   applyFacts(fScope, c.nnFalse);
   size_t nvars = syms().vars.size(), depth = syms().depth();
-  if (atDeclaration()) error(tok().pos, "cannot define a new name on one arm of an if");
+  if (atDeclaration()) error(tok().pos(), "cannot define a new name on one arm of an if");
   parseStatement();
   // Names declared by a (reported) bad arm are dropped.
   endBlock(nvars, depth);
   Scope* tScope = scope();
   fn_->scope = fScope;
   if (accept(Tok::KwElse)) {
-    if (atDeclaration()) error(tok().pos, "cannot define a new name on one arm of an if");
+    if (atDeclaration()) error(tok().pos(), "cannot define a new name on one arm of an if");
     parseStatement();
     endBlock(nvars, depth);
   }
@@ -570,11 +571,11 @@ void Parser::parseIf() {
 
 //   return = 'return' [expr] ';'
 void Parser::parseReturn() {
-  SrcPos p = tok().pos;
+  SrcPos p = tok().pos();
   pos_++;
   Val v{nullptr, SType::voidT()};
   if (!at(Tok::Semi) && !at(Tok::RBrace)) {
-    p = tok().pos;  // type errors point at the returned value
+    p = tok().pos();  // type errors point at the returned value
     v = parseExpr();
   }
   if (!at(Tok::RBrace)) expect(Tok::Semi);

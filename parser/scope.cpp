@@ -219,6 +219,8 @@ Scope* ScopeTable::make(Graph& g, Peephole& p, SymbolTable& symbols, Scope* pare
     s->numVars_ = parent->numVars_;
   }
   scopes_.push_back(std::move(s));
+  uint64_t& peak = workCounters().scopesHeldPeak;
+  if (scopes_.size() > peak) peak = scopes_.size();
   return scopes_.back().get();
 }
 
@@ -275,6 +277,13 @@ void ScopeTable::kill(Scope* s) {
   s->where_ = {};
   s->facts_ = {};
   s->paths_ = {};
+}
+
+void ScopeTable::releaseSince(size_t mark) {
+  if (mark > scopes_.size()) return;
+  for (size_t i = mark; i < scopes_.size(); i++)
+    if (!scopes_[i]->dead_) return;
+  scopes_.resize(mark);
 }
 
 Scope* ScopeTable::collapse(Scope* s) {

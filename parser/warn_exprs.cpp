@@ -73,7 +73,7 @@ void Parser::checkBitwise(const Val& a, const Val& b, const Token& op) {
   // `^` of two comparisons is their inequality, a common idiom: not warned.
   if (op.kind == Tok::Caret || a.form != ExprForm::Compare || b.form != ExprForm::Compare) return;
   bool isAnd = op.kind == Tok::Amp;
-  warn(op.pos, Warn::BitwiseInsteadOfLogical,
+  warn(op.pos(), Warn::BitwiseInsteadOfLogical,
        std::string("'") + (isAnd ? "&" : "|") + "' between comparisons evaluates both; did you mean '" +
            (isAnd ? "&&" : "||") + "'?");
 }

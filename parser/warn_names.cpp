@@ -42,13 +42,13 @@ void Parser::warnShadow(const Token& name) {
   if (j < 0) return;
   switch (syms().vars[size_t(j)].kind) {
     case VarKind::Local:
-      warn(name.pos, Warn::Shadow, "declaration of '" + name.text + "' shadows a previous local");
+      warn(name.pos(), Warn::Shadow, "declaration of '" + name.text + "' shadows a previous local");
       break;
     case VarKind::Param:
-      warn(name.pos, Warn::Shadow, "declaration of '" + name.text + "' shadows a parameter");
+      warn(name.pos(), Warn::Shadow, "declaration of '" + name.text + "' shadows a parameter");
       break;
     case VarKind::Global:
-      warn(name.pos, Warn::Shadow, "declaration of '" + name.text + "' shadows a global declaration");
+      warn(name.pos(), Warn::Shadow, "declaration of '" + name.text + "' shadows a global declaration");
       break;
     case VarKind::Other:
     case VarKind::Field: break;

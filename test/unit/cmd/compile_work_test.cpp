@@ -123,3 +123,12 @@ TEST_CASE("compile work grows linearly: one function with many allocations", "[c
   checkLinear(manyAllocations, 100);
 }
 TEST_CASE("compile work grows linearly: many call sites of one function", "[cmd][work]") { checkLinear(manyCalls, 300); }
+
+TEST_CASE("parser scopes are held per function, not for the whole file", "[cmd][work][parser]") {
+  // Each function makes its scopes (a dozen here) and frees them at its
+  // end; main, which calls every function, makes only its own few.
+  WorkCounters a = workFor(manyFunctions(40), 0), b = workFor(manyFunctions(400), 0);
+  INFO("at 40 functions " << a.scopesHeldPeak << ", at 400: " << b.scopesHeldPeak);
+  CHECK(a.scopesHeldPeak > 0);
+  CHECK(b.scopesHeldPeak == a.scopesHeldPeak);
+}

@@ -61,21 +61,21 @@ TEST_CASE("end positions follow the source, line and column", "[lexer][token]") 
   const auto& t = l.toks;
   REQUIRE(t.size() == 6);
   CHECK(lc(t[0].endPos()) == "1:2");
-  CHECK(lc(t[1].pos) == "2:3");
+  CHECK(lc(t[1].pos()) == "2:3");
   CHECK(lc(t[1].endPos()) == "2:10");
   CHECK(t[1].text == "a\n\"");
   CHECK(lc(t[2].endPos()) == "2:12");
   CHECK(lc(t[3].endPos()) == "3:6");
   CHECK(lc(t[4].endPos()) == "4:6");
   CHECK(t[4].text == "open");
-  CHECK(lc(t[5].pos) == "5:1");  // Eof after the last newline
+  CHECK(lc(t[5].pos()) == "5:1");  // Eof after the last newline
   CHECK(lc(t[5].endPos()) == "5:1");
 }
 
 TEST_CASE("the end position keeps the file of the token", "[lexer][token]") {
   Lexed l = lexText("name");
   Token t = l.toks[0];
-  t.pos.file = kSysLibraryFile;
+  t.file = kSysLibraryFile;
   CHECK(t.endPos().file == kSysLibraryFile);
   CHECK(lc(t.endPos()) == "1:5");
 }

@@ -34,7 +34,7 @@ TEST_CASE("unexpected characters are reported and skipped", "[lexer][errors]") {
   Lexed l = lexText("a @ b");
   CHECK(errorLines(l) == S{"1:3: error: unexpected character '@'"});
   CHECK(kindsOf(l) == V{Tok::Ident, Tok::Ident});
-  CHECK(lc(l.toks[1].pos) == "1:5");
+  CHECK(lc(l.toks[1].pos()) == "1:5");
 
   CHECK(errorsOf("$") == S{"1:1: error: unexpected character '$'"});
   CHECK(errorsOf("`") == S{"1:1: error: unexpected character '`'"});
@@ -52,7 +52,7 @@ TEST_CASE("unexpected characters are reported and skipped", "[lexer][errors]") {
   CHECK(errorLines(l2) == S{"1:3: error: unexpected character U+200B",
                             "1:4: error: unexpected character U+00D7 '\xC3\x97'"});
   REQUIRE(l2.toks.size() == 3);
-  CHECK(lc(l2.toks[1].pos) == "1:6");
+  CHECK(lc(l2.toks[1].pos()) == "1:6");
   CHECK(errorsOf("\xE4\xB8") == S{"1:1: error: unexpected character '\\xE4'",
                                    "1:2: error: unexpected character '\\xB8'"});
 }
@@ -69,7 +69,7 @@ TEST_CASE("unterminated block comment is reported at its start", "[lexer][errors
   Lexed l = lexText("x /* abc\n\n");
   CHECK(errorLines(l) == S{"1:3: error: unterminated block comment"});
   CHECK(kindsOf(l) == V{Tok::Ident});
-  CHECK(lc(l.toks.back().pos) == "3:1");
+  CHECK(lc(l.toks.back().pos()) == "3:1");
   CHECK(errorsOf("/*/") == S{"1:1: error: unterminated block comment"});
   CHECK(errorsOf("a\n  /* */ /* *") == S{"2:9: error: unterminated block comment"});
 }
@@ -173,7 +173,7 @@ TEST_CASE("unterminated string literals", "[lexer][errors]") {
   CHECK(kindsOf(l) == V{Tok::Ident, Tok::Assign, Tok::StrLit, Tok::Ident, Tok::Semi});
   CHECK(l.toks[2].text == "abc");
   CHECK(lc(l.toks[2].endPos()) == "1:9");
-  CHECK(lc(l.toks[3].pos) == "2:1");
+  CHECK(lc(l.toks[3].pos()) == "2:1");
   CHECK(errorsOf("\"abc") == S{"1:1: error: unterminated string literal"});
   CHECK(errorsOf("\"") == S{"1:1: error: unterminated string literal"});
   CHECK(errorsOf("  \"abc\\\n") == S{"1:3: error: unterminated string literal"});
@@ -191,7 +191,7 @@ TEST_CASE("unterminated character literals", "[lexer][errors]") {
   Lexed l = lexText("'ab\nx");
   CHECK(errorLines(l) == S{msg});
   CHECK(kindsOf(l) == V{Tok::CharLit, Tok::Ident});
-  CHECK(lc(l.toks[1].pos) == "2:1");
+  CHECK(lc(l.toks[1].pos()) == "2:1");
   // The rest of the line belongs to the broken literal.
   Lexed rest = lexText("x = 'a; y\nz");
   CHECK(errorLines(rest) == S{"1:5: error: unterminated character literal"});
@@ -237,8 +237,8 @@ void checkStream(const std::string& src, const Lexed& l) {
   REQUIRE(!l.toks.empty());
   REQUIRE(l.toks.back().kind == Tok::Eof);
   SrcPos end = file.posOf(src.size());
-  REQUIRE(l.toks.back().pos.line == end.line);
-  REQUIRE(l.toks.back().pos.col == end.col);
+  REQUIRE(l.toks.back().pos().line == end.line);
+  REQUIRE(l.toks.back().pos().col == end.col);
   // Line lengths in bytes, to bound columns.
   std::vector<size_t> lineLen(1, 0);
   for (char c : src) {
@@ -252,10 +252,10 @@ void checkStream(const std::string& src, const Lexed& l) {
   for (size_t i = 0; i < l.toks.size(); ++i) {
     const Token& t = l.toks[i];
     REQUIRE((t.kind == Tok::Eof) == (i + 1 == l.toks.size()));
-    REQUIRE(t.pos.valid());
+    REQUIRE(t.pos().valid());
     REQUIRE(t.endPos().valid());
-    REQUIRE(before(prevEnd, t.pos));
-    REQUIRE(before(t.pos, t.endPos()));
+    REQUIRE(before(prevEnd, t.pos()));
+    REQUIRE(before(t.pos(), t.endPos()));
     REQUIRE(t.endPos().line <= lineLen.size());
     REQUIRE(t.endPos().col <= lineLen[t.endPos().line - 1] + 1);
     prevEnd = t.endPos();
@@ -303,7 +303,7 @@ TEST_CASE("token positions match SourceFile::posOf", "[lexer][robust]") {
     REQUIRE(l.toks.size() == spans.size() + 1);
     SourceFile file("t.smp", src);
     for (size_t i = 0; i < spans.size(); ++i) {
-      REQUIRE(lc(l.toks[i].pos) == lc(file.posOf(spans[i].first)));
+      REQUIRE(lc(l.toks[i].pos()) == lc(file.posOf(spans[i].first)));
       REQUIRE(lc(l.toks[i].endPos()) == lc(file.posOf(spans[i].second)));
     }
   }
@@ -328,7 +328,7 @@ TEST_CASE("pathological inputs finish and end in Eof", "[lexer][robust]") {
     REQUIRE(l.toks.back().kind == Tok::Eof);
     SourceFile file("t.smp", src);
     SrcPos end = file.posOf(src.size());
-    CHECK(lc(l.toks.back().pos) == lc(end));
+    CHECK(lc(l.toks.back().pos()) == lc(end));
   }
 }
 
@@ -341,6 +341,6 @@ TEST_CASE("a file of several megabytes lexes completely", "[lexer][robust]") {
   Lexed l = lexText(src);
   REQUIRE(l.errors == 0);
   REQUIRE(l.toks.size() == static_cast<size_t>(count) * 16 + 1);
-  CHECK(lc(l.toks[l.toks.size() - 2].pos) == std::to_string(count) + ":40");
-  CHECK(lc(l.toks.back().pos) == std::to_string(count + 1) + ":1");
+  CHECK(lc(l.toks[l.toks.size() - 2].pos()) == std::to_string(count) + ":40");
+  CHECK(lc(l.toks.back().pos()) == std::to_string(count + 1) + ":1");
 }

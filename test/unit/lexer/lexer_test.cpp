@@ -52,7 +52,7 @@ TEST_CASE("every punctuation token lexes alone from its spelling", "[lexer]") {
     INFO("token " << spelling);
     Token tok = lexOne(spelling);
     CHECK(tok.kind == t);
-    CHECK(lc(tok.pos) == "1:1");
+    CHECK(lc(tok.pos()) == "1:1");
     CHECK(lc(tok.endPos()) == "1:" + std::to_string(1 + spelling.size()));
   }
 }
@@ -187,17 +187,17 @@ TEST_CASE("token positions and end positions", "[lexer]") {
   for (size_t i = 0; i < std::size(want); ++i) {
     INFO("token " << i);
     CHECK(t[i].kind == want[i].kind);
-    CHECK(lc(t[i].pos) == want[i].pos);
+    CHECK(lc(t[i].pos()) == want[i].pos);
     CHECK(lc(t[i].endPos()) == want[i].end);
   }
 }
 
 TEST_CASE("Eof sits at the end of the file", "[lexer]") {
-  CHECK(lc(lexOk("")[0].pos) == "1:1");
-  CHECK(lc(lexOk("ab")[1].pos) == "1:3");
-  CHECK(lc(lexOk("ab\n")[1].pos) == "2:1");
-  CHECK(lc(lexOk("ab\n\n  ")[1].pos) == "3:3");
-  CHECK(lc(lexOk("x /* a\nb */")[1].pos) == "2:5");
+  CHECK(lc(lexOk("")[0].pos()) == "1:1");
+  CHECK(lc(lexOk("ab")[1].pos()) == "1:3");
+  CHECK(lc(lexOk("ab\n")[1].pos()) == "2:1");
+  CHECK(lc(lexOk("ab\n\n  ")[1].pos()) == "3:3");
+  CHECK(lc(lexOk("x /* a\nb */")[1].pos()) == "2:5");
   std::vector<Token> t = lexOk("");
   REQUIRE(t.size() == 1);
   CHECK(t[0].kind == Tok::Eof);
@@ -207,8 +207,8 @@ TEST_CASE("Eof sits at the end of the file", "[lexer]") {
 TEST_CASE("positions after a multi-line block comment", "[lexer]") {
   std::vector<Token> t = lexOk("a /* 1\n2\n3 */ b\nc");
   REQUIRE(t.size() == 4);
-  CHECK(lc(t[1].pos) == "3:6");
-  CHECK(lc(t[2].pos) == "4:1");
+  CHECK(lc(t[1].pos()) == "3:6");
+  CHECK(lc(t[2].pos()) == "4:1");
 }
 
 TEST_CASE("decimal integer literals", "[lexer]") {
@@ -374,10 +374,10 @@ TEST_CASE("a byte order mark takes no column: tokens after it start at 1:1", "[l
   Lexed l = lexText("\xEF\xBB\xBFint x = 7;\n  x");
   REQUIRE(l.toks.size() == 7);
   CHECK(l.errors == 0);
-  CHECK(lc(l.toks[0].pos) == "1:1");   // int
-  CHECK(lc(l.toks[1].pos) == "1:5");   // x
-  CHECK(lc(l.toks[4].pos) == "1:10");  // ;
-  CHECK(lc(l.toks[5].pos) == "2:3");   // x
+  CHECK(lc(l.toks[0].pos()) == "1:1");   // int
+  CHECK(lc(l.toks[1].pos()) == "1:5");   // x
+  CHECK(lc(l.toks[4].pos()) == "1:10");  // ;
+  CHECK(lc(l.toks[5].pos()) == "2:3");   // x
   // Elsewhere the same bytes are a character of their own.
   Lexed later = lexText("int x;\xEF\xBB\xBF");
   CHECK(later.errors == 1);
