@@ -145,14 +145,26 @@ class BlockScheduler {
       return a.first->id != b.first->id ? a.first->id < b.first->id : a.second->id < b.second->id;
     });
   }
-  // Loads that must precede n (anti-dependences), after its inputs.
-  std::vector<Node*> extraDeps(const Node* n) const {
-    std::vector<Node*> d;
+  // Loads that must precede n (anti-dependences), after its inputs: the
+  // range [first, second) of anti_.
+  std::pair<uint32_t, uint32_t> extraDeps(const Node* n) const {
+    if (anti_.empty()) return {0, 0};
     auto it = std::lower_bound(anti_.begin(), anti_.end(), n,
                                [](const auto& a, const Node* x) { return a.first->id < x->id; });
-    for (; it != anti_.end() && it->first == n; ++it) d.push_back(it->second);
-    return d;
+    auto end = it;
+    while (end != anti_.end() && end->first == n) ++end;
+    return {uint32_t(it - anti_.begin()), uint32_t(end - anti_.begin())};
   }
+
+  // A node being ordered: its next input to look at (then its extra
+  // dependences), and whether it was pushed as a load that must precede the
+  // node below it.
+  struct Frame {
+    Node* n;
+    size_t next;
+    uint32_t extraBegin, extraEnd;
+    bool viaAnti;
+  };
 
   // Emit root after its unscheduled in-block inputs, depth first, in input order.
   void schedule(Node* root) {
@@ -161,32 +173,33 @@ class BlockScheduler {
       if (*st == kDone) return;
       *st = kOnStack;
     }
-    std::vector<std::pair<Node*, size_t>> stack{{root, 0}};
-    std::vector<std::vector<Node*>> extras{anti_.empty() ? std::vector<Node*>{} : extraDeps(root)};
-    std::vector<char> viaAnti{0};  // stack[k] was pushed as a load that must precede stack[k - 1]
+    // One stack for the whole block: a block with many roots allocates once.
+    std::vector<Frame>& stack = stack_;
+    stack.clear();
+    auto push = [&](Node* n, bool viaAnti) {
+      auto [b, e] = extraDeps(n);
+      stack.push_back({n, 0, b, e, viaAnti});
+    };
+    push(root, false);
     while (!stack.empty()) {
-      auto& [n, i] = stack.back();
-      const std::vector<Node*>& extra = extras.back();
-      if (i < n->in.size() + extra.size()) {
-        bool isAnti = i >= n->in.size();
-        Node* d = isAnti ? extra[i - n->in.size()] : n->in[i];
-        i++;
+      Frame& f = stack.back();
+      Node* n = f.n;
+      if (f.next < n->in.size() + (f.extraEnd - f.extraBegin)) {
+        bool isAnti = f.next >= n->in.size();
+        Node* d = isAnti ? anti_[f.extraBegin + (f.next - n->in.size())].second : n->in[f.next];
+        f.next++;
         if (!d) continue;
         if (d == term_) internalError("gcm", nodeLabel(n) + " uses " + nodeLabel(d) + ", which ends its block");
         char* st = find(d);
         if (!st || *st == kDone) continue;  // placed already, or not in this block's list
         if (*st == kOnStack && isAnti) continue;  // the load depends on n itself: it reads other bytes
-        if (*st == kOnStack) internalError("gcm", cycleMessage(stack, viaAnti, d));
+        if (*st == kOnStack) internalError("gcm", cycleMessage(stack, d));
         *st = kOnStack;
-        stack.push_back({d, 0});
-        extras.push_back(anti_.empty() ? std::vector<Node*>{} : extraDeps(d));
-        viaAnti.push_back(isAnti);
+        push(d, isAnti);  // f dangles from here on
         continue;
       }
       emit(n);
       stack.pop_back();
-      extras.pop_back();
-      viaAnti.pop_back();
     }
   }
 
@@ -195,20 +208,19 @@ class BlockScheduler {
   // that may overwrite what it reads (the load must come first, yet it needs
   // the writer's result), or, with no anti-dependence in the cycle, the two
   // nodes whose use closes it; then the cycle itself (clipped).
-  std::string cycleMessage(const std::vector<std::pair<Node*, size_t>>& stack, const std::vector<char>& viaAnti,
-                           const Node* d) const {
+  std::string cycleMessage(const std::vector<Frame>& stack, const Node* d) const {
     size_t from = stack.size() - 1;
-    while (from > 0 && stack[from].first != d) from--;
+    while (from > 0 && stack[from].n != d) from--;
     // The cycle as "needs" links, starting after an anti-dependence if any.
     size_t start = from;
     for (size_t k = from + 1; k < stack.size(); k++)
-      if (viaAnti[k]) {
+      if (stack[k].viaAnti) {
         start = k;
         break;
       }
     std::vector<const Node*> cycle;
     size_t len = stack.size() - from;
-    for (size_t j = 0; j < len; j++) cycle.push_back(stack[from + (start - from + j) % len].first);
+    for (size_t j = 0; j < len; j++) cycle.push_back(stack[from + (start - from + j) % len].n);
     cycle.push_back(cycle[0]);  // closed
     constexpr size_t kShown = 8;  // first and last four of a longer cycle
     std::string path;
@@ -221,12 +233,12 @@ class BlockScheduler {
     }
     std::string at = "dependence cycle in block " + std::to_string(block_) + ": ";
     if (start != from) {
-      const Node* load = stack[start].first;
-      const Node* writer = stack[start - 1].first;
+      const Node* load = stack[start].n;
+      const Node* writer = stack[start - 1].n;
       return at + nodeLabel(load) + " must run before " + nodeLabel(writer) +
              ", which may overwrite what it reads, but it depends on " + nodeLabel(writer) + ": " + path;
     }
-    return at + nodeLabel(stack.back().first) + " and " + nodeLabel(d) + " depend on each other: " + path;
+    return at + nodeLabel(stack.back().n) + " and " + nodeLabel(d) + " depend on each other: " + path;
   }
 
   void emit(Node* n) {
@@ -256,6 +268,7 @@ class BlockScheduler {
   int block_;
   Node* term_ = nullptr;
   std::vector<Node*> order_;
+  std::vector<Frame> stack_;
 };
 
 LocalScheduler::LocalScheduler(const Graph& g, const MemoryIndex& mem)
