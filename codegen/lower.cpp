@@ -53,12 +53,13 @@ bool UnitLowering::lowerFunctions(const std::function<bool(mir::MFunction&&)>& s
     if (!g.funs[i].hasBody()) continue;
     mir::MFunction mf;
     try {
-      Schedule s;
       {
-        PassScope t(opts.timer, "gcm");
-        s = gcm(*g.funs[i].graph);
-      }
-      {
+        // The schedule goes with the graph, before register allocation.
+        Schedule s;
+        {
+          PassScope t(opts.timer, "gcm");
+          s = gcm(*g.funs[i].graph);
+        }
         PassScope t(opts.timer, "isel");
         mf = selectInstructions(*g.funs[i].graph, s, cx_);
       }
