@@ -110,14 +110,21 @@ class Selector {
     // Every schedule block starts a MIR block; checks add more after them.
     firstMBlock_.assign(s_.blocks.size(), -1);
     lastMBlock_.assign(s_.blocks.size(), -1);
+    f_.blocks.reserve(s_.blocks.size() + s_.blocks.size() / 2);
     for (size_t b = 0; b < s_.blocks.size(); b++) firstMBlock_[b] = newBlock(s_.blocks[b].loopDepth);
     std::vector<size_t> chainStart(s_.blocks.size() + 1, 0);
     for (size_t b = 0; b < s_.blocks.size(); b++) {
       cur_ = firstMBlock_[b];
       chainStart[b] = layout_.size();
       layout_.push_back(cur_);
+      size_t made = f_.blocks.size();
       selectBlock(int(b));
       lastMBlock_[b] = cur_;
+      // Growth by doubling leaves a block's vector up to half empty, and a
+      // huge function holds all its blocks at once: trim what this block
+      // and the check continuations and stubs it made will keep.
+      f_.blocks[size_t(firstMBlock_[b])].insts.shrink_to_fit();
+      for (size_t k = made; k < f_.blocks.size(); k++) f_.blocks[k].insts.shrink_to_fit();
     }
     chainStart[s_.blocks.size()] = layout_.size();
     // Before -g looks for where values are: those never read are not made.
@@ -878,6 +885,7 @@ class Selector {
     std::vector<int> newIndex(f_.blocks.size());
     for (size_t i = 0; i < order.size(); i++) newIndex[size_t(order[i])] = int(i);
     std::vector<MBlock> blocks;
+    blocks.reserve(order.size());
     for (int old : order) blocks.push_back(std::move(f_.blocks[size_t(old)]));
     for (MBlock& mb : blocks) {
       for (int& s : mb.succs) s = newIndex[size_t(s)];
