@@ -73,8 +73,11 @@ class SmallVec {
     if (n > cap_) grow(n);
   }
   void push_back(const T& v) {
+    // v may be one of our own elements: growing moves them, and the heap
+    // pointer overwrites the first inline one.
+    T copy = v;
     if (size_ == cap_) grow(size_t(cap_) * 2);
-    data()[size_++] = v;
+    data()[size_++] = copy;
   }
   void pop_back() { size_--; }
   void clear() { size_ = 0; }

@@ -47,6 +47,20 @@ TEST_CASE("small vector: the heap pointer takes the inline buffer's place", "[mi
   CHECK(std::vector<int>(v) == std::vector<int>{1});
 }
 
+TEST_CASE("small vector: pushing one of its own elements while it grows", "[mir][son]") {
+  // The growth from inline to heap storage writes the heap pointer where
+  // the first inline element was.
+  SmallVec<uint64_t, 2> v{0x1111111111111111, 0x2222222222222222};
+  v.push_back(v[0]);
+  CHECK(std::vector<uint64_t>(v) == std::vector<uint64_t>{0x1111111111111111, 0x2222222222222222, 0x1111111111111111});
+  // and from heap to a larger heap (the old block is freed).
+  v.push_back(v[1]);
+  v.push_back(v[2]);
+  CHECK(v.size() == 5);
+  CHECK(v[3] == 0x2222222222222222);
+  CHECK(v[4] == 0x1111111111111111);
+}
+
 TEST_CASE("small vector: copies and moves keep the elements", "[mir]") {
   for (int n : {0, 1, 2, 3, 17}) {
     SmallVec<int, 2> a;
