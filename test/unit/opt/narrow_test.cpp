@@ -8,6 +8,7 @@
 #include "opt/narrow.h"
 #include "opt/pipeline.h"
 #include "parser/parser.h"
+#include "test/unit/optimized_program.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -122,14 +123,9 @@ TEST_CASE("opt/narrow: an idle Cast that guards a division stays", "[opt][narrow
   // the Cast narrows nothing more than its value, but it still keeps the
   // division (which has no control of its own) below the test.
   Unit g;
-  SourceFile file("t.smp",
-                  "val f = { i8 p -> if ((p >> 1) != 0) p += 0 / (p >> 1); sys.io.p(p); };\n"
-                  "val main = { int arg -> for (int i = 0; i < 3; i++) for (int k = 0; k < 1; k++) f(i * 10); };");
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, g));
-  PassOptions o;
-  o.verifyEach = true;
-  runPipeline(g, o);
+  test::optimizeProgram(g,
+                        "val f = { i8 p -> if ((p >> 1) != 0) p += 0 / (p >> 1); sys.io.p(p); };\n"
+                        "val main = { int arg -> for (int i = 0; i < 3; i++) for (int k = 0; k < 1; k++) f(i * 10); };");
   int divisions = 0;
   for (Node* d : sontest::liveOfKind(g, Op::Div)) {
     if (d->in[0]) continue;  // pinned by its own control
