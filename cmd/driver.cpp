@@ -476,6 +476,7 @@ class Driver {
     for (const FunInfo& f : g.funs) sawEntry_ |= f.isEntry;
     LowerOptions lo;
     lo.dropGraphs = true;
+    lo.wrapEarlyReturns = po.optLevel > 0;
     lo.timer = po.timer;
     UnitLowering lowering(g, displayName(path), lo);
     mir::MModule& m = lowering.module();
@@ -529,6 +530,7 @@ class Driver {
     page.schedules = scheduleSnapshots(g);
     LowerOptions lo;
     lo.dropGraphs = true;
+    lo.wrapEarlyReturns = o_.optLevel > 0;
     lo.timer = timer_.get();
     mir::MModule m = lowerUnit(g, displayName(path), lo);
     m.debugLines = true;

@@ -2,6 +2,7 @@
 #include "codegen/lower.h"
 
 #include "codegen/branch_duplication.h"
+#include "codegen/early_return.h"
 #include "codegen/frame.h"
 #include "codegen/inlined_calls.h"
 #include "codegen/isel.h"
@@ -80,6 +81,7 @@ bool UnitLowering::lowerFunctions(const std::function<bool(mir::MFunction&&)>& s
         // On the final layout (a jump to the next block costs nothing), then
         // once more to turn `jcc NEXT; jmp B` into one branch.
         if (duplicateBranchBlocks(mf) > 0) tidyBlockLayout(mf);
+        if (opts.wrapEarlyReturns) wrapEarlyReturn(mf);
       }
     } catch (InternalError& e) {
       // Name the function, as the pass already named itself.

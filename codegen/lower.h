@@ -17,6 +17,7 @@ namespace simplec {
 struct LowerOptions {
   bool allocate = true;     // false: stop after instruction selection (virtual registers)
   bool dropGraphs = false;  // free each function's graph once it is lowered
+  bool wrapEarlyReturns = false;  // optimizing: see codegen/early_return.h
   PassTimer* timer = nullptr;  // --time-passes: gcm, isel, regalloc, machine
 };
 

@@ -361,6 +361,9 @@ struct MFunction {
   // Filled by register allocation / frame lowering:
   std::vector<int> usedCalleeSaved;
   int frameSize = 0;
+  // The block that starts with the prologue's stack probe: 0, or 2 after
+  // wrapEarlyReturn (codegen/early_return.h) put a copy of a return first.
+  int probeBlock = 0;
   // The function's source position: a stack overflow is reported there.
   uint32_t line = 0, col = 0;
   SrcFile file = kMainFile;

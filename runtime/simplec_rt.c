@@ -79,13 +79,13 @@ static int nearStackPointer(const siginfo_t* info, void* ctx) {
 /* The stack table the compiler emits (codegen/x86_64/stack_table.h), gathered
  * by the linker; weak, so a program without entries still links. */
 typedef struct {
-  int32_t function, file, line, col; /* function and file relative to their field */
+  int32_t function, file, line, col; /* the function's stack probe and file, relative to their field */
 } StackEntry;
 extern const StackEntry __start_simplec_stack[] __attribute__((weak, visibility("hidden")));
 extern const StackEntry __stop_simplec_stack[] __attribute__((weak, visibility("hidden")));
 
-/* The entry of the function whose first instruction (its stack probe) is at
- * `pc`, or NULL. */
+/* The entry of the function whose stack probe (its prologue's first
+ * instruction) is at `pc`, or NULL. */
 static const StackEntry* stackEntryAt(const void* ctx) {
 #if defined(__x86_64__) && defined(REG_RIP)
   uintptr_t pc = (uintptr_t)((const ucontext_t*)ctx)->uc_mcontext.gregs[REG_RIP];

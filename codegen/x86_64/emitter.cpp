@@ -258,7 +258,7 @@ bool ModuleWriter::addFunction(const mir::MFunction& f, std::string* err) {
   if (st.debugInfo) st.debugInfo->endFunction(end);
   out.emitELFSize(sym, llvm::MCBinaryExpr::createSub(llvm::MCSymbolRefExpr::create(end, st.s.ctx),
                                                      llvm::MCSymbolRefExpr::create(sym, st.s.ctx), st.s.ctx));
-  st.stack.push_back({f.name, f.file, f.line, f.col});
+  st.stack.push_back({f.name, f.file, f.line, f.col, f.probeBlock ? st.lower->blockLabel(size_t(f.probeBlock)) : nullptr});
   return !st.s.ctx.hadError() || checkDiags(st.s, err);
 }
 

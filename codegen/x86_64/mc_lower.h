@@ -56,6 +56,8 @@ class McLowering {
   // Emits the blocks of `f` (a label each, then its instructions) at the
   // streamer's current position. `funcIndex` makes block label names unique.
   void lowerFunction(const mir::MFunction& f, int funcIndex);
+  // The label of block b of the function lowered last.
+  llvm::MCSymbol* blockLabel(size_t b) const { return blockLabels_.at(b); }
   // -g: instructions with a source line get a DWARF line-table row in `file`
   // (0: no line table).
   // Call frame information and the call-site table (each optional).

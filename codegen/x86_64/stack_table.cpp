@@ -34,7 +34,7 @@ void emitStackTable(const mir::MModule& m, const std::vector<StackEntry>& funcs,
   out.emitValueToAlignment(llvm::Align(4));
   for (const StackEntry& f : funcs) {
     if (f.line == 0) continue;
-    emitRelative(syms.get(f.name), ctx, out);
+    emitRelative(f.probe ? f.probe : syms.get(f.name), ctx, out);
     emitRelative(syms.get(m.fileLabels[f.file]), ctx, out);
     out.emitIntValue(f.line, 4);
     out.emitIntValue(f.col, 4);

@@ -1,12 +1,13 @@
 // The stack table: one entry per function of the module, in the ELF section
 // `simplec_stack`, giving its source position. A stack overflow faults in a
-// function's first instruction (the prologue's stack probe, frame.h); the
-// runtime's SIGSEGV handler looks the faulting address up here to report
-// FILE:LINE:COL. The linker gathers the entries of every object between
+// function's stack probe, the first instruction of its prologue (frame.h),
+// which is its first instruction unless an early return comes first
+// (early_return.h); the runtime's SIGSEGV handler looks the faulting address
+// up here to report FILE:LINE:COL. The linker gathers the entries of every object between
 // __start_simplec_stack and __stop_simplec_stack.
 //
 // Entry layout (16 bytes, position-independent, read-only):
-//   int32 function - &entry.function   int32 file - &entry.file
+//   int32 probe - &entry.function      int32 file - &entry.file
 //   int32 line                          int32 col
 // `file` is the NUL-terminated path of the function's source (MModule::fileLabels).
 #pragma once
@@ -18,6 +19,7 @@
 namespace llvm {
 class MCContext;
 class MCStreamer;
+class MCSymbol;
 }  // namespace llvm
 
 namespace simplec::x86_64 {
@@ -31,6 +33,9 @@ struct StackEntry {
   std::string name;
   SrcFile file = kMainFile;
   uint32_t line = 0, col = 0;
+  // Where its stack probe is when that is not its first instruction
+  // (MFunction::probeBlock), else null.
+  llvm::MCSymbol* probe = nullptr;
 };
 
 // Emits the entries of the functions that have a position; nothing for a
