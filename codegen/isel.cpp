@@ -587,10 +587,15 @@ class Selector {
       if (d > 0 && m.multiplier < 0) emit(MOp::Add, {q, x});
       if (d < 0 && m.multiplier > 0) emit(MOp::Sub, {q, x});
       if (m.shift > 0) emit(MOp::Sar, {q, Opnd::imm64(m.shift)});
-      Opnd sign = Opnd::vreg(f_.newVReg(RegClass::Gpr));
-      emit(MOp::Mov, {sign, q});
-      emit(MOp::Shr, {sign, Opnd::imm64(63)});
-      emit(MOp::Add, {q, sign});
+      // Plus one for a negative quotient; a dividend the optimizer proved
+      // non-negative has none when d is positive.
+      const Type* xt = n->in[1]->type;
+      if (!(d > 0 && xt->isInt() && !xt->isIntTop() && xt->lo() >= 0)) {
+        Opnd sign = Opnd::vreg(f_.newVReg(RegClass::Gpr));
+        emit(MOp::Mov, {sign, q});
+        emit(MOp::Shr, {sign, Opnd::imm64(63)});
+        emit(MOp::Add, {q, sign});
+      }
     }
     if (n->op == Op::Div) {
       emit(MOp::Mov, {reg(n), q});

@@ -115,6 +115,22 @@ TEST_CASE("codegen/isel: division by a constant multiplies or shifts, a variable
   CHECK(var.find("smulhi") == std::string::npos);
 }
 
+TEST_CASE("codegen/isel: a dividend never negative skips the rounding toward zero", "[codegen][isel]") {
+  // The quotient of a signed division by a multiply gets 1 added when it is
+  // negative (shr 63, add); of x & 65535 it never is.
+  std::string any = mirOf("val f = { int x -> return x / 10; };", "f");
+  INFO(any);
+  CHECK(any.find("shr v") != std::string::npos);
+  std::string masked = mirOf("val f = { int x -> return (x & 65535) / 10; };", "f");
+  INFO(masked);
+  CHECK(masked.find("smulhi") != std::string::npos);
+  CHECK(masked.find("shr v") == std::string::npos);
+  // By a negative divisor the quotient is negative.
+  std::string negative = mirOf("val f = { int x -> return (x & 65535) / -10; };", "f");
+  INFO(negative);
+  CHECK(negative.find("shr v") != std::string::npos);
+}
+
 TEST_CASE("codegen/isel: a branch or select on !x tests x with the opposite condition", "[codegen][isel]") {
   // No 0/1 of the negation (or of the compare under it) is made.
   std::string bools = mirOf("val f = { bool[] c, int i -> if (!c[i]) return 1; return 2; };", "f");
