@@ -114,6 +114,8 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
         }
         progress = true;
       }
+      // Cut short while still changing: it goes on in this round.
+      if (peep.unfinished()) work.push(x);
       // A store left with one user may now be overwritten by it.
       for (Node* d : lost)
         if (!d->dead && d->op == Op::Store && d->out.size() == 1) work.push(d->out[0]);

@@ -40,7 +40,8 @@ Node* Peephole::run(Node* n) {
   // either changes the node or returns, and every rule shrinks the graph or
   // moves constants right, so this terminates.
   changedInPlace_ = false;
-  for (int round = 0; round < 64; round++) {
+  unfinished_ = false;
+  for (int round = 0; round < kMaxRewrites; round++) {
     const Type* t = compute(n);
     // A Cast keeps the range sccp found (unless it becomes a constant or
     // dead): recomputed here, without the analysis's widening, a range cut
@@ -60,6 +61,7 @@ Node* Peephole::run(Node* n) {
     }
     Node* x = idealize(n);
     if (!x) break;
+    if (round + 1 == kMaxRewrites) unfinished_ = true;
     if (x == n) changedInPlace_ = true;
     if (x != n) {
       // The replacement is new or already canonical; keep peepholing it.

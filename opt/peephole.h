@@ -19,6 +19,11 @@ class Peephole {
   Node* run(Node* n);
   // Did the last run() rewrite its node in place (inputs changed)?
   bool changedInPlace() const { return changedInPlace_; }
+  // Did the last run() stop while n could still change (kMaxRewrites
+  // rewrites in a row: a load walking up a long memory chain)? The caller
+  // visits it again rather than leaving it to another round.
+  bool unfinished() const { return unfinished_; }
+  static constexpr int kMaxRewrites = 64;
   // One rewrite step on n: nullptr when no rule applies, n when n was changed
   // in place, otherwise a replacement node.
   Node* idealize(Node* n);
@@ -48,6 +53,7 @@ class Peephole {
   // How often each loop Phi's range was narrowed (see run()).
   std::unordered_map<const Node*, int> loopPhiNarrowings_;
   bool changedInPlace_ = false;
+  bool unfinished_ = false;
 };
 
 // A loop Phi's range may narrow this many times in the peepholes; then it

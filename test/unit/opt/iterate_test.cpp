@@ -246,3 +246,32 @@ TEST_CASE("opt/iterate: a load held up by a store is queued again when the store
     CHECK(verifyText(u) == "");
   }
 }
+
+TEST_CASE("opt/iterate: a load walking up a long memory chain finishes in its round", "[opt][iterate]") {
+  // 5000 stores to other elements of a fresh array, then a load of its
+  // first element: the load walks past every store (a run() of the
+  // peephole stops after Peephole::kMaxRewrites steps of 64 stores) to the
+  // allocation and reads its zero. The unfinished load is queued again in
+  // the same round: without that, each further 4096 stores cost a round,
+  // a visit of every node of the function.
+  for (int seed = 0; seed < 3; seed++) {
+    INFO("seed " << seed);
+    Unit u;
+    SonBuilder b(u, "f", 1);
+    MemAccess m;
+    m.alias = u.aliasClass("[]int");
+    m.size = 8;
+    const int kStores = 5000;
+    SonBuilder::NewResult a = b.newArray(b.fun, b.mem, b.con(kStores + 1), 8);
+    Node* mem = a.mem;
+    for (int k = 1; k <= kStores; k++)
+      mem = b.store(a.ctrl, mem, a.ptr, b.con(kArrayHeader + 8 * k), b.parm(0), m.encode());
+    Node* ld = b.load(a.ctrl, mem, a.ptr, b.con(kArrayHeader), m.encode());
+    b.ret(a.ctrl, mem, ld);
+    workCounters() = WorkCounters{};
+    iterPeeps(b.g, uint64_t(seed), true);
+    CHECK(workCounters().peepholeRounds == 2);
+    CHECK(sontest::liveOfKind(u, Op::Load).empty());
+    CHECK(verifyText(u) == "");
+  }
+}
