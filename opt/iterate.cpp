@@ -116,6 +116,10 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
       }
       // Cut short while still changing: it goes on in this round.
       if (peep.unfinished()) work.push(x);
+      for (Node* t : peep.touched()) {
+        work.push(t);
+        pushMemoryReaders(work, t);
+      }
       // A store left with one user may now be overwritten by it.
       for (Node* d : lost)
         if (!d->dead && d->op == Op::Store && d->out.size() == 1) work.push(d->out[0]);

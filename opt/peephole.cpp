@@ -41,6 +41,7 @@ Node* Peephole::run(Node* n) {
   // moves constants right, so this terminates.
   changedInPlace_ = false;
   unfinished_ = false;
+  touched_.clear();
   for (int round = 0; round < kMaxRewrites; round++) {
     const Type* t = compute(n);
     // A Cast keeps the range sccp found (unless it becomes a constant or
@@ -248,6 +249,7 @@ Node* Peephole::idealizeRegion(Node* n) {
       // A loop without its back edge is a plain region.
       Node* r = g_.make(Op::Region, {nullptr, n->in[1]}, Type::ctrl());
       for (Node* p : phis) g_.setDef(p, 0, r);
+      touched_.insert(touched_.end(), phis.begin(), phis.end());
       g_.subsume(n, r);
       release();
       return r;
@@ -259,8 +261,12 @@ Node* Peephole::idealizeRegion(Node* n) {
     // Phis of a single-entry region become their only input.
     Node* pred = n->in[1];
     for (Node* p : phis) p->keep++;
-    for (Node* p : phis)
-      if (!p->dead) g_.subsume(p, p->in[1]);
+    for (Node* p : phis) {
+      if (p->dead) continue;
+      for (Node* u : p->out)
+        if (u != p) touched_.push_back(u);
+      g_.subsume(p, p->in[1]);
+    }
     release();
     return pred;
   }

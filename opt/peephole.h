@@ -24,6 +24,10 @@ class Peephole {
   // visits it again rather than leaving it to another round.
   bool unfinished() const { return unfinished_; }
   static constexpr int kMaxRewrites = 64;
+  // Nodes whose inputs the last run() changed besides its own node and that
+  // node's users (the users of a Phi folded away with its Region): a
+  // worklist visits them again.
+  std::vector<Node*>& touched() { return touched_; }
   // One rewrite step on n: nullptr when no rule applies, n when n was changed
   // in place, otherwise a replacement node.
   Node* idealize(Node* n);
@@ -54,6 +58,7 @@ class Peephole {
   std::unordered_map<const Node*, int> loopPhiNarrowings_;
   bool changedInPlace_ = false;
   bool unfinished_ = false;
+  std::vector<Node*> touched_;
 };
 
 // A loop Phi's range may narrow this many times in the peepholes; then it

@@ -275,3 +275,28 @@ TEST_CASE("opt/iterate: a load walking up a long memory chain finishes in its ro
     CHECK(verifyText(u) == "");
   }
 }
+
+TEST_CASE("opt/iterate: the users of a Phi folded with its Region are visited again", "[opt][iterate]") {
+  // loop: p = Phi(loop, x, q); if (y) { r = Region(body); q = Phi(r, p) }
+  // The single-entry Region r folds, and with it q into p: p's back edge is
+  // then p itself, so p is x. The Region's rewrite changed p's input; p must
+  // be queued again in that round, not found by another whole round.
+  for (int seed = 0; seed < kSeeds; seed++) {
+    INFO("seed " << seed);
+    Unit u;
+    SonBuilder b(u, "f", 2);
+    Node* loop = b.loop(b.fun);
+    Node* p = b.loopPhi(loop, b.parm(0));
+    SonBuilder::Branch br = b.branch(loop, b.parm(1));
+    Node* r = b.region({br.t});
+    Node* q = b.phi(r, {p});
+    b.closeLoop(loop, r);
+    b.g.setDef(p, 2, q);
+    b.ret(br.f, p);
+    workCounters() = WorkCounters{};
+    iterPeeps(b.g, uint64_t(seed), true);
+    CHECK(workCounters().peepholeRounds == 2);
+    CHECK(sontest::liveOfKind(u, Op::Phi).empty());
+    CHECK(verifyText(u) == "");
+  }
+}
