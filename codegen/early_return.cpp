@@ -69,7 +69,9 @@ bool copyable(const MInst& mi) {
     case MOp::Add: case MOp::Sub: case MOp::And: case MOp::Or: case MOp::Xor: case MOp::Imul:
     case MOp::Neg: case MOp::Not: case MOp::Shl: case MOp::Sar: case MOp::Shr:
     case MOp::Cmp: case MOp::Test: case MOp::Setcc: case MOp::Cmov:
-    case MOp::FAdd: case MOp::FSub: case MOp::FMul: case MOp::FDiv: case MOp::Ucomisd: case MOp::CvtSI2SD:
+    case MOp::FAdd: case MOp::FSub: case MOp::FMul: case MOp::FDiv: case MOp::FMin: case MOp::FMax:
+    case MOp::FAnd: case MOp::FXor: case MOp::FSqrt: case MOp::Ucomisd:
+    case MOp::CvtSI2SD: case MOp::CvtTSD2SI: case MOp::RoundF32: case MOp::CvtSD2SS: case MOp::CvtSS2SD:
       break;
     default:
       return false;

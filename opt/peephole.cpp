@@ -8,13 +8,6 @@ namespace simplec {
 namespace {
 bool isCon(const Node* n) { return n && n->isConst() && n->type->isInt() && n->type->isConst(); }
 bool isConVal(const Node* n, int64_t v) { return isCon(n) && n->type->value() == v; }
-// 2, 4, 8, ...: not 1 (x / 1 is x already) and not INT64_MIN.
-bool isPowerOfTwoCon(const Node* n) {
-  if (!isCon(n)) return false;
-  int64_t v = n->type->value();
-  return v > 1 && (v & (v - 1)) == 0;
-}
-bool nonNegative(const Node* n) { return n->type->isInt() && !n->type->isIntTop() && n->type->lo() >= 0; }
 bool isFltCon(const Node* n) { return n && n->isConst() && n->type->isFltConst(); }
 // Compares bits: 0.0 and -0.0 are different constants.
 bool isFltConVal(const Node* n, double v) { return isFltCon(n) && n->type == Type::fltConst(v); }
@@ -145,15 +138,6 @@ Node* Peephole::idealizeArith(Node* n) {
       break;
     case Op::Div:
       if (isConVal(b, 1)) return a;
-      // A dividend that is never negative needs no rounding toward zero:
-      // x / 2^k is a shift.
-      if (!n->in[0] && nonNegative(a) && isPowerOfTwoCon(b))
-        return make(Op::Sar, {nullptr, a, con(__builtin_ctzll(uint64_t(b->type->value())))});
-      break;
-    case Op::Mod:
-      // ... and x % 2^k is a mask.
-      if (!n->in[0] && nonNegative(a) && isPowerOfTwoCon(b))
-        return make(Op::And, {nullptr, a, con(b->type->value() - 1)});
       break;
     case Op::And:
       if (isConVal(b, -1) || a == b) return a;

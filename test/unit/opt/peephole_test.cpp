@@ -438,34 +438,3 @@ TEST_CASE("opt/peephole: truncations of values that already fit go", "[opt][peep
     CHECK(f.rewriteReturned(n) == n);
   }
 }
-
-TEST_CASE("opt/peephole: division of a value that is never negative", "[opt][peephole]") {
-  Fixture f;
-  auto masked = [&] { return f.b.op(Op::And, f.x(), f.b.con(1023)); };  // [0, 1023]
-  SECTION("x / 8 is a shift") {
-    Node* m = masked();
-    Node* n = f.rewriteReturned(f.b.div(Op::Div, nullptr, m, f.b.con(8)));
-    REQUIRE(n->op == Op::Sar);
-    CHECK(n->in[1] == m);
-    CHECK(f.isCon(n->in[2], 3));
-  }
-  SECTION("x % 8 is a mask") {
-    Node* m = masked();
-    Node* n = f.rewriteReturned(f.b.div(Op::Mod, nullptr, m, f.b.con(8)));
-    REQUIRE(n->op == Op::And);
-    CHECK(n->in[1] == m);
-    CHECK(f.isCon(n->in[2], 7));
-  }
-  SECTION("a dividend that may be negative keeps its division") {
-    Node* d = f.b.div(Op::Div, nullptr, f.x(), f.b.con(8));
-    CHECK(f.rewriteReturned(d) == d);
-    Node* m = f.b.div(Op::Mod, nullptr, f.b.op(Op::Neg, masked()), f.b.con(8));  // [-1023, 0]
-    CHECK(f.rewriteReturned(m) == m);
-  }
-  SECTION("other divisors stay divisions (the back end drops the rounding)") {
-    Node* d = f.b.div(Op::Div, nullptr, masked(), f.b.con(10));
-    CHECK(f.rewriteReturned(d) == d);
-    Node* m = f.b.div(Op::Mod, nullptr, masked(), f.b.con(-8));
-    CHECK(f.rewriteReturned(m) == m);
-  }
-}
