@@ -566,6 +566,23 @@ class Selector {
     int64_t d = n->in[2]->type->value();
     Opnd x = reg(n->in[1]);
     uint64_t ad = d < 0 ? 0 - uint64_t(d) : uint64_t(d);
+    // A dividend the optimizer proved non-negative needs no rounding toward
+    // zero: by 2^k the quotient is a shift and the remainder a mask. (Done
+    // here, not as a peephole: a node's range may still widen while the
+    // peepholes run, and the rewrite must not depend on it then.)
+    const Type* xt = n->in[1]->type;
+    bool nonNegative = d > 0 && xt->isInt() && !xt->isIntTop() && xt->lo() >= 0;
+    if (nonNegative && ad > 1 && (ad & (ad - 1)) == 0) {
+      emit(MOp::Mov, {reg(n), x});
+      if (n->op == Op::Div) emit(MOp::Sar, {reg(n), Opnd::imm64(__builtin_ctzll(ad))});
+      else if (fitsImm32(d - 1)) emit(MOp::And, {reg(n), Opnd::imm64(d - 1)});
+      else {
+        Opnd mask = Opnd::vreg(f_.newVReg(RegClass::Gpr));
+        emit(MOp::Mov, {mask, Opnd::imm64(d - 1)});
+        emit(MOp::And, {reg(n), mask});
+      }
+      return;
+    }
     Opnd q = Opnd::vreg(f_.newVReg(RegClass::Gpr));
     if (ad == 1) {
       emit(MOp::Mov, {q, x});
@@ -587,10 +604,8 @@ class Selector {
       if (d > 0 && m.multiplier < 0) emit(MOp::Add, {q, x});
       if (d < 0 && m.multiplier > 0) emit(MOp::Sub, {q, x});
       if (m.shift > 0) emit(MOp::Sar, {q, Opnd::imm64(m.shift)});
-      // Plus one for a negative quotient; a dividend the optimizer proved
-      // non-negative has none when d is positive.
-      const Type* xt = n->in[1]->type;
-      if (!(d > 0 && xt->isInt() && !xt->isIntTop() && xt->lo() >= 0)) {
+      // Plus one for a negative quotient (none when nonNegative).
+      if (!nonNegative) {
         Opnd sign = Opnd::vreg(f_.newVReg(RegClass::Gpr));
         emit(MOp::Mov, {sign, q});
         emit(MOp::Shr, {sign, Opnd::imm64(63)});

@@ -125,6 +125,13 @@ TEST_CASE("codegen/isel: a dividend never negative skips the rounding toward zer
   INFO(masked);
   CHECK(masked.find("smulhi") != std::string::npos);
   CHECK(masked.find("shr v") == std::string::npos);
+  // By a power of two: a mask, a shift.
+  std::string pow2 = mirOf("val f = { int x -> return (x & 65535) % 8 + (x & 65535) / 16; };", "f");
+  INFO(pow2);
+  CHECK(pow2.find(", 7\n") != std::string::npos);  // and v, 7
+  CHECK(pow2.find(", 4\n") != std::string::npos);  // sar v, 4
+  CHECK(pow2.find(", 63\n") == std::string::npos);  // no sign of the dividend
+  CHECK(pow2.find("imul") == std::string::npos);
   // By a negative divisor the quotient is negative.
   std::string negative = mirOf("val f = { int x -> return (x & 65535) / -10; };", "f");
   INFO(negative);
