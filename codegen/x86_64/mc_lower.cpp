@@ -6,6 +6,7 @@
 #include "codegen/x86_64/mc_lower.h"
 
 #include "codegen/x86_64/call_table.h"
+#include "codegen/loop_alignment.h"
 #include "codegen/x86_64/cfi.h"
 #include "lexer/diag.h"
 #include "llvm/MC/MCDwarf.h"
@@ -240,8 +241,10 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
   // The first instruction after the prologue starts a row of its own
   // marked prologue_end, where gdb puts a breakpoint on the function.
   bool prologueEnd = dwarfFile_ != 0;
+  std::vector<char> alignedHeads = smallLoopHeads(f);
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     blockIndex_ = int(b);
+    if (alignedHeads[b]) out_.emitCodeAlignment(llvm::Align(64), t_.subtarget.get());
     out_.emitLabel(blockLabels_[b]);
     const auto& insts = f.blocks[b].insts;
     for (size_t i = 0; i < insts.size(); ++i, ++instIndex) {

@@ -1,0 +1,104 @@
+// Tests for codegen/loop_alignment.h: which loop heads get a 64-byte
+// boundary.
+#include <catch2/catch.hpp>
+
+#include "codegen/loop_alignment.h"
+#include "test/unit/codegen/mir_builder.h"
+
+using namespace simplec;
+using namespace simplec::mir;
+using namespace simplec::test;
+
+namespace {
+
+// `n` register instructions into the current block.
+void filler(FnBuilder& b, int n) {
+  for (int i = 0; i < n; i++) b.op(MOp::Add, P(RAX), I(i + 1));
+}
+
+}  // namespace
+
+TEST_CASE("loop alignment: a small counted loop, not its preheader", "[codegen][loop_alignment]") {
+  FnBuilder b;
+  int b0 = b.block(), b1 = b.block(1), b2 = b.block();
+  b.at(b0);
+  b.mov(P(RCX), I(0));
+  b.at(b1);
+  filler(b, 4);
+  b.op(MOp::Add, P(RCX), I(1));
+  b.cmp(P(RCX), I(100));
+  b.jcc(Cond::L, b1);
+  b.at(b2);
+  b.emit(MOp::Ret).argRegs = {RAX};
+  CHECK(smallLoopHeads(b.finish()) == std::vector<char>{0, 1, 0});
+}
+
+TEST_CASE("loop alignment: an early-exit loop inside a small nest: the nest", "[codegen][loop_alignment]") {
+  // b0: outer head; b1: inner head, leaves early to b3; b2: inner back edge;
+  // b3: outer back edge. The inner loop's padding would run on every entry.
+  FnBuilder b;
+  int b0 = b.block(1), b1 = b.block(2), b2 = b.block(2), b3 = b.block(1), b4 = b.block();
+  b.at(b0);
+  b.mov(P(RCX), I(0));
+  b.at(b1);
+  b.cmp(P(RCX), P(RDX));
+  b.jcc(Cond::NE, b3);
+  b.at(b2);
+  b.op(MOp::Add, P(RCX), I(1));
+  b.cmp(P(RCX), I(8));
+  b.jcc(Cond::L, b1);
+  b.at(b3);
+  b.op(MOp::Add, P(RDX), I(1));
+  b.cmp(P(RDX), I(1000));
+  b.jcc(Cond::L, b0);
+  b.at(b4);
+  b.emit(MOp::Ret).argRegs = {RAX};
+  CHECK(smallLoopHeads(b.finish()) == std::vector<char>{1, 0, 0, 0, 0});
+}
+
+TEST_CASE("loop alignment: an exit to a runtime error is not an early exit", "[codegen][loop_alignment]") {
+  // As above, but the inner loop leaves early only to a runtime error: both
+  // heads are aligned.
+  FnBuilder b;
+  int b0 = b.block(1), b1 = b.block(2), b2 = b.block(2), b3 = b.block(1), b4 = b.block(), stub = b.block();
+  b.f.blocks[size_t(stub)].cold = true;
+  b.at(b0);
+  b.mov(P(RCX), I(0));
+  b.at(b1);
+  b.cmp(P(RCX), I(64));
+  b.jcc(Cond::AE, stub);  // a bounds check
+  b.at(b2);
+  b.op(MOp::Add, P(RCX), I(1));
+  b.cmp(P(RCX), I(8));
+  b.jcc(Cond::L, b1);
+  b.at(b3);
+  b.op(MOp::Add, P(RDX), I(1));
+  b.cmp(P(RDX), I(1000));
+  b.jcc(Cond::L, b0);
+  b.at(b4);
+  b.emit(MOp::Ret).argRegs = {RAX};
+  b.at(stub);
+  b.emit(MOp::Call, {Opnd::symbol("__simplec_rt_error")}).noReturn = true;
+  CHECK(smallLoopHeads(b.finish()) == std::vector<char>{1, 1, 0, 0, 0, 0});
+}
+
+TEST_CASE("loop alignment: big loops and loops that call are left alone", "[codegen][loop_alignment]") {
+  auto loop = [](int fill, bool call) {
+    FnBuilder b;
+    int b0 = b.block(), b1 = b.block(1), b2 = b.block();
+    b.at(b0);
+    b.mov(P(RCX), I(0));
+    b.at(b1);
+    filler(b, fill);
+    if (call) b.emit(MOp::Call, {Opnd::symbol("g")});
+    b.op(MOp::Add, P(RCX), I(1));
+    b.cmp(P(RCX), I(100));
+    b.jcc(Cond::L, b1);
+    b.at(b2);
+    b.emit(MOp::Ret).argRegs = {RAX};
+    return smallLoopHeads(b.finish())[size_t(b1)];
+  };
+  CHECK(loop(kSmallNestInsts - 3, false) == 1);  // the whole loop: exactly kSmallNestInsts
+  CHECK(loop(kSmallNestInsts - 2, false) == 0);
+  CHECK(loop(2, true) == 0);
+}
