@@ -49,6 +49,17 @@ std::string sameForAllSeeds(const std::string& src) {
   });
 }
 
+// Runs iterPeeps on g (of unit u) with the fixed-point check: one round that
+// rewrites and one that finds nothing left, no `gone` node after it, and a
+// graph that verifies.
+void checkOneRewritingRound(Unit& u, Graph& g, int seed, Op gone) {
+  workCounters() = WorkCounters{};
+  iterPeeps(g, uint64_t(seed), true);
+  CHECK(workCounters().peepholeRounds == 2);
+  CHECK(sontest::liveOfKind(u, gone).empty());
+  CHECK(verifyText(u) == "");
+}
+
 }  // namespace
 
 TEST_CASE("opt/iterate: folds a hand-built graph to the same result for every seed", "[opt][iterate]") {
@@ -237,13 +248,8 @@ TEST_CASE("opt/iterate: a load held up by a store is queued again when the store
     Node* st = b.store(a.ctrl, a.mem, a.ptr, off, b.parm(1), m.encode());
     Node* ld = b.load(a.ctrl, st, a.ptr, b.con(kArrayHeader + 16), m.encode());
     b.ret(a.ctrl, st, ld);
-    workCounters() = WorkCounters{};
-    iterPeeps(b.g, uint64_t(seed), true);
-    // One round that rewrites, one that finds nothing left.
-    CHECK(workCounters().peepholeRounds == 2);
-    // The load read the fresh array's zero.
-    CHECK(sontest::liveOfKind(u, Op::Load).empty());
-    CHECK(verifyText(u) == "");
+    // The load reads the fresh array's zero.
+    checkOneRewritingRound(u, b.g, seed, Op::Load);
   }
 }
 
@@ -268,11 +274,7 @@ TEST_CASE("opt/iterate: a load walking up a long memory chain finishes in its ro
       mem = b.store(a.ctrl, mem, a.ptr, b.con(kArrayHeader + 8 * k), b.parm(0), m.encode());
     Node* ld = b.load(a.ctrl, mem, a.ptr, b.con(kArrayHeader), m.encode());
     b.ret(a.ctrl, mem, ld);
-    workCounters() = WorkCounters{};
-    iterPeeps(b.g, uint64_t(seed), true);
-    CHECK(workCounters().peepholeRounds == 2);
-    CHECK(sontest::liveOfKind(u, Op::Load).empty());
-    CHECK(verifyText(u) == "");
+    checkOneRewritingRound(u, b.g, seed, Op::Load);
   }
 }
 
@@ -293,10 +295,6 @@ TEST_CASE("opt/iterate: the users of a Phi folded with its Region are visited ag
     b.closeLoop(loop, r);
     b.g.setDef(p, 2, q);
     b.ret(br.f, p);
-    workCounters() = WorkCounters{};
-    iterPeeps(b.g, uint64_t(seed), true);
-    CHECK(workCounters().peepholeRounds == 2);
-    CHECK(sontest::liveOfKind(u, Op::Phi).empty());
-    CHECK(verifyText(u) == "");
+    checkOneRewritingRound(u, b.g, seed, Op::Phi);
   }
 }
