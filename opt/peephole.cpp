@@ -34,7 +34,14 @@ Node* Peephole::run(Node* n) {
   // moves constants right, so this terminates.
   changedInPlace_ = false;
   unfinished_ = false;
-  touched_.clear();
+  // Rules run the peepholes on the nodes they make (make()): the nodes the
+  // outermost run touched are kept for its caller.
+  if (depth_ == 0) touched_.clear();
+  struct Depth {
+    int& d;
+    explicit Depth(int& d) : d(d) { ++d; }
+    ~Depth() { --d; }
+  } depth(depth_);
   for (int round = 0; round < kMaxRewrites; round++) {
     const Type* t = compute(n);
     // A Cast keeps the range sccp found (unless it becomes a constant or

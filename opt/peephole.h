@@ -59,6 +59,7 @@ class Peephole {
   bool changedInPlace_ = false;
   bool unfinished_ = false;
   std::vector<Node*> touched_;
+  int depth_ = 0;  // run() calls in progress (rules run it on what they make)
 };
 
 // A loop Phi's range may narrow this many times in the peepholes; then it
