@@ -9,6 +9,8 @@ using namespace mir;
 
 namespace {
 
+constexpr size_t kMaxBlocksBack = 2 * size_t(kSmallNestInsts);
+
 // Does the loop of blocks [h, end) leave only from its last block (or to a
 // cold runtime-error stub)? A loop with an early exit, such as a search,
 // often runs once or twice per entry, and then the padding in front of it
@@ -56,9 +58,14 @@ std::vector<char> smallLoopHeads(const MFunction& f) {
     for (size_t b = h + 1; b < end && inner; b++) inner = lastBack[b] < 0;
     // Enclosed by another small loop (which starts before h and jumps back
     // after it)?
+    // Only heads at most kSmallNestInsts instructions back can start a small
+    // nest around h (and a few blocks: some may be empty), so the search is
+    // bounded, whatever the size of the function.
     bool outermost = true;
-    for (size_t o = 0; o < h && outermost; o++)
+    for (size_t o = h, seen = 0; o-- > 0 && outermost && seen < kMaxBlocksBack; seen++) {
+      if (before[h] - before[o] > size_t(kSmallNestInsts)) break;
       outermost = !(lastBack[o] >= 0 && size_t(lastBack[o]) + 1 >= end && size(o) <= size_t(kSmallNestInsts));
+    }
     heads[h] = outermost || (inner && size(h) <= size_t(kSmallLoopInsts) && exitsOnlyAtEnd(f, h, end));
   }
   return heads;
