@@ -56,11 +56,10 @@ std::vector<char> smallLoopHeads(const MFunction& f) {
     if (callsBefore[end] != callsBefore[h]) continue;
     bool inner = true;
     for (size_t b = h + 1; b < end && inner; b++) inner = lastBack[b] < 0;
-    // Enclosed by another small loop (which starts before h and jumps back
-    // after it)?
-    // Only heads at most kSmallNestInsts instructions back can start a small
-    // nest around h (and a few blocks: some may be empty), so the search is
-    // bounded, whatever the size of the function.
+    // Inside another small nest (one that starts before h and jumps back
+    // after it)? Only a head at most kSmallNestInsts instructions back (and
+    // a few blocks: some may be empty) can start one, so the search stays
+    // bounded whatever the size of the function.
     bool outermost = true;
     for (size_t o = h, seen = 0; o-- > 0 && outermost && seen < kMaxBlocksBack; seen++) {
       if (before[h] - before[o] > size_t(kSmallNestInsts)) break;
