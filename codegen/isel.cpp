@@ -862,10 +862,39 @@ class Selector {
     emit(std::move(mv));
   }
 
+  // If n branches on a fused x == y or x != y of floats (under fused
+  // negations): ucomisd, then the unequal arm on ZF clear and on PF set
+  // (unordered: NaN equals nothing), else the equal arm. 3 instructions
+  // instead of 8 (two setcc, and, test).
+  bool selectFloatEqualityBranch(Node* n, int tb, int fb) {
+    Node* p = n->in[1];
+    bool negated = false;
+    while (p->op == Op::Not && isFused(p)) {
+      negated = !negated;
+      p = p->in[1];
+    }
+    if ((p->op != Op::FEQ && p->op != Op::FNE) || !isFused(p)) return false;
+    bool trueWhenEqual = (p->op == Op::FEQ) != negated;
+    int equal = trueWhenEqual ? tb : fb, unequal = trueWhenEqual ? fb : tb;
+    emit(MOp::Ucomisd, {reg(p->in[1]), reg(p->in[2])});
+    for (Cond c : {Cond::NE, Cond::P}) {
+      MInst j(MOp::Jcc, {Opnd::block(unequal)});
+      j.cc = c;
+      emit(std::move(j));
+    }
+    emit(MOp::Jmp, {Opnd::block(equal)});
+    return true;
+  }
+
   void selectIf(int b, Node* n) {
     const BasicBlock& bb = s_.blocks[size_t(b)];
     SIMPLEC_CHECK(bb.succs.size() == 2, "isel", "an If block needs two successors");
     int tb = firstMBlock_[size_t(bb.succs[0])], fb = firstMBlock_[size_t(bb.succs[1])];
+    if (selectFloatEqualityBranch(n, tb, fb)) {
+      succ(cur_, tb);
+      succ(cur_, fb);
+      return;
+    }
     Cond cc = emitPredicate(n->in[1]);
     // Branch to the arm that is not laid out next, fall into the other.
     int next = size_t(b + 1) < s_.blocks.size() ? firstMBlock_[size_t(b + 1)] : -1;
@@ -1069,7 +1098,10 @@ class Selector {
     }
     // `x & k` tested by the branch or select alone becomes `test x, k`.
     bool testAnd = p->op == Op::And && isIntCon(p->in[2]) && fitsImm32(p->in[2]->type->value());
-    if ((isCompare(p) || testAnd) && usedOnlyInBlockOf(p, last)) fused_[p->id] = 1;
+    // A branch on float (in)equality takes two jumps (selectIf); a select
+    // has one condition code, so it takes the 0/1 value.
+    bool floatEq = last->op == Op::If && (p->op == Op::FEQ || p->op == Op::FNE);
+    if ((isCompare(p) || testAnd || floatEq) && usedOnlyInBlockOf(p, last)) fused_[p->id] = 1;
   }
 
   // p is in `last`'s block and nothing else uses it: it can be emitted with

@@ -115,6 +115,24 @@ TEST_CASE("codegen/isel: division by a constant multiplies or shifts, a variable
   CHECK(var.find("smulhi") == std::string::npos);
 }
 
+TEST_CASE("codegen/isel: a branch on float equality is ucomisd and two jumps", "[codegen][isel]") {
+  // (A store in one arm keeps the branch from becoming a select.)
+  for (const char* src : {"val f = { flt x, flt y, int[] a -> if (x == y) a[0] = 5; return 2; };",
+                          "val f = { flt x, flt y, int[] a -> if (x != y) a[0] = 5; return 2; };",
+                          "val f = { flt x, flt y, int[] a -> if (!(x == y)) a[0] = 5; return 2; };"}) {
+    std::string text = mirOf(src, "f");
+    INFO(text);
+    CHECK(text.find("ucomisd") != std::string::npos);
+    CHECK(text.find("set") == std::string::npos);  // no 0/1 values
+    CHECK(text.find("jne b") != std::string::npos);
+    CHECK(text.find("jp b") != std::string::npos);
+  }
+  // A select keeps the 0/1 value: cmov has one condition.
+  std::string sel = mirOf("val f = { flt x, flt y, int a, int b -> return x == y ? a : b; };", "f");
+  INFO(sel);
+  CHECK(sel.find("set") != std::string::npos);
+}
+
 TEST_CASE("codegen/isel: a dividend never negative skips the rounding toward zero", "[codegen][isel]") {
   // The quotient of a signed division by a multiply gets 1 added when it is
   // negative (shr 63, add); of x & 65535 it never is.
