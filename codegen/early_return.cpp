@@ -265,6 +265,7 @@ class Renamer {
       cur_[size_t(mi.ops[0].reg)] = t;
       return true;
     }
+    int defined = -1, definedIn = -1;  // the register mi writes, and where the copy writes it
     for (size_t i = 0; i < c.ops.size(); i++) {
       Opnd& o = c.ops[i];
       if (o.kind == Opnd::Mem) {
@@ -294,13 +295,13 @@ class Renamer {
         }
       }
       o.reg = t;
-      pending_ = {r, t};
+      defined = r;
+      definedIn = t;
     }
     // x86 takes a shift count from cl only.
     if (isShift(c.op) && c.ops.size() == 2 && c.ops[1].kind == Opnd::PReg && c.ops[1].reg != RCX) return false;
     out->push_back(c);
-    if (pending_[0] >= 0) cur_[size_t(pending_[0])] = pending_[1];
-    pending_ = {-1, -1};
+    if (defined >= 0) cur_[size_t(defined)] = definedIn;  // after the reads: x86 reads first
     return true;
   }
 
@@ -352,17 +353,7 @@ class Renamer {
 
   std::array<int, kNumRegs> cur_{};
   uint64_t free_ = 0;  // caller-saved registers the path never names
-  std::array<int, 2> pending_{-1, -1};
 };
-
-void shiftBlocks(MFunction& f, int by) {
-  for (MBlock& b : f.blocks) {
-    for (int& s : b.succs) s += by;
-    for (MInst& mi : b.insts)
-      for (Opnd& o : mi.ops)
-        if (o.kind == Opnd::Block) o.reg += by;
-  }
-}
 
 }  // namespace
 
@@ -390,9 +381,10 @@ bool wrapEarlyReturn(MFunction& f) {
   if (!rn.finish(*p.insts.back(), &ret.insts)) return false;
   test.succs = {1, 2};
 
-  shiftBlocks(f, 2);
-  f.blocks.insert(f.blocks.begin(), std::move(ret));
-  f.blocks.insert(f.blocks.begin(), std::move(test));
+  std::vector<MBlock> front(2);
+  front[0] = std::move(test);
+  front[1] = std::move(ret);
+  insertBlocksAtEntry(f, std::move(front));
   f.probeBlock = 2;
   // The prologue's row in the line table: the function's own line, not the
   // copy's return laid out before it.

@@ -17,15 +17,9 @@ void ensureEntryHasNoPredecessors(MFunction& f) {
   for (const std::vector<int>& s : blockSuccessors(f))
     for (int t : s) targeted |= t == 0;
   if (!targeted) return;
-  for (MBlock& b : f.blocks) {
-    for (int& s : b.succs) ++s;
-    for (MInst& mi : b.insts)
-      for (Opnd& o : mi.ops)
-        if (o.kind == Opnd::Block) ++o.reg;
-  }
-  MBlock entry;
-  entry.succs.push_back(1);  // falls through into the old entry
-  f.blocks.insert(f.blocks.begin(), std::move(entry));
+  std::vector<MBlock> entry(1);
+  entry[0].succs.push_back(1);  // falls through into the old entry
+  insertBlocksAtEntry(f, std::move(entry));
 }
 
 Opnd rbpMem(int64_t disp) { return Opnd::memP(RBP, disp); }

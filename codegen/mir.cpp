@@ -1,11 +1,13 @@
 // MIR basics: register names, the System V register tables, condition codes,
-// and the deterministic text printer used by --emit=mir and tests. The
+// the deterministic text printer used by --emit=mir and tests, and the
+// renumbering when blocks go in front of the entry. The
 // operand roles and implicit operands (SDivRem's rax/rdx, Call's argument
 // registers and clobbers, Ret's results) are in mir.h: forEachDefUse() is
 // inlined into the passes that walk every instruction.
 #include "codegen/mir.h"
 
 #include <cstdio>
+#include <iterator>
 
 namespace simplec::mir {
 
@@ -250,6 +252,17 @@ std::string escapeBytes(const std::string& b) {
 }
 
 }  // namespace
+
+void insertBlocksAtEntry(MFunction& f, std::vector<MBlock> front) {
+  int by = int(front.size());
+  for (MBlock& b : f.blocks) {
+    for (int& s : b.succs) s += by;
+    for (MInst& mi : b.insts)
+      for (Opnd& o : mi.ops)
+        if (o.kind == Opnd::Block) o.reg += by;
+  }
+  f.blocks.insert(f.blocks.begin(), std::make_move_iterator(front.begin()), std::make_move_iterator(front.end()));
+}
 
 std::string print(const MFunction& f) {
   std::string s = "function " + f.name;

@@ -412,6 +412,11 @@ struct MModule {
 
 // A deterministic text form, for --emit=mir and tests.
 std::string print(const MFunction& f);
+
+// Puts `front` before f's blocks (the entry becomes front[0]). The blocks
+// already there are renumbered, their jumps and succs with them; `front`'s
+// own jumps and succs already use the new numbers.
+void insertBlocksAtEntry(MFunction& f, std::vector<MBlock> front);
 std::string print(const MModule& m);
 
 }  // namespace simplec::mir

@@ -27,7 +27,7 @@ class Peephole {
   // Nodes whose inputs the last run() changed besides its own node and that
   // node's users (the users of a Phi folded away with its Region): a
   // worklist visits them again.
-  std::vector<Node*>& touched() { return touched_; }
+  const std::vector<Node*>& touched() const { return touched_; }
   // One rewrite step on n: nullptr when no rule applies, n when n was changed
   // in place, otherwise a replacement node.
   Node* idealize(Node* n);

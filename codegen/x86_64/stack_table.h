@@ -3,8 +3,8 @@
 // function's stack probe, the first instruction of its prologue (frame.h),
 // which is its first instruction unless an early return comes first
 // (early_return.h); the runtime's SIGSEGV handler looks the faulting address
-// up here to report FILE:LINE:COL. The linker gathers the entries of every object between
-// __start_simplec_stack and __stop_simplec_stack.
+// up here to report FILE:LINE:COL. The linker gathers the entries of every
+// object between __start_simplec_stack and __stop_simplec_stack.
 //
 // Entry layout (16 bytes, position-independent, read-only):
 //   int32 probe - &entry.function      int32 file - &entry.file
