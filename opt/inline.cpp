@@ -80,10 +80,13 @@ int copySite(Unit& u, int site, int callee, SrcPos callPos, std::unordered_map<i
 // -g: the callee's variables that hold one value become variables of this
 // inlined frame (DebugVar::inlineSite), named on the copies of their values
 // (for a parameter: the argument). A variable assigned again is left out:
-// its assignments' places are the callee's, not this copy's.
-void copyDebugNames(Unit& u, Graph& g, const Graph& from, int callee, const std::vector<Node*>& body,
+// its assignments' places are the callee's, not this copy's. Only the
+// callee's first `vars` variables count: when the callee is g itself, the
+// ones after them belong to copies made earlier, and the argument nodes
+// (not copies) already carry their names.
+void copyDebugNames(Unit& u, Graph& g, const Graph& from, int callee, size_t vars, const std::vector<Node*>& body,
                     const std::vector<Node*>& copy, SrcPos callPos, std::unordered_map<int, int>& sites) {
-  std::vector<int> varOf(u.funs[size_t(callee)].debugVars.size(), -2);  // -2: not yet asked
+  std::vector<int> varOf(vars, -2);  // -2: not yet asked
   auto mapVar = [&](int v) {
     if (v < 0 || size_t(v) >= varOf.size()) return -1;
     if (varOf[size_t(v)] != -2) return varOf[size_t(v)];
@@ -99,7 +102,7 @@ void copyDebugNames(Unit& u, Graph& g, const Graph& from, int callee, const std:
     Node* c = copy[x->id];
     if (!c || x->dbg == 0) continue;
     for (uint32_t k = x->dbg; k != 0; k = from.debugNames[k].next) {
-      const DebugName& d = from.debugNames[k];
+      DebugName d = from.debugNames[k];  // a copy: from may be g, whose names grow
       if (d.kind != DebugName::Declare) continue;
       int v = mapVar(d.var);
       if (v >= 0) g.addDebugName(c, v);
@@ -107,18 +110,23 @@ void copyDebugNames(Unit& u, Graph& g, const Graph& from, int callee, const std:
   }
 }
 
-// Replaces `call` (in graph g) by a copy of function `callee`'s body.
-// Returns the number of nodes copied.
-size_t inlineOne(Unit& u, Graph& g, Node* call, int callee) {
+// A copy of a callee's body made for one call: copy[id of a callee node] is
+// the caller's node standing for it (Parms stand for the call's arguments).
+struct BodyCopy {
+  std::vector<Node*> copy;
+  std::vector<Node*> cloned;  // callee nodes that got a new node
+};
+
+// Copies `body` (the callee's live nodes) into g for `call`. Reads the
+// callee's nodes and writes only new nodes, so several copies of one body can
+// be made before any is spliced in, even when the callee is g's own function;
+// `vars` is the number of the callee's debug variables when `body` was taken.
+BodyCopy copyBody(Unit& u, Graph& g, const std::vector<Node*>& body, size_t vars, Node* call, int callee) {
   const FunInfo& f = u.funs[size_t(callee)];
   const Graph& from = *f.graph;
-  std::vector<Node*> body = liveNodes(from);
-  Node* ce = nullptr;
-  for (Node* use : call->out)
-    if (use->op == Op::CallEnd) ce = use;
-  SIMPLEC_CHECK(ce, "inline", "a Call without its CallEnd");
-  // copy[id of a callee node] = the caller's node standing for it.
-  std::vector<Node*> copy(from.size(), nullptr);
+  BodyCopy b;
+  std::vector<Node*>& copy = b.copy;
+  copy.assign(from.size(), nullptr);
   copy[from.start()->id] = g.start();
   copy[f.fun->id] = call->in[0];
   for (Node* x : body)
@@ -127,7 +135,6 @@ size_t inlineOne(Unit& u, Graph& g, Node* call, int callee) {
       SIMPLEC_CHECK(slot < call->in.size(), "inline", "a call passes fewer arguments than '" + f.name + "' has");
       copy[x->id] = call->in[slot];
     }
-  std::vector<Node*> cloned;  // callee nodes that get a copy (the rest map to the caller's)
   std::unordered_map<int, int> sites;
   for (Node* x : body) {
     if (copy[x->id] || x == from.stop()) continue;
@@ -137,12 +144,23 @@ size_t inlineOne(Unit& u, Graph& g, Node* call, int callee) {
     if (c->pos.valid()) c->pos.site = copySite(u, x->pos.site, callee, call->pos, sites);
     c->name = x->name;
     copy[x->id] = c;
-    cloned.push_back(x);
+    b.cloned.push_back(x);
   }
-  workCounters().inlinedNodes += cloned.size();
-  for (Node* x : cloned)
+  workCounters().inlinedNodes += b.cloned.size();
+  for (Node* x : b.cloned)
     for (Node* d : x->in) g.addDef(copy[x->id], d ? copy[d->id] : nullptr);
-  if (!from.debugNames.empty()) copyDebugNames(u, g, from, callee, body, copy, call->pos, sites);
+  if (!from.debugNames.empty()) copyDebugNames(u, g, from, callee, vars, body, copy, call->pos, sites);
+  return b;
+}
+
+// Replaces `call` by its copy `b` of the callee's `body`.
+void spliceBody(Unit& u, Graph& g, Node* call, int callee, const std::vector<Node*>& body, const BodyCopy& b) {
+  const FunInfo& f = u.funs[size_t(callee)];
+  const std::vector<Node*>& copy = b.copy;
+  Node* ce = nullptr;
+  for (Node* use : call->out)
+    if (use->op == Op::CallEnd) ce = use;
+  SIMPLEC_CHECK(ce, "inline", "a Call without its CallEnd");
   // An argument may be typed wider than its parameter (an array field read
   // after a call is `ptr` in the graph; the parameter is `ptr!`, non-null
   // by the language): the copies typed from the parameter would look more
@@ -151,7 +169,7 @@ size_t inlineOne(Unit& u, Graph& g, Node* call, int callee) {
   for (Node* x : body)
     if (x->op == Op::Parm && x->in[0] == f.fun && x->type && copy[x->id]->type && !copy[x->id]->type->isa(x->type))
       for (Node* u : x->out)
-        if (copy[u->id] && u != from.stop()) work.push_back(copy[u->id]);
+        if (u->id < copy.size() && copy[u->id] && u != f.graph->stop()) work.push_back(copy[u->id]);
   widenTypes(std::move(work));
   Node* ret = copy[f.ret->id];
   // The copy's Return is only a bundle of (control, memory, value): the
@@ -170,10 +188,53 @@ size_t inlineOne(Unit& u, Graph& g, Node* call, int callee) {
   ret->keep--;
   g.kill(ret);
   g.killIfUnused(ce);
-  return cloned.size();
+}
+
+// Replaces `call` (in graph g) by a copy of function `callee`'s body.
+// Returns the number of nodes copied.
+size_t inlineOne(Unit& u, Graph& g, Node* call, int callee) {
+  const FunInfo& f = u.funs[size_t(callee)];
+  std::vector<Node*> body = liveNodes(*f.graph);
+  BodyCopy b = copyBody(u, g, body, f.debugVars.size(), call, callee);
+  spliceBody(u, g, call, callee, body, b);
+  return b.cloned.size();
+}
+
+// A small function that calls itself at one or two places gets one copy of
+// its body at each: one level of its recursion unrolled, so a call does the
+// work of several. All copies are made from the body as it was before any is
+// spliced in, so each unrolls exactly one level. (A fallback call that
+// tailrec left on a never-taken arm counts as a place; its copy goes with
+// the arm.)
+int inlineSelfCalls(Unit& u, const CallGraph& cg, int f) {
+  const FunInfo& fi = u.funs[size_t(f)];
+  std::vector<Node*> sites;
+  for (Node* call : cg.directCalls[size_t(f)])
+    if (!call->dead && CallGraph::calleeOf(call) == f) sites.push_back(call);
+  if (sites.empty() || sites.size() > kMaxSelfCallSites || cg.bodySize[size_t(f)] > kSmallCallee) return 0;
+  if (!inlinable(u, cg, f)) return 0;
+  for (Node* call : sites)
+    if (!resultFits(u, call, f)) return 0;
+  std::sort(sites.begin(), sites.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+  Graph& g = *fi.graph;
+  std::vector<Node*> body = liveNodes(g);
+  size_t vars = fi.debugVars.size();
+  std::vector<BodyCopy> copies;
+  for (Node* call : sites) copies.push_back(copyBody(u, g, body, vars, call, f));
+  for (size_t i = 0; i < sites.size(); i++) spliceBody(u, g, sites[i], f, body, copies[i]);
+  return int(sites.size());
 }
 
 }  // namespace
+
+int inlineSelfCalls(Unit& u) {
+  CallGraph cg(u);
+  int inlined = 0;
+  for (int f : cg.bottomUpOrder()) inlined += inlineSelfCalls(u, cg, f);
+  for (FunInfo& f : u.funs)
+    if (f.hasBody()) sweepUnreachable(*f.graph);
+  return inlined;
+}
 
 int inlineCalls(Unit& u) {
   CallGraph cg(u);

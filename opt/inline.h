@@ -17,7 +17,16 @@ namespace simplec {
 
 constexpr size_t kSmallCallee = 40;        // nodes, constants not counted
 constexpr size_t kSingleSiteCallee = 4000;  // a larger one-call-site callee stays a call
+constexpr size_t kMaxSelfCallSites = 2;      // more calls of a function to itself: not unrolled (tak: slower)
 
 int inlineCalls(Unit& u);
+
+// The self-inline pass, after tailrec: a small function (kSmallCallee) that
+// still calls itself directly, at kMaxSelfCallSites places at most, gets a
+// copy of its own body at each of them, made from the body before any copy
+// went in: one level of the recursion unrolled. After tailrec, fib's one
+// call left becomes a loop nest around a call (as gcc's), 67 -> 45 ms.
+// Returns the number of calls replaced.
+int inlineSelfCalls(Unit& u);
 
 }  // namespace simplec

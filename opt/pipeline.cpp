@@ -32,6 +32,7 @@ void runPeepholes(Graph& g, const PassOptions& o) { iterPeeps(g, o.seed, o.check
 void runSccp(Unit& u, const PassOptions&) { sccp(u); }
 void runZeroCheckElim(Graph& g, const PassOptions&) { zeroCheckElim(g); }
 void runInline(Unit& u, const PassOptions&) { inlineCalls(u); }
+void runSelfInline(Unit& u, const PassOptions&) { inlineSelfCalls(u); }
 void runBoundsCheckElim(Graph& g, const PassOptions&) { boundsCheckElim(g); }
 void runLoadElim(Graph& g, const PassOptions&) { loadElim(g); }
 void runDeadStoreElim(Graph& g, const PassOptions&) { deadStoreElim(g); }
@@ -129,6 +130,9 @@ const std::vector<Pass>& passTable() {
       {"inline", runInline, nullptr, 2, {}},
       // Before sccp narrows parameter types: their Phis take the declared type.
       {"tailrec", nullptr, runTailRec, 2, {}},
+      // After tailrec: only the calls it could not turn into jumps are copied,
+      // and a copy brings the loop tailrec made.
+      {"self-inline", runSelfInline, nullptr, 2, {"tailrec"}},
       // Before narrow: its Casts would pin data to the arms.
       {"split-if", nullptr, runSplitIf, 2, {}},
       // Casts below branches, for the analysis to narrow ranges by.

@@ -1,7 +1,8 @@
 // Tests for opt/inline.h, opt/unused_funs.h and opt/call_graph.h: small and
 // single-call-site callees are copied into their callers, recursion stays a
-// call, copies keep their source positions, and functions nothing can call
-// any more are removed.
+// call (but a small function calling itself gets one level of its
+// recursion copied into itself), copies keep their source positions, and
+// functions nothing can call any more are removed.
 #include <catch2/catch.hpp>
 
 #include "lexer/diag.h"
@@ -10,6 +11,7 @@
 #include "opt/iterate.h"
 #include "opt/unused_funs.h"
 #include "parser/parser.h"
+#include "son/evaluator.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -67,6 +69,69 @@ TEST_CASE("opt/inline: recursion stays a call", "[opt][inline]") {
   CHECK(cg.component[size_t(funIndex(g, "even"))] == cg.component[size_t(funIndex(g, "odd"))]);
   CHECK_FALSE(cg.recursive(funIndex(g, "main")));
   CHECK(removeUnusedFunctions(g) == 0);
+}
+
+TEST_CASE("opt/inline: a small function calling itself gets one level of its recursion copied", "[opt][inline]") {
+  Unit g;
+  parse(g,
+        "val fib = { int n -> if (n < 2) return n; return fib(n - 1) + fib(n - 2); };\n"
+        "sys.io.p(fib(arg + 19)); return fib(arg + 9);");
+  EvalResult before = evaluateProgram(g, 1, EvalOptions{});
+  CHECK(callsIn(g, "fib") == 2);
+  CHECK(inlineSelfCalls(g) == 2);
+  CHECK(sontest::verifyText(g) == "");
+  // Each copy is of the body before any copy went in: two calls each.
+  CHECK(callsIn(g, "fib") == 4);
+  CHECK(callsIn(g, "main") == 3);  // fib stays recursive: not copied into main (one call prints)
+  EvalResult after = evaluateProgram(g, 1, EvalOptions{});
+  CHECK(evalDifference(before, after) == "");
+  CHECK(after.out == "6765");
+  CHECK(after.returnValue == 55);
+  CHECK(before.out == after.out);
+}
+
+TEST_CASE("opt/inline: mutual, large and many-site recursion is not copied into itself", "[opt][inline]") {
+  Unit g;
+  parse(g,
+        "val even = { int n -> if (n == 0) return true; return odd(n - 1); };\n"
+        "val odd = { int n -> if (n == 0) return false; return even(n - 1); };\n"
+        "val five = { int n -> if (n < 1) return 1;\n"
+        "  return five(n - 1) + five(n - 2) + five(n - 3) + five(n - 4) + five(n - 5); };\n"
+        "val big = { int n -> if (n < 1) return 1; int s = n;\n"
+        "  for (int i = 0; i < n; i++) { s = s * 31 + i; s = s ^ (s >> 7); s = s + i * i; s = s - (s >> 3); }\n"
+        "  for (int i = 0; i < n; i++) { s = s * 17 + i; s = s ^ (s << 5); s = s + i * 3; s = s - (s >> 2); }\n"
+        "  return s + big(n - 1); };\n"
+        "if (even(arg)) return five(arg) + big(arg); return 0;");
+  CHECK(inlineSelfCalls(g) == 0);
+  CHECK(callsIn(g, "even") == 1);
+  CHECK(callsIn(g, "five") == 5);
+  CHECK(callsIn(g, "big") == 1);
+}
+
+TEST_CASE("opt/inline: -g: copies of a function into itself name its variables", "[opt][inline]") {
+  Unit g;
+  g.debugInfo = true;
+  parse(g,
+        "val f = { int n ->\n    int m = n * 2;\n    if (n < 2) return m;\n"
+        "    return f(n - 1) + f(n - 2) + m;\n};\nreturn f(arg + 5);");
+  EvalResult before = evaluateProgram(g, 1, EvalOptions{});
+  size_t varsBefore = g.funs[size_t(funIndex(g, "f"))].debugVars.size();
+  CHECK(inlineSelfCalls(g) == 2);
+  CHECK(sontest::verifyText(g) == "");
+  const FunInfo& f = g.funs[size_t(funIndex(g, "f"))];
+  // n and m of each of the two inlined frames.
+  int inlined = 0;
+  for (const DebugVar& v : f.debugVars)
+    if (v.inlineSite >= 0) {
+      inlined++;
+      CHECK((v.name == "n" || v.name == "m"));
+      CHECK(g.inlineSites[size_t(v.inlineSite)].callee == funIndex(g, "f"));
+    }
+  CHECK(inlined == 4);
+  CHECK(f.debugVars.size() == varsBefore + 4);
+  EvalResult after = evaluateProgram(g, 1, EvalOptions{});
+  CHECK(evalDifference(before, after) == "");
+  CHECK(before.returnValue == after.returnValue);
 }
 
 TEST_CASE("opt/inline: a large callee is inlined only at its one call site", "[opt][inline]") {
