@@ -441,7 +441,7 @@ class Driver {
     if (o_.emit == EmitKind::Tokens) {
       for (const Token& t : tokenize(file, diag_))
         std::cout << t.line << ":" << t.col << " " << tokDescription(t.kind)
-                  << (t.text.empty() || t.kind == Tok::StrLit ? "" : " " + t.text) << "\n";
+                  << (t.text.empty() || t.kind == Tok::StrLit || t.kind == Tok::CharLit ? "" : " " + t.text) << "\n";
       return diag_.hasErrors() ? 1 : 0;
     }
     Unit g;

@@ -12,6 +12,7 @@
 #include <limits>
 #include <string_view>
 
+#include "lexer/literal_value.h"
 #include "lexer/utf8.h"
 
 namespace simplec {
@@ -286,46 +287,26 @@ void Lexer::lexNumber() {
                          (isFloat ? "float" : "integer") + " literal");
   }
 
-  std::string clean;
-  clean.reserve(numEnd - start);
-  for (size_t k = start; k < numEnd; ++k)
-    if (src_[k] != '_') clean += src_[k];
-
   Token& t = push(isFloat ? Tok::FloatLit : Tok::IntLit, start, j);
   t.text = src_.substr(start, j - start);
   i_ = j;
 
   if (isFloat) {
-    if (!err.any()) {
-      // strtod in the "C" locale (the compiler never calls setlocale);
-      // underflow to a denormal or zero is accepted, as C does.
-      double v = std::strtod(clean.c_str(), nullptr);
-      if (std::isinf(v))
-        err.note(start, "float literal out of range");
-      else
-        t.floatValue = v;
-    }
+    // Underflow to a denormal or zero is accepted, as C does.
+    if (!err.any() && std::isinf(floatLiteralValue(t))) err.note(start, "float literal out of range");
   } else {
-    if (clean.size() > 1 && clean[0] == '0') err.note(start, "leading zero in integer literal");
+    size_t digits = 0;
+    for (size_t k = start; k < numEnd; ++k) digits += src_[k] != '_';
+    if (digits > 1 && at(start) == '0') err.note(start, "leading zero in integer literal");
     if (!err.any()) {
-      // Accumulate with overflow detection. 2^63 itself is kept (only valid
-      // after a unary minus, the parser decides); anything larger is
-      // intTooLarge, which the parser reports where the literal is used.
-      constexpr uint64_t kMax = uint64_t(1) << 63;
-      uint64_t v = 0;
+      // Above 2^63 is intTooLarge, which the parser reports where the
+      // literal is used (2^63 itself is valid after a unary minus).
       bool tooLarge = false;
-      for (char ch : clean) {
-        uint64_t d = static_cast<uint64_t>(ch - '0');
-        if (v > (kMax - d) / 10) {
-          tooLarge = true;
-          break;
-        }
-        v = v * 10 + d;
-      }
+      decimalDigitsValue(src_.substr(start, numEnd - start), tooLarge);
       t.intTooLarge = tooLarge;
-      t.intValue = tooLarge ? 0 : v;
     }
   }
+  t.bad = err.any();
   if (err.any()) error(err.off, err.msg);
 }
 
@@ -340,16 +321,8 @@ void Lexer::lexHex(size_t start) {
     err.note(numEnd, "invalid suffix '" + clip(src_.substr(numEnd, j - numEnd)) +
                          "' on integer literal");
   }
-  uint64_t v = 0;
-  bool tooLarge = false;
   bool anyDigit = false;
-  for (size_t k = digitsFrom; k < numEnd; ++k) {
-    int c = at(k);
-    if (c == '_') continue;
-    anyDigit = true;
-    if (v >> 60) tooLarge = true;
-    v = (v << 4) | static_cast<uint64_t>(hexValue(c));
-  }
+  for (size_t k = digitsFrom; k < numEnd; ++k) anyDigit |= at(k) != '_';
   if (!anyDigit)
     err.note(start, "missing digits after '" + std::string(src_.substr(start, 2)) + "'");
 
@@ -357,9 +330,11 @@ void Lexer::lexHex(size_t start) {
   t.text = src_.substr(start, j - start);
   t.isHex = true;
   if (!err.any()) {
+    bool tooLarge = false;
+    hexDigitsValue(src_.substr(digitsFrom, numEnd - digitsFrom), tooLarge);
     t.intTooLarge = tooLarge;
-    t.intValue = tooLarge ? 0 : v;
   }
+  t.bad = err.any();
   i_ = j;
   if (err.any()) error(err.off, err.msg);
 }
@@ -436,8 +411,8 @@ void Lexer::lexString() {
   i_ = k;
 }
 
-// char = "'" (byte except "'" '\\' newline | escape) "'" ; intValue is the byte.
-// After a problem the token is a CharLit of value 0.
+// char = "'" (byte except "'" '\\' newline | escape) "'" ; the text is the byte.
+// After a problem the token is a CharLit of value 0 (bad, no text).
 void Lexer::lexChar() {
   size_t start = i_;
   size_t k = start + 1;
@@ -481,7 +456,9 @@ void Lexer::lexChar() {
     }
   }
   Token& t = push(Tok::CharLit, start, k);
-  t.intValue = bad ? 0 : value;
+  t.bad = bad;
+  char byte = static_cast<char>(value);
+  if (!bad) t.text = std::string_view(&byte, 1);
   i_ = k;
 }
 

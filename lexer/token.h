@@ -56,8 +56,9 @@ Tok classifyWord(std::string_view word);
 // every member is as small as it can be, and the small ones share padding.
 struct Token {
   Tok kind = Tok::Eof;
-  bool intTooLarge = false;  // IntLit beyond 64 bits (hex) or beyond 2^63 (decimal)
-  bool isHex = false;
+  bool intTooLarge : 1 = false;  // IntLit beyond 64 bits (hex) or beyond 2^63 (decimal)
+  bool isHex : 1 = false;
+  bool bad : 1 = false;          // a literal the lexer reported a problem in: value 0
   SrcFile file = kMainFile;
   // First character. A token is never inlined code, so of a SrcPos it
   // needs only these (and the file above, which shares the padding).
@@ -65,13 +66,10 @@ struct Token {
   // Column just past the last character. No token contains a newline (a
   // string or character literal ends at one), so the end is on `line`.
   uint32_t endCol = 0;
-  InternedString text;  // identifier / keyword / type-name spelling; decoded bytes of a string;
-                 // source spelling of an IntLit / FloatLit; "" otherwise
-  // A token is one kind of literal at most: read the member its kind writes.
-  union {
-    uint64_t intValue = 0;  // IntLit and CharLit
-    double floatValue;      // FloatLit
-  };
+  // Identifier / keyword / type-name spelling; source spelling of an IntLit
+  // or FloatLit (its value: lexer/literal_value.h); decoded bytes of a
+  // string; the byte of a CharLit; "" otherwise.
+  InternedString text;
 
   SrcPos pos() const {
     SrcPos p;
@@ -91,7 +89,7 @@ struct Token {
     return end;
   }
 };
-// 32 bytes on a 64-bit host; 88 with a std::string and a full end SrcPos.
-static_assert(sizeof(Token) <= 32, "Token is kept by the million: keep it small");
+// 24 bytes on a 64-bit host; 88 with a std::string and a full end SrcPos.
+static_assert(sizeof(Token) <= 24, "Token is kept by the million: keep it small");
 
 }  // namespace simplec

@@ -12,6 +12,7 @@
 //   unary      = ('-' | '!' | '++' | '--') unary | postfix   ('--' is '-' '-'
 //                                            unless a numeric variable follows)
 //   postfix    = primary {'(' args ')'} | name ('++' | '--')
+#include "lexer/literal_value.h"
 #include "parser/parser_impl.h"
 #include "parser/suggest.h"
 
@@ -633,7 +634,7 @@ Val Parser::parsePostfix() {
 Val Parser::parseIntLiteral(bool negated) {
   const Token& t = tok();
   pos_++;
-  uint64_t v = t.intValue;
+  uint64_t v = intLiteralValue(t);
   constexpr uint64_t kMinMagnitude = uint64_t(1) << 63;
   bool tooLarge = t.intTooLarge || (!t.isHex && (negated ? v > kMinMagnitude : v >= kMinMagnitude));
   if (tooLarge) {
@@ -694,7 +695,7 @@ Val Parser::parsePrimary() {
   const Token& t = tok();
   switch (t.kind) {
     case Tok::IntLit: return parseIntLiteral(false);
-    case Tok::CharLit: pos_++; return literal({con(int64_t(t.intValue)), SType::intT()});
+    case Tok::CharLit: pos_++; return literal({con(int64_t(charLiteralValue(t))), SType::intT()});
     case Tok::KwTrue: pos_++; return literal({con(1), SType::boolT()});
     case Tok::KwFalse: pos_++; return literal({con(0), SType::boolT()});
     case Tok::LParen: {
@@ -749,7 +750,7 @@ Val Parser::parsePrimary() {
         if (!at(Tok::LParen) && callsExtern(v.n)) v.n = externThunk(v.n->type->fun());
         return v;
       }
-    case Tok::FloatLit: pos_++; return literal({fcon(t.floatValue), SType::floatT(64)});
+    case Tok::FloatLit: pos_++; return literal({fcon(floatLiteralValue(t)), SType::floatT(64)});
     case Tok::TypeName:
       if (peekTok().kind == Tok::LParen) return parseConversion();
       syntaxError(t.pos(), "expected expression");

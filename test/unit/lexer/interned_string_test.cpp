@@ -7,6 +7,7 @@
 #include <string>
 
 #include "lexer/lexer.h"
+#include "lexer/literal_value.h"
 #include "test/unit/lexer/lex_helpers.h"
 
 using namespace simplec;
@@ -49,9 +50,9 @@ TEST_CASE("tokens carry pooled spellings and decoded string bytes", "[lexer][tok
   CHECK(t[2].text.str() == std::string("a\tbA\0z", 6));
   CHECK(t[2].text.size() == 6);
   CHECK(t[6].text == "0x1F");
-  CHECK(t[6].intValue == 0x1F);
+  CHECK(intLiteralValue(t[6]) == 0x1F);
   CHECK(t[8].text == "2.5e3");
-  CHECK(t[8].floatValue == 2500.0);
+  CHECK(floatLiteralValue(t[8]) == 2500.0);
 }
 
 TEST_CASE("end positions follow the source, line and column", "[lexer][token]") {

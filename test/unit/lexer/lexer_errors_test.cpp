@@ -6,6 +6,7 @@
 #include <random>
 
 #include "lexer/lexer.h"
+#include "lexer/literal_value.h"
 #include "test/unit/lexer/lex_helpers.h"
 
 using namespace simplec;
@@ -78,10 +79,11 @@ TEST_CASE("leading zero in a decimal literal", "[lexer][errors]") {
   Lexed l = lexText("x = 012;");
   CHECK(errorLines(l) == S{"1:5: error: leading zero in integer literal"});
   CHECK(kindsOf(l) == V{Tok::Ident, Tok::Assign, Tok::IntLit, Tok::Semi});
-  CHECK(l.toks[2].intValue == 0);
+  CHECK(intLiteralValue(l.toks[2]) == 0);
   CHECK(lc(l.toks[2].endPos()) == "1:8");
   CHECK(errorsOf("00") == S{"1:1: error: leading zero in integer literal"});
   CHECK(errorsOf("0_1") == S{"1:1: error: leading zero in integer literal"});
+  CHECK(errorsOf("0_") == S{"1:2: error: misplaced '_' in number"});  // not a leading zero: one digit
   CHECK(errorsOf("01_") == S{"1:1: error: leading zero in integer literal"});
   CHECK(errorsOf("09abc") == S{"1:1: error: leading zero in integer literal"});
   // Not integers: no leading-zero rule.
@@ -107,7 +109,7 @@ TEST_CASE("hex literal without digits", "[lexer][errors]") {
   Lexed l = lexText("0x;");
   CHECK(errorLines(l) == S{"1:1: error: missing digits after '0x'"});
   CHECK(kindsOf(l) == V{Tok::IntLit, Tok::Semi});
-  CHECK(l.toks[0].intValue == 0);
+  CHECK(intLiteralValue(l.toks[0]) == 0);
   Lexed g = lexText("0Xg y");
   CHECK(errorLines(g) == S{"1:1: error: missing digits after '0X'"});
   CHECK(kindsOf(g) == V{Tok::IntLit, Tok::Ident});
@@ -122,7 +124,7 @@ TEST_CASE("invalid suffixes on number literals", "[lexer][errors]") {
   CHECK(kindsOf(l) == V{Tok::IntLit, Tok::Semi});
   CHECK(lc(l.toks[0].endPos()) == "1:6");
   CHECK(l.toks[0].text == "12abc");
-  CHECK(l.toks[0].intValue == 0);
+  CHECK(intLiteralValue(l.toks[0]) == 0);
   CHECK(errorsOf("1.5f") == S{"1:4: error: invalid suffix 'f' on float literal"});
   CHECK(errorsOf("2.0e-3x1") == S{"1:7: error: invalid suffix 'x1' on float literal"});
   CHECK(errorsOf("0x1Fg") == S{"1:5: error: invalid suffix 'g' on integer literal"});
@@ -143,7 +145,7 @@ TEST_CASE("float literal out of range", "[lexer][errors]") {
   Lexed l = lexText("x = 1e400;");
   CHECK(errorLines(l) == S{"1:5: error: float literal out of range"});
   CHECK(kindsOf(l) == V{Tok::Ident, Tok::Assign, Tok::FloatLit, Tok::Semi});
-  CHECK(l.toks[2].floatValue == 0.0);
+  CHECK(floatLiteralValue(l.toks[2]) == 0.0);
   CHECK(errorsOf("1" + std::string(400, '0') + ".0") ==
         S{"1:1: error: float literal out of range"});
 }
@@ -156,7 +158,7 @@ TEST_CASE("invalid escape sequences are reported at the backslash", "[lexer][err
   Lexed c = lexText("'\\q' 1");
   CHECK(errorLines(c) == S{"1:2: error: invalid escape sequence '\\q'"});
   CHECK(kindsOf(c) == V{Tok::CharLit, Tok::IntLit});
-  CHECK(c.toks[0].intValue == 0);
+  CHECK(charLiteralValue(c.toks[0]) == 0);
   CHECK(errorsOf("\"\\q\\w\"") == S{"1:2: error: invalid escape sequence '\\q'",
                                     "1:4: error: invalid escape sequence '\\w'"});
   CHECK(errorsOf("\"\\x4\"") == S{"1:2: error: escape sequence '\\x' needs two hex digits"});
@@ -209,7 +211,7 @@ TEST_CASE("empty and multi-byte character literals", "[lexer][errors]") {
   CHECK(errorLines(m) == S{"1:1: error: character literal has more than one byte"});
   CHECK(kindsOf(m) == V{Tok::CharLit, Tok::Ident});
   CHECK(lc(m.toks[0].endPos()) == "1:5");
-  CHECK(m.toks[0].intValue == 0);
+  CHECK(charLiteralValue(m.toks[0]) == 0);
   CHECK(errorsOf("'\xC3\xA9'") == S{"1:1: error: character literal has more than one byte"});
   CHECK(errorsOf("'\\n\\n'") == S{"1:1: error: character literal has more than one byte"});
   CHECK(errorsOf("'a\\''") == S{"1:1: error: character literal has more than one byte"});
