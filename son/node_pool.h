@@ -1,14 +1,18 @@
 // NodePool: the storage of the nodes of every graph of a unit -- fixed-size
-// slots carved from chunks, and a free list. A graph gives back the slots of
-// the nodes it frees (Graph::compact, its destructor) and the next node of
-// any graph reuses them, so the garbage one function leaves while it is
-// parsed and optimized does not add to the unit's peak memory: that peak
-// follows the live nodes. When the last node is given back (every graph
-// emitted and dropped) the memory goes back to the system, before the
-// object file is written. Taking and giving are O(1); nothing here depends
-// on which graph a slot serves. Not thread-safe (one unit, one thread).
+// slots carved from chunks, with free slots kept per chunk. A graph gives
+// back the slots of the nodes it frees (Graph::compact, its destructor) and
+// the next node of any graph reuses them, so the garbage one function leaves
+// while it is parsed and optimized does not add to the unit's peak memory:
+// that peak follows the live nodes. A chunk whose slots are all given back
+// goes back to malloc at once (but the one being carved from), so while
+// functions are emitted and their graphs dropped one by one, their memory
+// serves the code generator instead of waiting for the last function.
+// Taking is O(1); giving finds the slot's chunk by binary search over the
+// chunks' addresses (O(log chunks)); nothing here depends on which graph a
+// slot serves. Not thread-safe (one unit, one thread).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -27,20 +31,33 @@ class NodePool {
   // Storage of a destroyed Node, for reuse.
   void give(void* slot);
 
-  // Slots ever carved (live, free and not yet used), for tests and reports.
-  size_t capacity() const { return chunks_.size() * kChunkSlots; }
+  // Slots of the chunks held now (live, free and not yet used), for tests and reports.
+  size_t capacity() const { return held_ * kChunkSlots; }
   size_t liveCount() const { return live_; }
 
  private:
-  // A chunk is about 200 KB: small next to a unit, few allocations.
+  // A chunk is about 150 KB: small next to a unit, few allocations.
   static constexpr size_t kChunkSlots = 1024;
   struct Slot {
     alignas(Node) unsigned char bytes[sizeof(Node)];
   };
-  std::vector<std::unique_ptr<Slot[]>> chunks_;
-  size_t used_ = kChunkSlots;  // of chunks_.back()
-  std::vector<Slot*> free_;
-  size_t live_ = 0;  // slots taken and not given back
+  struct Chunk {
+    std::unique_ptr<Slot[]> slots;  // null once released
+    std::vector<uint16_t> free;     // given-back slots, taken again first
+    size_t carved = 0;              // slots handed out at least once
+    size_t live = 0;
+    bool full() const { return free.empty() && carved == kChunkSlots; }
+  };
+  size_t chunkOf(const void* slot) const;
+  void release(size_t chunk);
+
+  std::vector<Chunk> chunks_;  // released ones stay as empty entries
+  // (address of the first slot, chunk index) of the chunks holding memory, sorted.
+  std::vector<std::pair<const Slot*, size_t>> byAddress_;
+  std::vector<size_t> withRoom_;  // chunks that got a slot back since they were full
+  size_t current_ = SIZE_MAX;     // the chunk taken from
+  size_t live_ = 0;               // slots taken and not given back
+  size_t held_ = 0;               // chunks holding memory
 };
 
 }  // namespace simplec
