@@ -1,7 +1,9 @@
 // The optimistic combined analysis.
 #include "opt/sccp.h"
 
+#include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <vector>
 
 #include "lexer/diag.h"
@@ -62,16 +64,23 @@ struct KnownCallers {
   std::vector<std::vector<Node*>> callsTo;  // by callee, for callees with parms
 };
 
-// Per-function state of the analysis, by node id.
+// Per-function state of the analysis: by node id, a byte or two per node
+// (the analysis holds it for every function of the unit at once).
 struct FunState {
-  std::vector<char> queued, known;  // known: a parameter typed by its callers
-  std::vector<int> changes;
-  // Parameters typed by their callers: the type the parser gave (not
-  // FunInfo::paramTypes: a narrow parameter arrives as any int and is
-  // truncated inside the function), and the meet of the arguments at the
-  // call sites reached so far, kept up to date as calls are reached or
-  // their arguments fall (types only fall: the meet never has to be redone).
+  std::vector<uint8_t> queued;
+  std::vector<uint8_t> changes;  // of a loop Phi's type, saturating
+  // Parameters typed by their callers, by parameter index (Node::aux): the
+  // node, the type the parser gave (not FunInfo::paramTypes: a narrow
+  // parameter arrives as any int and is truncated inside the function),
+  // the meet of the arguments at the call sites reached so far, kept up to
+  // date as calls are reached or their arguments fall (types only fall: the
+  // meet never has to be redone), and how often its type changed.
+  std::vector<Node*> parm;
   std::vector<const Type*> declared, args;
+  std::vector<int> parmChanges;
+  bool known(const Node* n) const {
+    return n->op == Op::Parm && n->aux >= 0 && size_t(n->aux) < parm.size() && parm[size_t(n->aux)] == n;
+  }
 };
 
 }  // namespace
@@ -82,16 +91,17 @@ void sccp(Unit& u) {
     if (f.hasBody()) sweepUnreachable(*f.graph);  // nothing the analysis cannot see may stay behind
   KnownCallers callers(u);
   std::vector<FunState> st(nf);
+  // A node by function and id: half the size of a pointer pair, for a
+  // worklist that starts with every node of the unit.
   struct Item {
-    int f;
-    Node* n;
+    uint32_t f, id;
   };
   std::vector<Item> work;
   auto push = [&](int f, Node* n) {
     FunState& s = st[size_t(f)];
     if (n && !n->dead && n->id < s.queued.size() && !s.queued[n->id]) {
       s.queued[n->id] = 1;
-      work.push_back({f, n});
+      work.push_back({uint32_t(f), n->id});
     }
   };
   size_t total = 0;
@@ -100,17 +110,20 @@ void sccp(Unit& u) {
     Graph& g = *u.funs[f].graph;
     FunState& s = st[f];
     s.queued.assign(g.size(), 0);
-    s.known.assign(g.size(), 0);
     s.changes.assign(g.size(), 0);
-    s.declared.assign(g.size(), nullptr);
-    s.args.assign(g.size(), Type::top());
+    size_t nparms = 0;
+    for (Node* p : callers.parms[f]) nparms = std::max(nparms, size_t(p->aux) + 1);
+    s.parm.assign(nparms, nullptr);
+    s.declared.assign(nparms, nullptr);
+    s.args.assign(nparms, Type::top());
+    s.parmChanges.assign(nparms, 0);
     total += g.size();
     std::vector<Node*> live = liveNodes(g);
     for (Node* n : live)
       if (!keepsItsType(n)) n->type = startType(n);
     for (Node* p : callers.parms[f]) {
-      s.known[p->id] = 1;
-      s.declared[p->id] = p->type;
+      s.parm[size_t(p->aux)] = p;
+      s.declared[size_t(p->aux)] = p->type;
       p->type = Type::intTop();
     }
     for (auto it = live.rbegin(); it != live.rend(); ++it) push(int(f), *it);
@@ -124,15 +137,16 @@ void sccp(Unit& u) {
     for (Node* p : callers.parms[size_t(callee)]) {
       size_t slot = size_t(3 + p->aux);
       bool passed = slot < call->in.size() && call->in[slot];
-      const Type* acc = cs.args[p->id]->meet(passed ? call->in[slot]->type : cs.declared[p->id]);
-      if (acc == cs.args[p->id]) continue;
-      cs.args[p->id] = acc;
+      size_t k = size_t(p->aux);
+      const Type* acc = cs.args[k]->meet(passed ? call->in[slot]->type : cs.declared[k]);
+      if (acc == cs.args[k]) continue;
+      cs.args[k] = acc;
       push(callee, p);
     }
   };
   auto parmType = [&](const FunState& s, int f, const Node* p) {
-    const Type* decl = s.declared[p->id];
-    const Type* t = s.args[p->id];
+    const Type* decl = s.declared[size_t(p->aux)];
+    const Type* t = s.args[size_t(p->aux)];
     if (callers.callsTo[size_t(f)].empty()) return decl;
     if (t->kind() == TKind::Top) return Type::intTop();
     return t->isa(decl) ? t : decl;
@@ -141,7 +155,7 @@ void sccp(Unit& u) {
   // allow, and queues its users when it changed.
   auto update = [&](int f, Node* n) {
     FunState& s = st[size_t(f)];
-    bool knownParm = n->op == Op::Parm && s.known[n->id];
+    bool knownParm = s.known(n);
     if (keepsItsType(n) && !knownParm) return;
     const Type* t = knownParm ? parmType(s, f, n) : compute(n);
     // Types only fall; meeting keeps that true whatever compute says.
@@ -150,7 +164,12 @@ void sccp(Unit& u) {
     bool widens = (n->op == Op::Phi && n->in[0]->op == Op::Loop) || knownParm;
     // A parameter may legitimately change once per call site reached.
     int allowed = kWidenAfter + (knownParm ? int(callers.callsTo[size_t(f)].size()) : 0);
-    if (widens && t->isInt() && n->type->isInt() && !n->type->isIntTop() && ++s.changes[n->id] > allowed) {
+    auto countChange = [&] {
+      if (knownParm) return ++s.parmChanges[size_t(n->aux)];
+      s.changes[n->id] = uint8_t(std::min(255, s.changes[n->id] + 1));
+      return int(s.changes[n->id]);
+    };
+    if (widens && t->isInt() && n->type->isInt() && !n->type->isIntTop() && countChange() > allowed) {
       // Widen only the ends that moved: a counter that only grows keeps its
       // lower bound, for the branch Casts in the loop to cut from above.
       int64_t lo = t->lo() < n->type->lo() ? INT64_MIN : t->lo();
@@ -170,9 +189,11 @@ void sccp(Unit& u) {
     while (!work.empty()) {
       SIMPLEC_CHECK(++steps < limit, "sccp", "the analysis did not converge");
       workCounters().sccpSteps++;
-      auto [f, n] = work.back();
+      auto [fi, id] = work.back();
       work.pop_back();
-      st[size_t(f)].queued[n->id] = 0;
+      int f = int(fi);
+      Node* n = u.funs[fi].graph->node(id);
+      st[fi].queued[id] = 0;
       update(f, n);
       if (n->op == Op::Call) contribute(n);
     }
@@ -184,7 +205,7 @@ void sccp(Unit& u) {
   for (size_t f = 0; f < nf; f++)
     for (Node* p : callers.parms[f])
       if (p->type->isIntTop()) {
-        p->type = st[f].declared[p->id];
+        p->type = st[f].declared[size_t(p->aux)];
         for (Node* use : p->out) push(int(f), use);
         again = true;
       }
