@@ -307,6 +307,42 @@ void Graph::compact() {
   cfgVersion_++;  // ids changed
 }
 
+void Graph::relocate() {
+  compact();
+  std::vector<Node*> moved(nodes_.size());
+  NodePool& pool = unit_->nodePool;
+  pool.beginFresh();
+  for (size_t i = 0; i < nodes_.size(); i++) moved[i] = new (pool.take()) Node(std::move(*nodes_[i]));
+  pool.endFresh();
+  // Every edge stays in this graph (checkOwned), so ids find the copies.
+  auto fwd = [&](Node* n) { return n && owns(n) ? moved[n->id] : n; };
+  for (Node* n : moved) {
+    for (size_t i = 0; i < n->in.size(); i++) n->in[i] = fwd(n->in[i]);
+    for (size_t i = 0; i < n->out.size(); i++) n->out[i] = fwd(n->out[i]);
+  }
+  for (DebugName& d : debugNames) d.at = fwd(d.at);
+  for (auto& [from, to] : ctrlForward_) {
+    from = fwd(from);
+    to = fwd(to);
+  }
+  subsuming_ = fwd(subsuming_);
+  FunInfo& f = info();
+  if (f.fun) f.fun = fwd(f.fun);
+  if (f.ret) f.ret = fwd(f.ret);
+  start_ = fwd(start_);
+  stop_ = fwd(stop_);
+  std::vector<Node*> old = std::move(nodes_);
+  nodes_ = std::move(moved);
+  for (Node* n : old) {
+    n->~Node();
+    pool.give(n);
+  }
+  liveCache_.clear();
+  cfCache_.reset();
+  editVersion_++;
+  cfgVersion_++;
+}
+
 std::vector<Node*> liveNodes(const Graph& g) {
   if (g.liveCacheVersion_ == g.editVersion_) return g.liveCache_;
   // Iterative DFS over inputs from Stop, emitted in post-order (defs before uses).

@@ -82,6 +82,12 @@ class Graph {
   // Frees dead nodes and renumbers the others densely, keeping their order.
   // Node pointers stay valid; ids change. Cheap when nothing is dead.
   void compact();
+  // Compacts, then moves every node into chunks of the unit's NodePool
+  // taken fresh for this graph, so that dropping the graph gives whole
+  // chunks back (the optimizer leaves a big function's nodes spread over
+  // the holes of every other function's chunks). Pointers to the nodes held
+  // outside the graph, but its FunInfo's fun and ret, become invalid.
+  void relocate();
   // Nodes marked dead since the last compact().
   size_t deadCount() const { return dead_; }
   // Changes whenever a control node is made, killed or has an edge edited

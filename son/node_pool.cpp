@@ -1,5 +1,6 @@
 // NodePool: a chunk's given-back slots first, then its uncarved rest, then
 // another chunk with room, then a new chunk; empty chunks go back at once.
+// While fresh, only uncarved slots of chunks made in that spell.
 #include "son/node_pool.h"
 
 #include <algorithm>
@@ -11,7 +12,7 @@ void* NodePool::take() {
   for (;;) {
     if (current_ != SIZE_MAX) {
       Chunk& c = chunks_[current_];
-      if (!c.free.empty()) {
+      if (!c.free.empty() && !fresh_) {
         uint16_t i = c.free.back();
         c.free.pop_back();
         c.live++;
@@ -22,26 +23,62 @@ void* NodePool::take() {
         return &c.slots[c.carved++];
       }
     }
-    // The current chunk is full: one that got slots back, else a new one.
-    while (!withRoom_.empty()) {
-      size_t k = withRoom_.back();
-      withRoom_.pop_back();
-      if (k != current_ && chunks_[k].slots && !chunks_[k].full()) {
-        current_ = k;
-        break;
+    // The current chunk is full: one that got slots back, else a new one
+    // (always a new one while fresh).
+    if (!fresh_) {
+      bool found = false;
+      while (!found && !withRoom_.empty()) {
+        size_t k = withRoom_.back();
+        withRoom_.pop_back();
+        if (k != current_ && chunks_[k].slots && !chunks_[k].full()) {
+          leaveCurrent();
+          current_ = k;
+          found = true;
+        }
       }
+      if (found) continue;
     }
-    if (current_ != SIZE_MAX && !chunks_[current_].full()) continue;
+    leaveCurrent();
     Chunk c;
     // Uninitialised on purpose: a slot's bytes are written by Node's constructor.
     c.slots.reset(new Slot[kChunkSlots]);
     const Slot* base = c.slots.get();
     current_ = chunks_.size();
     chunks_.push_back(std::move(c));
+    if (fresh_) lastFresh_ = current_;
     held_++;
     auto at = std::lower_bound(byAddress_.begin(), byAddress_.end(), std::make_pair(base, size_t(0)));
     byAddress_.insert(at, {base, current_});
   }
+}
+
+void NodePool::leaveCurrent() {
+  // The chunk taken from is never released while it is that: now it may be.
+  if (current_ != SIZE_MAX && chunks_[current_].slots && chunks_[current_].live == 0) release(current_);
+  current_ = SIZE_MAX;
+}
+
+void NodePool::beginFresh() {
+  fresh_ = true;
+  // Carving goes on in the chunk the last fresh spell carved in (packed
+  // graphs sit together, in the order they were packed), else a new one.
+  if (current_ == lastFresh_) return;
+  leaveCurrent();
+  if (lastFresh_ != SIZE_MAX && chunks_[lastFresh_].slots && chunks_[lastFresh_].carved < kChunkSlots)
+    current_ = lastFresh_;
+}
+
+void NodePool::endFresh() {
+  fresh_ = false;
+  lastFresh_ = current_;
+}
+
+size_t NodePool::chunksHolding(const std::vector<void*>& slots) const {
+  std::vector<size_t> ks;
+  ks.reserve(slots.size());
+  for (const void* s : slots) ks.push_back(chunkOf(s));
+  std::sort(ks.begin(), ks.end());
+  return size_t(std::unique(ks.begin(), ks.end()) - ks.begin());
 }
 
 size_t NodePool::chunkOf(const void* slot) const {
@@ -70,7 +107,7 @@ void NodePool::give(void* slot) {
     byAddress_.shrink_to_fit();
     withRoom_.clear();
     withRoom_.shrink_to_fit();
-    current_ = SIZE_MAX;
+    current_ = lastFresh_ = SIZE_MAX;
     held_ = 0;
     return;
   }

@@ -31,6 +31,14 @@ class NodePool {
   // Storage of a destroyed Node, for reuse.
   void give(void* slot);
 
+  // While fresh: slots come only from chunks carved in this fresh spell, so
+  // the nodes taken (a graph being packed, Graph::relocate) sit together.
+  void beginFresh();
+  void endFresh();
+  // How many chunks hold these slots (each a slot taken from this pool).
+  size_t chunksHolding(const std::vector<void*>& slots) const;
+  static constexpr size_t slotsPerChunk() { return kChunkSlots; }
+
   // Slots of the chunks held now (live, free and not yet used), for tests and reports.
   size_t capacity() const { return held_ * kChunkSlots; }
   size_t liveCount() const { return live_; }
@@ -50,6 +58,7 @@ class NodePool {
   };
   size_t chunkOf(const void* slot) const;
   void release(size_t chunk);
+  void leaveCurrent();
 
   std::vector<Chunk> chunks_;  // released ones stay as empty entries
   // (address of the first slot, chunk index) of the chunks holding memory, sorted.
@@ -58,6 +67,8 @@ class NodePool {
   size_t current_ = SIZE_MAX;     // the chunk taken from
   size_t live_ = 0;               // slots taken and not given back
   size_t held_ = 0;               // chunks holding memory
+  bool fresh_ = false;
+  size_t lastFresh_ = SIZE_MAX;   // the chunk the last fresh spell carved in
 };
 
 }  // namespace simplec

@@ -26,6 +26,22 @@ Graph& Unit::newGraph(int f) {
   return *info.graph;
 }
 
+int Unit::packSpreadGraphs() {
+  int packed = 0;
+  std::vector<void*> slots;
+  for (FunInfo& f : funs) {
+    if (!f.hasBody()) continue;
+    Graph& g = *f.graph;
+    slots.assign(g.nodes().begin(), g.nodes().end());
+    size_t needed = g.size() / NodePool::slotsPerChunk() + 1;
+    size_t held = nodePool.chunksHolding(slots);
+    if (held <= needed + kSpreadSlack) continue;
+    g.relocate();
+    packed++;
+  }
+  return packed;
+}
+
 void Unit::dropGraph(int f) {
   FunInfo& info = funs[size_t(f)];
   info.fun = info.ret = nullptr;

@@ -72,6 +72,12 @@ class Unit {
   Graph* graph(int f) const { return funs[size_t(f)].graph.get(); }
   // Drops function f's body (removed as unused, or compiled and emitted).
   void dropGraph(int f);
+  // Before the graphs are dropped one by one: packs (Graph::relocate) each
+  // whose nodes lie in more chunks of the pool than its size needs (plus
+  // kSpreadSlack), so that dropping it gives whole chunks back while later
+  // functions are compiled. Returns the number of graphs packed.
+  int packSpreadGraphs();
+  static constexpr size_t kSpreadSlack = 16;
 
   // Nodes made in all graphs since reset(); the parser reports "program too
   // large" beyond nodeLimit.

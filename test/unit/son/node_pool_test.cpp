@@ -5,7 +5,13 @@
 #include <catch2/catch.hpp>
 
 #include "son/node_pool.h"
+#include "lexer/diag.h"
+#include "parser/parser.h"
+#include "son/evaluator.h"
 #include "son/unit.h"
+#include "test/unit/son/graph_builder.h"
+
+using simplec::sontest::SonBuilder;
 
 using namespace simplec;
 
@@ -79,4 +85,102 @@ TEST_CASE("son/node_pool: a chunk whose slots all came back is released while ot
   for (void* s : rest) p.give(s);
   CHECK(p.liveCount() == 0);
   CHECK(p.capacity() == 0);
+}
+
+TEST_CASE("son/node_pool: a fresh spell carves new slots only, the next spell carries on", "[son][pool]") {
+  NodePool p;
+  std::vector<void*> old;
+  for (size_t i = 0; i < 10; i++) old.push_back(p.take());
+  p.give(old[3]);
+  p.beginFresh();
+  void* a = p.take();
+  p.endFresh();
+  CHECK(a != old[3]);  // the given-back slot waits
+  CHECK(p.chunksHolding({a, old[0]}) == 2);
+  p.beginFresh();
+  void* b = p.take();
+  p.endFresh();
+  CHECK(p.chunksHolding({a, b}) == 1);  // packed next to the last spell's
+}
+
+namespace {
+
+// Two functions: f (index 0) takes a node now and then while g (index 1)
+// takes many, so f's nodes end up spread over all the chunks. Each
+// returns the sum of its nodes' constants.
+void buildInterleaved(Unit& u, int64_t rounds, int64_t burst) {
+  SonBuilder f(u, "f", 0);
+  SonBuilder g(u, "g", 0);
+  Node* fs = f.con(0);
+  Node* gs = g.con(0);
+  for (int64_t r = 0; r < rounds; r++) {
+    fs = f.add(fs, f.con(r));
+    for (int64_t i = 0; i < burst; i++) gs = g.add(gs, g.con(1));
+  }
+  f.ret(f.fun, fs);
+  g.ret(g.fun, gs);
+}
+
+}  // namespace
+
+TEST_CASE("son/node_pool: packing a spread graph lets dropping the other free its chunks", "[son][pool]") {
+  Unit u;
+  buildInterleaved(u, 400, 50);
+  REQUIRE(sontest::verifyText(u) == "");
+  Graph& f = *u.graph(0);
+  std::vector<void*> before(f.nodes().begin(), f.nodes().end());
+  CHECK(u.nodePool.chunksHolding(before) > 30);
+  Node* oldRet = u.funs[0].ret;
+  Node* oldFun = u.funs[0].fun;
+  CHECK(u.packSpreadGraphs() == 1);  // f only: g fills the chunks it holds
+  std::vector<void*> after(f.nodes().begin(), f.nodes().end());
+  CHECK(u.nodePool.chunksHolding(after) <= 2);
+  CHECK(sontest::verifyText(u) == "");
+  // FunInfo, Start, Stop and every edge follow the moved nodes.
+  CHECK(u.funs[0].ret != oldRet);
+  CHECK(u.funs[0].fun != oldFun);
+  CHECK(f.owns(u.funs[0].ret));
+  CHECK(f.owns(u.funs[0].fun));
+  CHECK(f.owns(f.start()));
+  CHECK(f.owns(f.stop()));
+  const Node* v = u.funs[0].ret->in[2];
+  REQUIRE(v->op == Op::Add);
+  CHECK(v->in[2]->type == Type::intConst(399));
+  for (Node* n : f.nodes()) {
+    for (Node* d : n->in) CHECK((!d || f.owns(d)));
+    for (Node* use : n->out) CHECK(f.owns(use));
+  }
+  // Dropping g now leaves only f's chunks.
+  u.dropGraph(1);
+  CHECK(u.nodePool.capacity() <= 2 * NodePool::slotsPerChunk());
+  u.dropGraph(0);
+  CHECK(u.nodePool.capacity() == 0);
+}
+
+TEST_CASE("son/node_pool: a relocated program computes the same, its -g bindings on its nodes", "[son][pool]") {
+  Unit u;
+  u.debugInfo = true;
+  SourceFile file("t.smp",
+                  "val f = { int n -> int s = 0; for (int i = 0; i < n; i++) { if (i % 3 == 0) s += i; else s -= 1; } "
+                  "return s; };\nint t = f(arg + 20); sys.io.p(t); return t % 7;");
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, u));
+  EvalResult before = evaluateProgram(u, 1, EvalOptions{});
+  for (FunInfo& fi : u.funs)
+    if (fi.hasBody()) fi.graph->relocate();
+  CHECK(sontest::verifyText(u) == "");
+  EvalResult after = evaluateProgram(u, 1, EvalOptions{});
+  CHECK(evalDifference(before, after) == "");
+  CHECK(after.out == before.out);
+  CHECK(after.returnValue == before.returnValue);
+  size_t bindings = 0;
+  for (FunInfo& fi : u.funs) {
+    if (!fi.hasBody()) continue;
+    for (const DebugName& d : fi.graph->debugNames)
+      if (d.at) {
+        bindings++;
+        CHECK(fi.graph->owns(d.at));
+      }
+  }
+  CHECK(bindings > 0);
 }
