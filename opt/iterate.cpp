@@ -1,52 +1,23 @@
 // The worklist driver for peepholes.
 #include "opt/iterate.h"
 
-#include <random>
-
 #include "lexer/diag.h"
 #include "lexer/work_counters.h"
 #include "opt/endless_loops.h"
 #include "opt/peephole.h"
+#include "opt/peephole_worklist.h"
 #include "son/verify.h"
 
 namespace simplec {
 
 namespace {
 
-class Worklist {
- public:
-  explicit Worklist(uint64_t seed) : rng_(seed) {}
-  void push(Node* n) {
-    if (!n || n->dead) return;
-    if (n->id >= on_.size()) on_.resize(n->id * 2 + 16, 0);
-    if (on_[n->id]) return;
-    on_[n->id] = 1;
-    items_.push_back(n);
-  }
-  Node* pop() {
-    // Take a random element: the order depends only on the seed.
-    std::uniform_int_distribution<size_t> d(0, items_.size() - 1);
-    size_t i = d(rng_);
-    Node* n = items_[i];
-    items_[i] = items_.back();
-    items_.pop_back();
-    on_[n->id] = 0;
-    return n;
-  }
-  bool empty() const { return items_.empty(); }
-
- private:
-  std::mt19937_64 rng_;
-  std::vector<Node*> items_;
-  std::vector<char> on_;
-};
-
 // A load that stopped its walk up the memory chain at store or allocation
 // `u` (mem_peephole.cpp) may pass it once u's address or value changes,
 // though nothing about u itself changes: queue u's readers too, so that the
 // change is seen in this round instead of costing the whole function
 // another one.
-void pushMemoryReaders(Worklist& work, Node* u) {
+void pushMemoryReaders(PeepholeWorklist& work, Node* u) {
   if (u->op != Op::Store && u->op != Op::New) return;
   for (Node* r : u->out) {
     if (r->op == Op::Proj)  // New's memory and pointer
@@ -60,7 +31,7 @@ void pushMemoryReaders(Worklist& work, Node* u) {
 
 void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
   Peephole peep(g);
-  Worklist work(seed);
+  PeepholeWorklist work(seed);
   std::vector<Node*> lost;  // nodes that lost a use during one step
   g.lostUses = &lost;
   size_t steps = 0, limit = 50 * g.size() + 1000;
