@@ -32,6 +32,8 @@ int Unit::packSpreadGraphs() {
   for (FunInfo& f : funs) {
     if (!f.hasBody()) continue;
     Graph& g = *f.graph;
+    // Most live nodes are its own: its chunks empty when it goes anyway.
+    if (2 * g.size() > nodePool.liveCount()) continue;
     slots.assign(g.nodes().begin(), g.nodes().end());
     size_t needed = g.size() / NodePool::slotsPerChunk() + 1;
     size_t held = nodePool.chunksHolding(slots);

@@ -75,7 +75,8 @@ class Unit {
   // Before the graphs are dropped one by one: packs (Graph::relocate) each
   // whose nodes lie in more chunks of the pool than its size needs (plus
   // kSpreadSlack), so that dropping it gives whole chunks back while later
-  // functions are compiled. Returns the number of graphs packed.
+  // functions are compiled (not one holding most live nodes: its chunks are
+  // its own). Returns the number of graphs packed.
   int packSpreadGraphs();
   static constexpr size_t kSpreadSlack = 16;
 

@@ -184,3 +184,12 @@ TEST_CASE("son/node_pool: a relocated program computes the same, its -g bindings
   }
   CHECK(bindings > 0);
 }
+
+TEST_CASE("son/node_pool: a graph holding most live nodes is not packed", "[son][pool]") {
+  Unit u;
+  buildInterleaved(u, 400, 50);
+  u.dropGraph(1);  // f, spread over many chunks, is all that is left
+  std::vector<void*> slots(u.graph(0)->nodes().begin(), u.graph(0)->nodes().end());
+  CHECK(u.nodePool.chunksHolding(slots) > 30);
+  CHECK(u.packSpreadGraphs() == 0);
+}
