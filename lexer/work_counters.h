@@ -24,6 +24,9 @@ struct WorkCounters {
   // Memory rather than work (not in total()): the most parser scopes held
   // at once, which should follow the largest function, not the file.
   uint64_t scopesHeldPeak = 0;
+  // Graphs moved into storage of their own before code generation
+  // (Unit::packSpreadGraphs), so that dropping them frees memory.
+  uint64_t graphsPacked = 0;
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
@@ -45,6 +48,7 @@ struct WorkCounters {
     f("parse rounds", parseRounds);
     f("loop analysis steps", loopOptSteps);
     f("parser scopes held at most", scopesHeldPeak);
+    f("graphs packed", graphsPacked);
   }
 };
 

@@ -1,6 +1,8 @@
 // Unit: the functions of one source file and what they share.
 #include "son/unit.h"
 
+#include "lexer/work_counters.h"
+
 namespace simplec {
 
 void Unit::reset() {
@@ -40,6 +42,7 @@ int Unit::packSpreadGraphs() {
     if (held <= needed + kSpreadSlack) continue;
     g.relocate();
     packed++;
+    workCounters().graphsPacked++;
   }
   return packed;
 }

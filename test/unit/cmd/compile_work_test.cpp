@@ -132,3 +132,13 @@ TEST_CASE("parser scopes are held per function, not for the whole file", "[cmd][
   CHECK(a.scopesHeldPeak > 0);
   CHECK(b.scopesHeldPeak == a.scopesHeldPeak);
 }
+
+TEST_CASE("main spread over the node storage by inlining is packed before code generation", "[cmd][work]") {
+  // main's nodes (and at -O2 its copies of the inlined functions) fill the
+  // holes the other functions left all over the pool; the small functions
+  // stay where they are.
+  for (int level : {0, 2}) {
+    INFO("-O" << level);
+    CHECK(workFor(manyFunctions(800), level).graphsPacked == 1);
+  }
+}
