@@ -40,8 +40,7 @@ Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t 
   if (opInfo(op).flags & CFG) cfgVersion_++;
   p->type = t;
   p->aux = aux;
-  p->in.assign(ins, ins + count);
-  p->inPos.resize(count, 0);
+  p->in.assign(ins, count);
   for (size_t i = 0; i < count; i++) {
     Node* d = ins[i];
     checkOwned(d, "make");
@@ -54,27 +53,25 @@ Node* Graph::con(const Type* t) { return make(Op::Con, {start_}, t); }
 
 void Graph::addUse(Node* d, Node* user, uint32_t slot) {
   editVersion_++;
-  user->inPos[slot] = uint32_t(d->out.size());
-  d->out.push_back(user);
-  d->outSlot.push_back(slot);
+  user->in.link(slot) = uint32_t(d->out.size());
+  d->out.push_back(user, slot);
 }
 
 void Graph::removeUse(Node* d, Node* user, uint32_t slot) {
   editVersion_++;
-  uint32_t k = user->inPos[slot];
-  SIMPLEC_CHECK(k < d->out.size() && d->out[k] == user && d->outSlot[k] == slot, "graph", "use list out of sync");
+  uint32_t k = user->in.link(slot);
+  SIMPLEC_CHECK(k < d->out.size() && d->out[k] == user && d->out.link(k) == slot, "graph", "use list out of sync");
   workCounters().useScans++;
   // Order of uses is irrelevant: the last entry moves into the hole.
   uint32_t last = uint32_t(d->out.size()) - 1;
   if (k != last) {
     Node* u = d->out[last];
-    uint32_t s = d->outSlot[last];
+    uint32_t s = d->out.link(last);
     d->out[k] = u;
-    d->outSlot[k] = s;
-    u->inPos[s] = k;
+    d->out.link(k) = s;
+    u->in.link(s) = k;
   }
   d->out.pop_back();
-  d->outSlot.pop_back();
   if (lostUses) lostUses->push_back(d);
 }
 
@@ -100,8 +97,7 @@ void Graph::setDef(Node* n, size_t i, Node* d) {
 void Graph::addDef(Node* n, Node* d) {
   checkOwned(d, "addDef");
   if (n->isRegion() || (n->isCFG() && n->in.empty())) cfgVersion_++;
-  n->in.push_back(d);
-  n->inPos.push_back(0);
+  n->in.push_back(d, 0);
   if (d) addUse(d, n, uint32_t(n->in.size() - 1));
 }
 
@@ -109,10 +105,9 @@ void Graph::swapInputs(Node* n, size_t i, size_t j) {
   if (i == j) return;
   editVersion_++;
   if (n->isCFG() && (i == 0 || j == 0 || n->isRegion())) cfgVersion_++;
-  std::swap(n->in[i], n->in[j]);
-  std::swap(n->inPos[i], n->inPos[j]);
-  if (n->in[i]) n->in[i]->outSlot[n->inPos[i]] = uint32_t(i);
-  if (n->in[j]) n->in[j]->outSlot[n->inPos[j]] = uint32_t(j);
+  n->in.swap(i, j);
+  if (n->in[i]) n->in[i]->out.link(n->in.link(i)) = uint32_t(i);
+  if (n->in[j]) n->in[j]->out.link(n->in.link(j)) = uint32_t(j);
 }
 
 void Graph::delDef(Node* n, size_t i) {
@@ -121,9 +116,8 @@ void Graph::delDef(Node* n, size_t i) {
   if (old) removeUse(old, n, uint32_t(i));
   // The later inputs move down one slot: their use entries say so.
   for (size_t j = i + 1; j < n->in.size(); j++)
-    if (Node* d = n->in[j]) d->outSlot[n->inPos[j]] = uint32_t(j - 1);
-  n->in.erase(n->in.begin() + long(i));
-  n->inPos.erase(n->inPos.begin() + long(i));
+    if (Node* d = n->in[j]) d->out.link(n->in.link(j)) = uint32_t(j - 1);
+  n->in.erase(i);
   if (old) killIfUnused(old);
 }
 
@@ -134,12 +128,11 @@ void Graph::subsume(Node* old, Node* nw) {
   // Each use entry is one (user, slot): it now refers to nw.
   for (size_t k = 0; k < old->out.size(); k++) {
     Node* use = old->out[k];
-    uint32_t slot = old->outSlot[k];
+    uint32_t slot = old->out.link(k);
     use->in[slot] = nw;
     addUse(nw, use, slot);
   }
   old->out.clear();
-  old->outSlot.clear();
   old->keep = 0;
   // -g: nw is the same value, so it is also the value of old's variables;
   // a binding made under old (control) now belongs to nw's place.
@@ -238,7 +231,6 @@ void Graph::kill(Node* n) {
     for (size_t i = 0; i < n->in.size(); i++)
       if (Node* d = n->in[i]) removeUse(d, n, uint32_t(i));
     n->in.clear();
-    n->inPos.clear();
     markDead(n);
     return;
   }
@@ -255,7 +247,6 @@ void Graph::kill(Node* n) {
       if (d->unused()) work.push_back(d);
     }
     x->in.clear();
-    x->inPos.clear();
   }
 }
 
@@ -267,20 +258,18 @@ void Graph::dropUses(const std::vector<char>& keep) {
     for (size_t k = 0; k < n->out.size(); k++) {
       Node* u = n->out[k];
       if (!keep[u->id]) continue;
+      uint32_t slot = n->out.link(k);
       n->out[w] = u;
-      n->outSlot[w] = n->outSlot[k];
-      u->inPos[n->outSlot[k]] = uint32_t(w);
+      n->out.link(w) = slot;
+      u->in.link(slot) = uint32_t(w);
       w++;
     }
-    n->out.resize(w);
-    n->outSlot.resize(w);
+    n->out.truncate(w);
   }
   for (Node* n : nodes_) {
     if (n->dead || keep[n->id]) continue;
     n->in.clear();
-    n->inPos.clear();
     n->out.clear();
-    n->outSlot.clear();
     n->keep = 0;
     markDead(n);
   }

@@ -10,7 +10,7 @@
 
 #include "lexer/source.h"
 #include "lexer/interned_string.h"
-#include "son/small_vec.h"
+#include "son/edge_list.h"
 #include "son/type.h"
 
 namespace simplec {
@@ -50,12 +50,10 @@ class Node {
   bool dead = false;   // killed: no inputs, no outputs, ignore
   int keep = 0;        // >0: kept alive by the parser even without uses
   uint32_t dbg = 0;    // -g: first link of its variable names in Graph::debugNames (0: none)
-  SmallVec<Node*, 3> in;
-  SmallVec<Node*, 2> out;
-  // Edge bookkeeping, kept by Graph so that removing a use costs O(1):
-  // in[i]->out[inPos[i]] == this, and out[k]->in[outSlot[k]] == this.
-  SmallVec<uint32_t, 3> inPos;
-  SmallVec<uint32_t, 2> outSlot;
+  // Edges, kept by Graph so that removing a use costs O(1):
+  // in[i]->out[in.link(i)] == this, and out[k]->in[out.link(k)] == this.
+  EdgeList<3> in;
+  EdgeList<2> out;
   const Type* type = nullptr;
   int64_t aux = 0;     // Proj/CProj index, Parm index, Fun: function index
   SrcPos pos;          // source position, for runtime errors and diagnostics
@@ -76,6 +74,6 @@ class Node {
   bool unused() const { return out.empty() && keep == 0; }
   std::string label() const;  // "Add", "Con 42", "CProj True", ...
 };
-static_assert(sizeof(Node) <= 152, "a Node grew: big programs hold hundreds of thousands at once");
+static_assert(sizeof(Node) <= 136, "a Node grew: big programs hold hundreds of thousands at once");
 
 }  // namespace simplec

@@ -75,14 +75,14 @@ std::vector<std::string> verify(const Graph& g) {
   // The positions that make removing a use O(1) agree with the lists.
   if (errs.empty())
     for (Node* n : live) {
-      bool ok = n->inPos.size() == n->in.size() && n->outSlot.size() == n->out.size();
+      bool ok = true;
       for (size_t i = 0; ok && i < n->in.size(); i++) {
         const Node* d = n->in[i];
-        ok = !d || (n->inPos[i] < d->out.size() && d->out[n->inPos[i]] == n && d->outSlot[n->inPos[i]] == i);
+        ok = !d || (n->in.link(i) < d->out.size() && d->out[n->in.link(i)] == n && d->out.link(n->in.link(i)) == i);
       }
       for (size_t k = 0; ok && k < n->out.size(); k++) {
         const Node* u = n->out[k];
-        ok = n->outSlot[k] < u->in.size() && u->in[n->outSlot[k]] == n && u->inPos[n->outSlot[k]] == k;
+        ok = n->out.link(k) < u->in.size() && u->in[n->out.link(k)] == n && u->in.link(n->out.link(k)) == k;
       }
       if (!ok) errs.push_back(nodeRef(n) + ": edge positions out of sync with its inputs or uses");
     }

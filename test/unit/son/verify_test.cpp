@@ -67,16 +67,28 @@ TEST_CASE("son/verify: each corruption is reported", "[son][verify]") {
   Graph& g = s.g;
   SECTION("a use missing from a use list") {
     auto& out = s.b.parm(1)->out;
-    out.erase(std::find(out.begin(), out.end(), s.sum));
+    out.erase(size_t(std::find(out.begin(), out.end(), s.sum) - out.begin()));
     CHECK(s.reports({Sound::ref(s.sum), "use list of " + Sound::ref(s.b.parm(1)), "out of sync"}));
   }
   SECTION("a use too many") {
-    s.b.parm(1)->out.push_back(s.sum);  // sum uses y once, not twice
+    s.b.parm(1)->out.push_back(s.sum, 1);  // sum uses y once, not twice
     CHECK(s.reports({Sound::ref(s.sum), "out of sync"}));
   }
   SECTION("a use list naming a node that is no user") {
-    s.b.parm(0)->out.push_back(s.sum);
+    s.b.parm(0)->out.push_back(s.sum, 0);
     CHECK(s.reports({Sound::ref(s.b.parm(0)), "lists " + Sound::ref(s.sum), "no input"}));
+  }
+  SECTION("an input's link pointing past its def's use list") {
+    size_t i = 0;
+    while (!s.sum->in[i]) i++;
+    s.sum->in.link(i) = uint32_t(s.sum->in[i]->out.size());
+    CHECK(s.reports({Sound::ref(s.sum), "edge positions out of sync"}));
+  }
+  SECTION("a use's link naming another input of its user") {
+    Node* y = s.b.parm(1);
+    size_t k = size_t(std::find(y->out.begin(), y->out.end(), s.sum) - y->out.begin());
+    y->out.link(k) = 0;  // sum's input 0 is its control, not y
+    CHECK(s.reports({Sound::ref(y), "edge positions out of sync"}));
   }
   SECTION("Phi arity differs from its region's") {
     g.addDef(s.res, s.b.parm(0));
