@@ -85,6 +85,9 @@ class Lexer {
   Lexer(const SourceFile& file, DiagEngine& diag)
       : file_(file), diag_(diag), src_(file.text()) {}
   std::vector<Token> run();
+  // Lexes the one token that starts at byte `off` on line `line`, which
+  // starts at byte lineStart; returns the column just past it.
+  uint32_t endColOfTokenAt(size_t off, uint32_t line, size_t lineStart);
 
  private:
   const SourceFile& file_;
@@ -107,6 +110,8 @@ class Lexer {
   SrcPos posAt(size_t off);
   void error(size_t off, const std::string& msg) { diag_.error(file_, file_.posOf(off), msg); }
   Token& push(Tok kind, size_t start, size_t end);
+  void lexToken();
+  uint32_t lastEndCol_ = 0;  // of the token push() made last
 
   void skipTrivia();
   void lexWord();
@@ -162,7 +167,8 @@ Token& Lexer::push(Tok kind, size_t start, size_t end) {
   Token& t = toks_.emplace_back();
   t.kind = kind;
   t.setPos(posAt(start));
-  t.endCol = posAt(end).col;  // same line: no token holds a newline
+  lastEndCol_ = posAt(end).col;  // same line: no token holds a newline
+  t.width = uint8_t(std::min<uint32_t>(lastEndCol_ - t.col, Token::kWide));
   return t;
 }
 
@@ -178,25 +184,39 @@ std::vector<Token> Lexer::run() {
   for (;;) {
     skipTrivia();
     if (i_ >= src_.size()) break;
-    int c = at(i_);
-    if (isIdentStart(c)) {
-      lexWord();
-    } else if (isDigit(c)) {
-      lexNumber();
-    } else if (c == '"') {
-      lexString();
-    } else if (c == '\'') {
-      lexChar();
-    } else if (!lexPunct()) {
-      // A well-formed multibyte character is one problem, not one per byte.
-      size_t n = utf8CharLen(src_, i_);
-      error(i_, n > 1 ? "unexpected character " + charName(src_, i_, n)
-                      : "unexpected character '" + byteName(static_cast<unsigned char>(c)) + "'");
-      i_ += n;
-    }
+    lexToken();
   }
   push(Tok::Eof, src_.size(), src_.size());
   return std::move(toks_);
+}
+
+// One token (or one reported stray character) starting at i_.
+void Lexer::lexToken() {
+  int c = at(i_);
+  if (isIdentStart(c)) {
+    lexWord();
+  } else if (isDigit(c)) {
+    lexNumber();
+  } else if (c == '"') {
+    lexString();
+  } else if (c == '\'') {
+    lexChar();
+  } else if (!lexPunct()) {
+    // A well-formed multibyte character is one problem, not one per byte.
+    size_t n = utf8CharLen(src_, i_);
+    error(i_, n > 1 ? "unexpected character " + charName(src_, i_, n)
+                    : "unexpected character '" + byteName(static_cast<unsigned char>(c)) + "'");
+    i_ += n;
+  }
+}
+
+uint32_t Lexer::endColOfTokenAt(size_t off, uint32_t line, size_t lineStart) {
+  i_ = off;
+  trackOff_ = trackLineStart_ = trackColOff_ = lineStart;
+  trackLine_ = line;
+  trackCol_ = 1;
+  lexToken();
+  return toks_.empty() ? 0 : lastEndCol_;
 }
 
 // Whitespace, "// ..." to end of line, "/* ... */" (not nested).
@@ -548,6 +568,25 @@ bool Lexer::lexPunct() {
 std::vector<Token> tokenize(const SourceFile& file, DiagEngine& diag) {
   Lexer lexer(file, diag);
   return lexer.run();
+}
+
+uint32_t tokenEndCol(const SourceFile& file, const Token& t) {
+  if (t.width < Token::kWide) return t.col + t.width;
+  std::string_view line = file.lineText(t.line);
+  size_t lineStart = size_t(line.data() - file.text().data());
+  size_t off = lineStart + file.lineOffsetOf(t.pos());
+  DiagEngine quiet;
+  quiet.hold();
+  Lexer lexer(file, quiet);
+  uint32_t end = lexer.endColOfTokenAt(off, t.line, lineStart);
+  quiet.discard();
+  return end;
+}
+
+SrcPos tokenEnd(const SourceFile& file, const Token& t) {
+  SrcPos end = t.pos();
+  end.col = tokenEndCol(file, t);
+  return end;
 }
 
 }  // namespace simplec

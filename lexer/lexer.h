@@ -18,4 +18,10 @@ namespace simplec {
 
 std::vector<Token> tokenize(const SourceFile& file, DiagEngine& diag);
 
+// The column just past the last character of t, a token tokenize(file)
+// made. O(1) but for tokens of Token::kWide characters or more, which are
+// lexed again (without diagnostics).
+uint32_t tokenEndCol(const SourceFile& file, const Token& t);
+SrcPos tokenEnd(const SourceFile& file, const Token& t);
+
 }  // namespace simplec

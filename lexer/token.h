@@ -55,17 +55,22 @@ Tok classifyWord(std::string_view word);
 // ahead and jumps back by token index), so a huge file has millions of them:
 // every member is as small as it can be, and the small ones share padding.
 struct Token {
+  // Widths from here on are not kept: tokenEndCol (lexer/lexer.h) lexes
+  // such a token again to find its end.
+  static constexpr uint8_t kWide = 255;
+
   Tok kind = Tok::Eof;
   bool intTooLarge : 1 = false;  // IntLit beyond 64 bits (hex) or beyond 2^63 (decimal)
   bool isHex : 1 = false;
   bool bad : 1 = false;          // a literal the lexer reported a problem in: value 0
   SrcFile file = kMainFile;
+  // Characters from the first to just past the last, kWide or more: kWide.
+  // No token contains a newline (a string or character literal ends at
+  // one), so the end is on `line`.
+  uint8_t width = 0;
   // First character. A token is never inlined code, so of a SrcPos it
   // needs only these (and the file above, which shares the padding).
   uint32_t line = 0, col = 0;
-  // Column just past the last character. No token contains a newline (a
-  // string or character literal ends at one), so the end is on `line`.
-  uint32_t endCol = 0;
   // Identifier / keyword / type-name spelling; source spelling of an IntLit
   // or FloatLit (its value: lexer/literal_value.h); decoded bytes of a
   // string; the byte of a CharLit; "" otherwise.
@@ -83,13 +88,8 @@ struct Token {
     col = p.col;
     file = p.file;
   }
-  SrcPos endPos() const {
-    SrcPos end = pos();
-    end.col = endCol;
-    return end;
-  }
 };
-// 24 bytes on a 64-bit host; 88 with a std::string and a full end SrcPos.
-static_assert(sizeof(Token) <= 24, "Token is kept by the million: keep it small");
+// 16 bytes; 88 with a std::string and a full end SrcPos.
+static_assert(sizeof(Token) <= 16, "Token is kept by the million: keep it small");
 
 }  // namespace simplec

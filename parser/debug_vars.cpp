@@ -28,7 +28,7 @@ void Parser::debugDeclare(int idx, Node* v, int param, Node* raw) {
   vars.push_back(d);
   // A parameter has its value from the function's entry; a local from the
   // end of its declarator on.
-  SrcPos passAt = param > 0 ? SrcPos{} : prevTok().endPos();
+  SrcPos passAt = param > 0 ? SrcPos{} : endOf(prevTok());
   G().addDebugName(v, ids[size_t(idx)], DebugName::Declare, ctrl(), passAt);
   if (raw && raw != v) G().addDebugName(raw, ids[size_t(idx)], DebugName::Declare, ctrl(), passAt);
 }
@@ -39,7 +39,7 @@ void Parser::debugAssign(int idx, Node* v) {
   if (d < 0) return;
   u_.funs[size_t(fn_->funIdx)].debugVars[size_t(d)].reassigned = true;
   // The assignment is done once the source passes its last token.
-  G().addDebugName(v, d, DebugName::Assign, ctrl(), prevTok().endPos());
+  G().addDebugName(v, d, DebugName::Assign, ctrl(), endOf(prevTok()));
 }
 
 void Parser::debugScope(size_t nvars, SrcPos begin, SrcPos end) {

@@ -227,7 +227,7 @@ void Parser::parseDeclaration() {
         v = {con(0), SType::error()};
       }
     } else if (isVar || isVal) {
-      error(name.endPos(), std::string("'") + (isVar ? "var" : "val") + "' needs an initializer");
+      error(endOf(name), std::string("'") + (isVar ? "var" : "val") + "' needs an initializer");
       v = {con(0), SType::error()};
     } else if (declared.kind == SType::Fun && !declared.nullable) {
       error(name.pos(), "function reference '" + name.text + "' needs an initializer");

@@ -564,7 +564,7 @@ Val Parser::parseDoubleMinus() {
   pos_++;
   SrcPos second = mm.pos();
   second.col++;
-  bool joined = at(Tok::Minus) && tok().pos().line == mm.endPos().line && tok().pos().col == mm.endPos().col;
+  bool joined = at(Tok::Minus) && tok().pos().line == endOf(mm).line && tok().pos().col == endOf(mm).col;
   Val inner;
   if (joined && namesNumericVar(pos_ + 1)) {
     pos_++;

@@ -52,7 +52,7 @@ Scope* Parser::enterLoop(size_t loopTok, size_t bodyStart) {
 void Parser::parseWhile() {
   SrcPos wpos = tok().pos();
   size_t loopTok = pos_++;
-  Scope* head = enterLoop(loopTok, at(Tok::LParen) ? partner_[pos_] + 1 : pos_);
+  Scope* head = enterLoop(loopTok, at(Tok::LParen) ? closerOf(pos_) + 1 : pos_);
   size_t lp = pos_;
   expect(Tok::LParen);
   SrcPos cpos = tok().pos();
@@ -92,7 +92,7 @@ void Parser::closeLoop(size_t loopTok, Scope* head, Scope* exit) {
 void Parser::parseFor() {
   SrcPos fpos = tok().pos();
   size_t loopTok = pos_++;
-  size_t bodyStart = at(Tok::LParen) ? partner_[pos_] + 1 : pos_;
+  size_t bodyStart = at(Tok::LParen) ? closerOf(pos_) + 1 : pos_;
   size_t lp = pos_;
   expect(Tok::LParen);
   size_t outerVars = syms().vars.size(), outerDepth = syms().depth();
@@ -139,7 +139,7 @@ void Parser::parseFor() {
   }
   pos_ = bodyEnd;
   closeLoop(loopTok, head, exit);
-  debugScope(outerVars, fpos, prevTok().endPos());  // the whole statement
+  debugScope(outerVars, fpos, endOf(prevTok()));  // the whole statement
   endBlock(outerVars, outerDepth);
 }
 

@@ -191,13 +191,13 @@ void Parser::expect(Tok k, size_t open) {
   if (at(Tok::Eof) && eofReported_) throw SyntaxError{};
   if (at(Tok::Eof)) eofReported_ = true;
   // A missing token is reported just past the previous one.
-  SrcPos p = pos_ ? prevTok().endPos() : tok().pos();
+  SrcPos p = pos_ ? endOf(prevTok()) : tok().pos();
   error(p, "expected " + tokDescription(k));
   if (open < toks_.size()) note(toks_[open].pos(), "to match this " + tokDescription(toks_[open].kind));
   // A ';' missing at the end of a line: go on as if it were there. Skipping
   // to the next ';' instead would swallow the next line's statement, and a
   // declaration there would come back as "undefined name" errors.
-  if (k == Tok::Semi && pos_ && !at(Tok::Eof) && tok().pos().line > prevTok().endPos().line) return;
+  if (k == Tok::Semi && pos_ && !at(Tok::Eof) && tok().pos().line > endOf(prevTok()).line) return;
   throw SyntaxError{};
 }
 
@@ -255,20 +255,30 @@ void Parser::syncStatement() {
 
 void Parser::matchBrackets() {
   size_t n = toks_.size();
-  partner_.assign(n, uint32_t(n - 1));
-  std::vector<uint32_t> open;
+  openers_.clear();
+  closers_.clear();
+  std::vector<uint32_t> open;  // ordinals in openers_ of the unclosed ones
   for (size_t i = 0; i < n; i++) {
     Tok k = toks_[i].kind;
     if (k == Tok::LParen || k == Tok::LBracket || k == Tok::LBrace) {
-      open.push_back(uint32_t(i));
+      open.push_back(uint32_t(openers_.size()));
+      openers_.push_back(uint32_t(i));
+      closers_.push_back(uint32_t(n - 1));
     } else if ((k == Tok::RParen || k == Tok::RBracket || k == Tok::RBrace) && !open.empty()) {
-      partner_[open.back()] = uint32_t(i);
-      partner_[i] = open.back();
+      closers_[open.back()] = uint32_t(i);
       open.pop_back();
     } else if (k == Tok::Eof) {
       open.clear();  // the program's end; the sys library follows
     }
   }
+  openers_.shrink_to_fit();
+  closers_.shrink_to_fit();
+}
+
+size_t Parser::closerOf(size_t open) const {
+  auto it = std::lower_bound(openers_.begin(), openers_.end(), uint32_t(open));
+  SIMPLEC_CHECK(it != openers_.end() && *it == open, "parser", "not an opening bracket");
+  return closers_[size_t(it - openers_.begin())];
 }
 
 size_t Parser::statementEnd(size_t p) const {
@@ -278,11 +288,11 @@ size_t Parser::statementEnd(size_t p) const {
   for (int guard = 0; p < n && guard < kMaxDepth; guard++) {
     Tok k = toks_[p].kind;
     if (k == Tok::LBrace) {
-      p = partner_[p] + 1;
+      p = closerOf(p) + 1;
     } else if (k == Tok::KwWhile || k == Tok::KwFor || k == Tok::KwIf) {
       if (p + 1 >= n || toks_[p + 1].kind != Tok::LParen) return n;
       bool isIf = k == Tok::KwIf;
-      p = statementEnd(partner_[p + 1] + 1);
+      p = statementEnd(closerOf(p + 1) + 1);
       if (isIf && p < n && toks_[p].kind == Tok::KwElse) {
         p++;
         continue;
@@ -290,7 +300,7 @@ size_t Parser::statementEnd(size_t p) const {
     } else {
       while (p < n && toks_[p].kind != Tok::Semi && toks_[p].kind != Tok::RBrace && toks_[p].kind != Tok::Eof) {
         Tok t = toks_[p].kind;
-        p = t == Tok::LParen || t == Tok::LBracket || t == Tok::LBrace ? partner_[p] + 1 : p + 1;
+        p = t == Tok::LParen || t == Tok::LBracket || t == Tok::LBrace ? closerOf(p) + 1 : p + 1;
       }
       if (p < n && toks_[p].kind == Tok::Semi) p++;
     }
@@ -489,7 +499,7 @@ void Parser::parseBlock() {
     // Statements inside leave the current scope as they found it (ifs and
     // loops fold their scopes back into it), so cutting back works.
     OnExit pop{[this, nvars, depth, open] {
-      debugScope(nvars, toks_[open].pos(), tok().endPos());  // through the '}'
+      debugScope(nvars, toks_[open].pos(), endOf(tok()));  // through the '}'
       endBlock(nvars, depth);
     }};
     StatementSeq seq;

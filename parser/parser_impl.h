@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "lexer/diag.h"
+#include "lexer/lexer.h"
 #include "lexer/token.h"
 #include "opt/peephole.h"
 #include "parser/null_path.h"
+#include "parser/sys_prelude.h"
 #include "parser/scope.h"
 #include "parser/struct_info.h"
 #include "parser/stype.h"
@@ -132,6 +134,8 @@ class Parser {
   const Token& tok() const { return toks_[pos_]; }
   const Token& peekTok(size_t k = 1) const;
   const Token& prevTok() const { return toks_[pos_ ? pos_ - 1 : 0]; }
+  // Where token t ends (lexer/lexer.h: tokenEnd), in its own file.
+  SrcPos endOf(const Token& t) const { return tokenEnd(t.file == kSysLibraryFile ? sysPreludeFile() : file_, t); }
   bool at(Tok k) const { return tok().kind == k; }
   bool accept(Tok k);
   // With `open`, the token index of the bracket that k closes: a missing k
@@ -241,9 +245,12 @@ class Parser {
   bool readonlyDecl(bool isVal, bool isVar, bool bang);
   bool forInit_ = false;  // parsing the init of a `for`: its variables stay mutable
   size_t skipType(size_t p, int depth = 0) const;  // token index past a type at p, or 0
-  // For each '(' '[' '{' the index of its partner, and the reverse (the
-  // last token when unmatched); computed once per parse.
-  std::vector<uint32_t> partner_;
+  // The token index of each '(' '[' '{', in order, and of its partner (the
+  // last token when unmatched); computed once per parse. Only openers are
+  // looked up (at loops), so a huge file keeps 8 bytes per bracket pair
+  // rather than 4 per token.
+  std::vector<uint32_t> openers_, closers_;
+  size_t closerOf(size_t open) const;  // open: the index of an opener
   void matchBrackets();
   // The index just past the statement starting at token p (by its tokens
   // alone: blocks, if/else, loops, or up to a ';' outside brackets).

@@ -1,6 +1,7 @@
 // Test helpers for the lexer: tokenize a string with diagnostics captured,
 // and short views of the result (kinds, "line:col" positions, first error).
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,19 +11,21 @@
 namespace simplec::test {
 
 struct Lexed {
+  std::shared_ptr<SourceFile> file;
   std::vector<Token> toks;  // always ends with Eof
+  SrcPos end(const Token& t) const { return tokenEnd(*file, t); }
   std::string diags;        // everything the DiagEngine printed
   int errors = 0;
 };
 
 // errorLimit 0 prints every diagnostic.
 inline Lexed lexText(const std::string& src, int errorLimit = 0) {
-  SourceFile file("t.smp", src);
+  Lexed out;
+  out.file = std::make_shared<SourceFile>("t.smp", src);
   DiagCapture cap;
   DiagEngine diag(cap.file());
   diag.setErrorLimit(errorLimit);
-  Lexed out;
-  out.toks = tokenize(file, diag);
+  out.toks = tokenize(*out.file, diag);
   out.diags = cap.text();
   out.errors = diag.errorCount();
   return out;

@@ -80,7 +80,7 @@ TEST_CASE("leading zero in a decimal literal", "[lexer][errors]") {
   CHECK(errorLines(l) == S{"1:5: error: leading zero in integer literal"});
   CHECK(kindsOf(l) == V{Tok::Ident, Tok::Assign, Tok::IntLit, Tok::Semi});
   CHECK(intLiteralValue(l.toks[2]) == 0);
-  CHECK(lc(l.toks[2].endPos()) == "1:8");
+  CHECK(lc(l.end(l.toks[2])) == "1:8");
   CHECK(errorsOf("00") == S{"1:1: error: leading zero in integer literal"});
   CHECK(errorsOf("0_1") == S{"1:1: error: leading zero in integer literal"});
   CHECK(errorsOf("0_") == S{"1:2: error: misplaced '_' in number"});  // not a leading zero: one digit
@@ -113,7 +113,7 @@ TEST_CASE("hex literal without digits", "[lexer][errors]") {
   Lexed g = lexText("0Xg y");
   CHECK(errorLines(g) == S{"1:1: error: missing digits after '0X'"});
   CHECK(kindsOf(g) == V{Tok::IntLit, Tok::Ident});
-  CHECK(lc(g.toks[0].endPos()) == "1:4");
+  CHECK(lc(g.end(g.toks[0])) == "1:4");
   CHECK(errorsOf("0x") == S{"1:1: error: missing digits after '0x'"});
   CHECK(errorsOf("0x_") == S{"1:1: error: missing digits after '0x'"});
 }
@@ -122,7 +122,7 @@ TEST_CASE("invalid suffixes on number literals", "[lexer][errors]") {
   Lexed l = lexText("12abc;");
   CHECK(errorLines(l) == S{"1:3: error: invalid suffix 'abc' on integer literal"});
   CHECK(kindsOf(l) == V{Tok::IntLit, Tok::Semi});
-  CHECK(lc(l.toks[0].endPos()) == "1:6");
+  CHECK(lc(l.end(l.toks[0])) == "1:6");
   CHECK(l.toks[0].text == "12abc");
   CHECK(intLiteralValue(l.toks[0]) == 0);
   CHECK(errorsOf("1.5f") == S{"1:4: error: invalid suffix 'f' on float literal"});
@@ -174,7 +174,7 @@ TEST_CASE("unterminated string literals", "[lexer][errors]") {
   CHECK(errorLines(l) == S{"1:5: error: unterminated string literal"});
   CHECK(kindsOf(l) == V{Tok::Ident, Tok::Assign, Tok::StrLit, Tok::Ident, Tok::Semi});
   CHECK(l.toks[2].text == "abc");
-  CHECK(lc(l.toks[2].endPos()) == "1:9");
+  CHECK(lc(l.end(l.toks[2])) == "1:9");
   CHECK(lc(l.toks[3].pos()) == "2:1");
   CHECK(errorsOf("\"abc") == S{"1:1: error: unterminated string literal"});
   CHECK(errorsOf("\"") == S{"1:1: error: unterminated string literal"});
@@ -198,19 +198,19 @@ TEST_CASE("unterminated character literals", "[lexer][errors]") {
   Lexed rest = lexText("x = 'a; y\nz");
   CHECK(errorLines(rest) == S{"1:5: error: unterminated character literal"});
   CHECK(kindsOf(rest) == V{Tok::Ident, Tok::Assign, Tok::CharLit, Tok::Ident});
-  CHECK(lc(rest.toks[2].endPos()) == "1:10");
+  CHECK(lc(rest.end(rest.toks[2])) == "1:10");
 }
 
 TEST_CASE("empty and multi-byte character literals", "[lexer][errors]") {
   Lexed e = lexText("'' x");
   CHECK(errorLines(e) == S{"1:1: error: empty character literal"});
   CHECK(kindsOf(e) == V{Tok::CharLit, Tok::Ident});
-  CHECK(lc(e.toks[0].endPos()) == "1:3");
+  CHECK(lc(e.end(e.toks[0])) == "1:3");
 
   Lexed m = lexText("'ab' x");
   CHECK(errorLines(m) == S{"1:1: error: character literal has more than one byte"});
   CHECK(kindsOf(m) == V{Tok::CharLit, Tok::Ident});
-  CHECK(lc(m.toks[0].endPos()) == "1:5");
+  CHECK(lc(m.end(m.toks[0])) == "1:5");
   CHECK(charLiteralValue(m.toks[0]) == 0);
   CHECK(errorsOf("'\xC3\xA9'") == S{"1:1: error: character literal has more than one byte"});
   CHECK(errorsOf("'\\n\\n'") == S{"1:1: error: character literal has more than one byte"});
@@ -255,12 +255,12 @@ void checkStream(const std::string& src, const Lexed& l) {
     const Token& t = l.toks[i];
     REQUIRE((t.kind == Tok::Eof) == (i + 1 == l.toks.size()));
     REQUIRE(t.pos().valid());
-    REQUIRE(t.endPos().valid());
+    REQUIRE(l.end(t).valid());
     REQUIRE(before(prevEnd, t.pos()));
-    REQUIRE(before(t.pos(), t.endPos()));
-    REQUIRE(t.endPos().line <= lineLen.size());
-    REQUIRE(t.endPos().col <= lineLen[t.endPos().line - 1] + 1);
-    prevEnd = t.endPos();
+    REQUIRE(before(t.pos(), l.end(t)));
+    REQUIRE(l.end(t).line <= lineLen.size());
+    REQUIRE(l.end(t).col <= lineLen[l.end(t).line - 1] + 1);
+    prevEnd = l.end(t);
   }
   REQUIRE(static_cast<int>(errorLines(l).size()) == l.errors);
 }
@@ -306,7 +306,7 @@ TEST_CASE("token positions match SourceFile::posOf", "[lexer][robust]") {
     SourceFile file("t.smp", src);
     for (size_t i = 0; i < spans.size(); ++i) {
       REQUIRE(lc(l.toks[i].pos()) == lc(file.posOf(spans[i].first)));
-      REQUIRE(lc(l.toks[i].endPos()) == lc(file.posOf(spans[i].second)));
+      REQUIRE(lc(l.end(l.toks[i])) == lc(file.posOf(spans[i].second)));
     }
   }
 }
