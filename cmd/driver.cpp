@@ -448,6 +448,7 @@ class Driver {
     // -g (-g2): the parser records variables; -g1 is line tables only. The
     // explorer page names values by their variables too.
     g.debugInfo = o_.debugLevel >= 2 || o_.emit == EmitKind::Html;
+    g.keepSerials = o_.emit == EmitKind::Html;
     PassOptions po = passOptions(path);
     PassHistory history;  // --emit=html: the graphs after each pass
     if (o_.emit == EmitKind::Html)

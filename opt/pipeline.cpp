@@ -20,6 +20,7 @@
 #include "opt/tail_recursion.h"
 #include "opt/unused_funs.h"
 #include "opt/zero_check_elim.h"
+#include "son/control_flow.h"
 #include "son/evaluator.h"
 #include "son/printer.h"
 #include "son/verify.h"
@@ -115,6 +116,20 @@ void compactIfSparse(Graph& g) {
   if (g.deadCount() * 2 > g.size()) g.compact();
 }
 
+// A function's cached control-flow analysis (son/control_flow.h) serves
+// the next pass over it when its control flow did not change. Each pass runs
+// over every function before the next starts, so in a big unit every
+// function's analysis would be held at once (7 MB for 50k lines): past this
+// budget they are freed after the pass, and recomputed when a pass asks.
+// Stale ones go whatever the budget.
+constexpr size_t kCachedControlFlowBudget = 2 << 20;
+
+void cacheWithinBudget(Graph& g, size_t* cached) {
+  size_t bytes = cachedControlFlowBytes(g);
+  if (*cached + bytes > kCachedControlFlowBudget) g.dropControlFlow();
+  else *cached += bytes;
+}
+
 size_t liveNodeCount(const Unit& u) {
   size_t n = 0;
   for (const FunInfo& f : u.funs)
@@ -205,15 +220,20 @@ void runPipeline(Unit& u, const PassOptions& opts) {
     if (opts.optLevel < p.minLevel) continue;
     try {
       PassScope timed(opts.timer, p.name);
+      size_t cached = 0;  // bytes of control-flow analyses kept for the next pass
       if (p.runUnit) {
         p.runUnit(u, opts);
         for (FunInfo& f : u.funs)
-          if (f.graph) compactIfSparse(*f.graph);
+          if (f.graph) {
+            compactIfSparse(*f.graph);
+            cacheWithinBudget(*f.graph, &cached);
+          }
       } else {
         for (FunInfo& f : u.funs) {
           if (!f.hasBody()) continue;
           p.runFunction(*f.graph, opts);
           compactIfSparse(*f.graph);
+          cacheWithinBudget(*f.graph, &cached);
         }
       }
     } catch (InternalError& e) {
@@ -230,6 +250,13 @@ void runPipeline(Unit& u, const PassOptions& opts) {
       checked = now;
     }
   }
+  // Code generation has its own analyses, and every function's graph waits
+  // for it: what the optimizer cached or left dead goes now.
+  for (FunInfo& f : u.funs)
+    if (f.graph) {
+      f.graph->dropCachedAnalyses();
+      if (f.graph->deadCount() > 0) f.graph->compact();
+    }
 }
 
 }  // namespace simplec

@@ -11,6 +11,12 @@ namespace simplec {
 
 std::vector<Node*> ControlFlow::successorsOf(const Node* n) {
   std::vector<Node*> s;
+  appendSuccessors(n, s);
+  return s;
+}
+
+void ControlFlow::appendSuccessors(const Node* n, std::vector<Node*>& s) {
+  size_t first = s.size();
   for (Node* u : n->out) {
     if (!u->isCFG() || u->dead) continue;
     if (u->isRegion()) {
@@ -24,53 +30,75 @@ std::vector<Node*> ControlFlow::successorsOf(const Node* n) {
     }
   }
   // Projections in index order, so the order does not depend on use lists.
-  std::sort(s.begin(), s.end(), [](Node* a, Node* b) {
+  std::sort(s.begin() + long(first), s.end(), [](Node* a, Node* b) {
     if (a->op == Op::CProj && b->op == Op::CProj) return a->aux < b->aux;
     return a->id < b->id;
   });
   // A Region listing n twice is one successor.
-  s.erase(std::unique(s.begin(), s.end()), s.end());
-  return s;
+  s.erase(std::unique(s.begin() + long(first), s.end()), s.end());
 }
 
+// Every pass asks for this after a change of control flow, in every
+// function: it allocates a fixed handful of flat arrays, nothing per node.
 ControlFlow::ControlFlow(const Graph& g) : index_(g.size(), -1) {
   Node* fun = g.info().fun;
   if (!fun || !g.owns(fun) || fun->dead) internalError("dominators", "function '" + g.info().name + "' has no entry");
-  // Iterative DFS for the post-order; each node's successors computed once.
-  std::vector<std::vector<Node*>> succById;  // by DFS discovery number
-  std::vector<Node*> post, found;
-  std::vector<int> disc(g.size(), -1);
-  std::vector<std::pair<int, size_t>> stack;
+  // Iterative DFS for the post-order; each node's successors computed once,
+  // kept flat by discovery number: those of d are succ[succAt[d] ..
+  // succAt[d + 1]). index_ holds discovery numbers until the order is known.
+  std::vector<Node*> succ, found;
+  std::vector<int> post;  // discovery numbers
+  std::vector<uint32_t> succAt{0};
+  std::vector<std::pair<int, uint32_t>> stack;
   auto discover = [&](Node* n) {
-    disc[n->id] = int(found.size());
+    int d = int(found.size());
+    index_[n->id] = d;
     found.push_back(n);
-    succById.push_back(successorsOf(n));
-    stack.push_back({disc[n->id], 0});
+    appendSuccessors(n, succ);
+    succAt.push_back(uint32_t(succ.size()));
+    stack.push_back({d, succAt[size_t(d)]});
   };
   discover(fun);
   while (!stack.empty()) {
-    auto [d, i] = stack.back();
-    const std::vector<Node*>& succ = succById[size_t(d)];
-    if (i < succ.size()) {
+    auto [d, at] = stack.back();
+    if (at < succAt[size_t(d) + 1]) {
       stack.back().second++;
-      Node* s = succ[i];
-      if (disc[s->id] < 0) discover(s);
+      Node* s = succ[at];
+      if (index_[s->id] < 0) discover(s);
     } else {
-      post.push_back(found[size_t(d)]);
+      post.push_back(d);
       stack.pop_back();
     }
   }
-  rpo_.assign(post.rbegin(), post.rend());
-  for (size_t i = 0; i < rpo_.size(); i++) index_[rpo_[i]->id] = int(i);
-  succ_.resize(rpo_.size());
-  std::vector<std::vector<int>> preds(rpo_.size());
-  for (size_t i = 0; i < rpo_.size(); i++) {
-    succ_[i] = std::move(succById[size_t(disc[rpo_[i]->id])]);
-    for (Node* s : succ_[i]) preds[size_t(index_[s->id])].push_back(int(i));
+  size_t n = post.size();
+  std::vector<int> discAt(n);  // by position in rpo_
+  rpo_.resize(n);
+  for (size_t i = 0; i < n; i++) {
+    discAt[i] = post[n - 1 - i];
+    rpo_[i] = found[size_t(discAt[i])];
   }
-  tree_ = DomTree(computeIdoms(preds));
-  children_.assign(rpo_.size(), {});
-  for (size_t i = 1; i < rpo_.size(); i++) children_[size_t(tree_.idom(int(i)))].push_back(rpo_[i]);
+  for (size_t i = 0; i < n; i++) index_[rpo_[i]->id] = int(i);
+  // Predecessors by position, flat: count, then fill.
+  std::vector<uint32_t> predStart(n + 1, 0);
+  for (size_t i = 0; i < n; i++) {
+    size_t d = size_t(discAt[i]);
+    for (size_t k = succAt[d]; k < succAt[d + 1]; k++) predStart[size_t(index_[succ[k]->id]) + 1]++;
+  }
+  for (size_t i = 0; i < n; i++) predStart[i + 1] += predStart[i];
+  std::vector<int> preds(predStart[n]);
+  std::vector<uint32_t> fill(predStart.begin(), predStart.end() - 1);
+  for (size_t i = 0; i < n; i++) {
+    size_t d = size_t(discAt[i]);
+    for (size_t k = succAt[d]; k < succAt[d + 1]; k++) preds[fill[size_t(index_[succ[k]->id])]++] = int(i);
+  }
+  tree_ = DomTree(computeIdoms(predStart, preds));
+  // Children in increasing position, so each list is in reverse post-order.
+  kidStart_.assign(n + 1, 0);
+  for (size_t i = 1; i < n; i++) kidStart_[size_t(tree_.idom(int(i))) + 1]++;
+  for (size_t i = 0; i < n; i++) kidStart_[i + 1] += kidStart_[i];
+  kids_.resize(n == 0 ? 0 : n - 1);
+  fill.assign(kidStart_.begin(), kidStart_.end() - 1);
+  for (size_t i = 1; i < n; i++) kids_[fill[size_t(tree_.idom(int(i)))]++] = rpo_[i];
 }
 
 Node* ControlFlow::idom(const Node* n) const {
@@ -79,16 +107,24 @@ Node* ControlFlow::idom(const Node* n) const {
   return rpo_[size_t(tree_.idom(i))];
 }
 
-const std::vector<Node*>& ControlFlow::children(const Node* n) const {
-  static const std::vector<Node*> none;
+std::span<Node* const> ControlFlow::children(const Node* n) const {
   int i = index(n);
-  return i < 0 ? none : children_[size_t(i)];
+  if (i < 0) return {};
+  return {kids_.data() + kidStart_[size_t(i)], kids_.data() + kidStart_[size_t(i) + 1]};
 }
 
-const std::vector<Node*>& ControlFlow::successors(const Node* n) const {
-  static const std::vector<Node*> none;
-  int i = index(n);
-  return i < 0 ? none : succ_[size_t(i)];
+size_t ControlFlow::bytes() const {
+  return sizeof(*this) + rpo_.capacity() * sizeof(Node*) + index_.capacity() * sizeof(int) +
+         kidStart_.capacity() * sizeof(uint32_t) + kids_.capacity() * sizeof(Node*) + tree_.bytes();
+}
+
+size_t cachedControlFlowBytes(const Graph& g) {
+  if (!g.cfCache_) return 0;
+  if (g.cfCacheVersion_ != g.cfgVersion_) {
+    g.cfCache_.reset();
+    return 0;
+  }
+  return g.cfCache_->bytes();
 }
 
 std::shared_ptr<const ControlFlow> controlFlow(const Graph& g) {

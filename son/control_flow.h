@@ -9,6 +9,7 @@
 // graph changes; queries about nodes made or renumbered since are invalid.
 #pragma once
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "son/dominators.h"
@@ -32,28 +33,39 @@ class ControlFlow {
   bool reached(const Node* n) const { return index(n) >= 0; }
   Node* idom(const Node* n) const;  // nullptr for the Fun and unreached nodes
   // Children of n in the dominator tree, in reverse post-order.
-  const std::vector<Node*>& children(const Node* n) const;
+  std::span<Node* const> children(const Node* n) const;
   // a dominates b (reflexive); both reached. O(1).
   bool dominates(const Node* a, const Node* b) const {
     int x = index(a), y = index(b);
     return x >= 0 && y >= 0 && tree_.dominates(x, y);
   }
-  // Control successors of a reached node (If/Never: projections in index
-  // order; Regions/Loops once each, by id).
-  const std::vector<Node*>& successors(const Node* n) const;
   const DomTree& tree() const { return tree_; }
 
-  // The control successors of any control node n, computed from its uses.
+  // The control successors of any control node n, computed from its uses
+  // (If/Never: projections in index order; Regions/Loops once each, by id).
   static std::vector<Node*> successorsOf(const Node* n);
+  // The same, appended to s.
+  static void appendSuccessors(const Node* n, std::vector<Node*>& s);
+
+  // Heap bytes this analysis holds.
+  size_t bytes() const;
 
  private:
+  // Every function's analysis stays cached while a pass runs over the
+  // whole unit, so this is kept lean: flat arrays, no list per node.
   std::vector<Node*> rpo_;
   std::vector<int> index_;  // by node id
-  std::vector<std::vector<Node*>> succ_, children_;
+  // The dominator-tree children of order() position i are
+  // kids_[kidStart_[i] .. kidStart_[i + 1]).
+  std::vector<uint32_t> kidStart_;
+  std::vector<Node*> kids_;
   DomTree tree_;
 };
 
 // The function's control flow, cached in g until its control flow changes.
 std::shared_ptr<const ControlFlow> controlFlow(const Graph& g);
+// Bytes held by g's cached control flow: 0 when none is cached, and when the
+// cached one is stale (it is freed then).
+size_t cachedControlFlowBytes(const Graph& g);
 
 }  // namespace simplec

@@ -11,7 +11,17 @@
 namespace simplec {
 
 std::vector<int> computeIdoms(const std::vector<std::vector<int>>& preds) {
-  size_t n = preds.size();
+  std::vector<uint32_t> start{0};
+  std::vector<int> flat;
+  for (const std::vector<int>& p : preds) {
+    flat.insert(flat.end(), p.begin(), p.end());
+    start.push_back(uint32_t(flat.size()));
+  }
+  return computeIdoms(start, flat);
+}
+
+std::vector<int> computeIdoms(const std::vector<uint32_t>& predStart, const std::vector<int>& preds) {
+  size_t n = predStart.size() - 1;
   std::vector<int> idom(n, -1);
   if (n == 0) return idom;
   idom[0] = 0;
@@ -29,7 +39,8 @@ std::vector<int> computeIdoms(const std::vector<std::vector<int>>& preds) {
     changed = false;
     for (size_t b = 1; b < n; b++) {
       int nd = -1;
-      for (int p : preds[b]) {
+      for (size_t k = predStart[b]; k < predStart[b + 1]; k++) {
+        int p = preds[k];
         if (p < 0 || idom[size_t(p)] < 0) continue;  // dead edge, or not processed yet
         nd = nd < 0 ? p : intersect(p, nd);
       }
@@ -90,10 +101,14 @@ DomTree::DomTree(std::vector<int> idom) : idom_(std::move(idom)) {
   for (int d : depth_) maxDepth = std::max(maxDepth, d);
   int levels = 1;
   while ((1 << levels) <= maxDepth) levels++;
-  up_.assign(size_t(levels), std::vector<int>(n, 0));
-  for (size_t b = 1; b < n; b++) up_[0][b] = idom_[b];
-  for (size_t k = 1; k < size_t(levels); k++)
-    for (size_t b = 0; b < n; b++) up_[k][b] = up_[k - 1][size_t(up_[k - 1][b])];
+  // Level 0 is idom_ (with the entry its own parent); levels 1.. are flat.
+  levels_ = size_t(levels);
+  up_.assign((levels_ - 1) * n, 0);
+  for (size_t k = 1; k < levels_; k++)
+    for (size_t b = 0; b < n; b++) {
+      int half = ancestor(k - 1, int(b));
+      up_[(k - 1) * n + b] = ancestor(k - 1, half);
+    }
 }
 
 int DomTree::lca(int a, int b) const {
@@ -102,8 +117,8 @@ int DomTree::lca(int a, int b) const {
   if (dominates(a, b)) return a;
   if (dominates(b, a)) return b;
   // Lift a to just below the common ancestor.
-  for (size_t k = up_.size(); k-- > 0;) {
-    int x = up_[k][size_t(a)];
+  for (size_t k = levels_; k-- > 0;) {
+    int x = ancestor(k, a);
     if (!dominates(x, b)) a = x;
   }
   return idom_[size_t(a)];

@@ -4,7 +4,9 @@
 // Invariant: block 0 is the entry and has idom -1; every other block is
 // reachable and has an immediate dominator.
 #pragma once
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace simplec {
@@ -12,6 +14,9 @@ namespace simplec {
 // Immediate dominators. Blocks must be numbered in reverse post-order from
 // the entry (block 0); predecessors equal to -1 are ignored.
 std::vector<int> computeIdoms(const std::vector<std::vector<int>>& preds);
+// The same with the predecessors flat: those of block b are
+// preds[predStart[b] .. predStart[b + 1]) (predStart has one more entry).
+std::vector<int> computeIdoms(const std::vector<uint32_t>& predStart, const std::vector<int>& preds);
 
 class DomTree {
  public:
@@ -33,10 +38,23 @@ class DomTree {
   int preorder(int b) const { return pre_[size_t(b)]; }
   // Blocks in preorder: every block after its dominators.
   const std::vector<int>& preorderList() const { return order_; }
+  // Heap bytes held.
+  size_t bytes() const {
+    return (idom_.capacity() + depth_.capacity() + pre_.capacity() + post_.capacity() + order_.capacity() +
+            up_.capacity()) *
+           sizeof(int);
+  }
 
  private:
   std::vector<int> idom_, depth_, pre_, post_, order_;
-  std::vector<std::vector<int>> up_;  // up_[k][b]: the 2^k-th ancestor (or 0)
+  // The 2^k-th ancestor of b (or 0): idom_ for k == 0, else
+  // up_[(k - 1) * size() + b]. One flat array: every function keeps its
+  // tree cached while a pass runs over the unit.
+  int ancestor(size_t k, int b) const {
+    return k == 0 ? std::max(idom_[size_t(b)], 0) : up_[(k - 1) * idom_.size() + size_t(b)];
+  }
+  std::vector<int> up_;
+  size_t levels_ = 0;
 };
 
 }  // namespace simplec

@@ -33,7 +33,7 @@ Graph::~Graph() {
 Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t aux) {
   Node* p = new (unit_->nodePool.take()) Node(uint32_t(nodes_.size()), op);
   nodes_.push_back(p);
-  serials_.push_back(uint32_t(unit_->nodesMade));
+  if (unit_->keepSerials) serials_.push_back(uint32_t(unit_->nodesMade));
   unit_->nodesMade++;
   workCounters().nodesMade++;
   editVersion_++;
@@ -47,6 +47,11 @@ Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t 
     if (d) addUse(d, p, uint32_t(i));
   }
   return p;
+}
+
+uint32_t Graph::serial(const Node* n) const {
+  SIMPLEC_CHECK(n->id < serials_.size(), "graph", "node serials are not kept (Unit::keepSerials)");
+  return serials_[n->id];
 }
 
 Node* Graph::con(const Type* t) { return make(Op::Con, {start_}, t); }
@@ -285,15 +290,23 @@ void Graph::compact() {
       unit_->nodePool.give(n);
       continue;
     }
-    serials_[live] = serials_[n->id];
+    if (!serials_.empty()) serials_[live] = serials_[n->id];
     n->id = uint32_t(live);
     nodes_[live++] = n;
   }
   nodes_.resize(live);
-  serials_.resize(live);
+  if (!serials_.empty()) serials_.resize(live);
+  // A unit keeps every function's graph until code generation, and a graph
+  // compacted after its parse may have had twice as many ids: give the
+  // slack back (this costs what the loop above did).
+  if (nodes_.capacity() > live + live / 4 + 16) {
+    nodes_.shrink_to_fit();
+    serials_.shrink_to_fit();
+  }
   dead_ = 0;
   editVersion_++;
   cfgVersion_++;  // ids changed
+  std::vector<Node*>().swap(liveCache_);  // stale now: its memory goes too
 }
 
 void Graph::relocate() {
@@ -330,6 +343,12 @@ void Graph::relocate() {
   cfCache_.reset();
   editVersion_++;
   cfgVersion_++;
+}
+
+void Graph::dropCachedAnalyses() {
+  std::vector<Node*>().swap(liveCache_);
+  liveCacheVersion_ = ~uint64_t(0);
+  cfCache_.reset();
 }
 
 std::vector<Node*> liveNodes(const Graph& g) {

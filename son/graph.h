@@ -78,7 +78,8 @@ class Graph {
   // A number that n keeps for its whole life (compact() renumbers ids, not
   // serials), unique among the nodes the unit ever made: tools that compare
   // the graph across passes (--emit=html) know a node again by it.
-  uint32_t serial(const Node* n) const { return serials_[n->id]; }
+  // Only when the unit keeps serials (Unit::keepSerials).
+  uint32_t serial(const Node* n) const;
   // Frees dead nodes and renumbers the others densely, keeping their order.
   // Node pointers stay valid; ids change. Cheap when nothing is dead.
   void compact();
@@ -88,6 +89,11 @@ class Graph {
   // the holes of every other function's chunks). Pointers to the nodes held
   // outside the graph, but its FunInfo's fun and ret, become invalid.
   void relocate();
+  // Frees the cached analyses (liveNodes, controlFlow): for when no pass
+  // will ask again soon. The next query computes them anew.
+  void dropCachedAnalyses();
+  // Frees the cached controlFlow alone (holders of its shared_ptr keep it).
+  void dropControlFlow() { cfCache_.reset(); }
   // Nodes marked dead since the last compact().
   size_t deadCount() const { return dead_; }
   // Changes whenever a control node is made, killed or has an edge edited
@@ -129,6 +135,7 @@ class Graph {
 
  private:
   friend std::shared_ptr<const ControlFlow> controlFlow(const Graph& g);
+  friend size_t cachedControlFlowBytes(const Graph& g);
   friend std::vector<Node*> liveNodes(const Graph& g);
   void addUse(Node* d, Node* user, uint32_t slot);
   void removeUse(Node* d, Node* user, uint32_t slot);
@@ -137,7 +144,7 @@ class Graph {
   Unit* unit_;
   int funIndex_;
   std::vector<Node*> nodes_;
-  std::vector<uint32_t> serials_;  // by id, moved along by compact()
+  std::vector<uint32_t> serials_;  // by id, moved along by compact(); empty unless kept
   size_t dead_ = 0;
   uint64_t cfgVersion_ = 0;
   // Changes with every edge edit, node made or killed: liveNodes() keeps

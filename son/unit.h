@@ -84,6 +84,10 @@ class Unit {
   // large" beyond nodeLimit.
   // -g: the parser records variables and their types (son/debug_info.h).
   bool debugInfo = false;
+  // Graphs record each node's serial (Graph::serial): only tools that
+  // follow nodes across passes (--emit=html) ask, and a big unit would
+  // keep 4 bytes per node for nothing. Set before any graph is made.
+  bool keepSerials = false;
   std::vector<DebugType> debugTypes;
 
   size_t nodesMade = 0;

@@ -11,6 +11,7 @@
 
 #include "lexer/diag.h"
 #include "opt/pipeline.h"
+#include "son/control_flow.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -98,6 +99,20 @@ TEST_CASE("opt/pipeline: -O0 leaves the graph alone, -O2 optimizes", "[opt][pipe
     runPipeline(g, o);
     CHECK(printGraph(g) == kOptimized);
     CHECK(verifyText(g) == "");
+  }
+}
+
+TEST_CASE("opt/pipeline: graphs reach code generation compact, with nothing cached", "[opt][pipeline]") {
+  // Every function's graph waits for code generation: what the optimizer
+  // cached or left dead must not wait with it.
+  for (int level : {0, 1, 2}) {
+    Unit g;
+    build(g, true);
+    PassOptions o;
+    o.optLevel = level;
+    runPipeline(g, o);
+    CHECK(g.funs[0].graph->deadCount() == 0);
+    CHECK(cachedControlFlowBytes(*g.funs[0].graph) == 0);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "lexer/diag.h"
+#include "son/verify.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -394,8 +395,34 @@ TEST_CASE("son/graph: -g bindings follow their control node to what took its pla
   CHECK(g.debugNames[g.orphanedDebugNames()[0]].var == 1);
 }
 
+TEST_CASE("son/graph: compact() gives back the id slack and the stale live list", "[son][graph]") {
+  // A unit keeps every graph until code generation: a graph that had many
+  // more ids than it keeps must not hold on to room for them.
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
+  Node* x = b.parm(0);
+  for (int i = 0; i < 1000; i++) b.op(Op::Neg, x);  // garbage: no uses
+  b.ret(b.fun, b.op(Op::Not, x));
+  CHECK(liveNodes(g).size() < 20);
+  sweepUnreachable(g);
+  g.compact();
+  CHECK(g.size() < 20);
+  CHECK(g.nodes().capacity() <= g.size() + g.size() / 4 + 16);
+  CHECK(liveNodes(g).size() == g.size());  // computed afresh, by the new ids
+}
+
+TEST_CASE("son/graph: serials are kept only when the unit asks", "[son][graph]") {
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Node* x = b.parm(0);
+  b.ret(b.fun, b.op(Op::Not, x));
+  CHECK_THROWS_AS(b.g.serial(x), InternalError);
+}
+
 TEST_CASE("son/graph: serials survive compact() and are never reused", "[son][graph]") {
   Unit u;
+  u.keepSerials = true;
   SonBuilder b(u, "f", 1);
   Graph& g = b.g;
   Node* x = b.parm(0);

@@ -28,6 +28,7 @@ void record(Unit& u, PassHistory& h) {
   SourceFile file("t.smp", kProgram);
   DiagEngine diag;
   u.debugInfo = true;
+  u.keepSerials = true;  // as --emit=html does
   REQUIRE(parseFile(file, diag, u));
   PassOptions po;
   po.observe = [&h](const Unit& unit, const std::string& pass) { h.record(unit, pass); };
