@@ -2,7 +2,6 @@
 // driver on a thread with a large stack, and is the last line of defence:
 // any internal failure, even a crash signal, becomes "internal compiler
 // error" and exit status 70.
-#include <malloc.h>
 #include <pthread.h>
 
 #include <csignal>
@@ -61,14 +60,6 @@ void installCrashHandlers() {
 }  // namespace
 
 int main(int argc, char** argv) {
-#ifdef __GLIBC__
-  // Blocks of 128 KiB and more (the token array, node pool chunks, a big
-  // function's side tables) come from the system and go back to it when
-  // freed. glibc's default raises that threshold after the first such
-  // free, and later big blocks then stay in the heap once freed, raising
-  // the peak memory of a big compile (funcs 50k -O2: 112 -> 109 MB).
-  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
   installCrashHandlers();
   installSignalCleanup();
   DriverOptions o;

@@ -50,8 +50,12 @@ std::vector<std::string> UnitLowering::functionNames() const {
 bool UnitLowering::lowerFunctions(const std::function<bool(mir::MFunction&&)>& sink) {
   Unit& g = u_;
   const LowerOptions& opts = opts_;
-  // Graphs go one by one below: packed first, each one's memory goes with it.
-  if (opts.dropGraphs) g.packSpreadGraphs();
+  // Graphs go one by one below: the pool without the optimizer's holes, and
+  // spread graphs packed, so that each one's memory goes with it.
+  if (opts.dropGraphs) {
+    g.defragmentNodes();
+    g.packSpreadGraphs();
+  }
   for (size_t i = 0; i < g.funs.size(); i++) {
     if (!g.funs[i].hasBody()) continue;
     mir::MFunction mf;

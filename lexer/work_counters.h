@@ -27,6 +27,9 @@ struct WorkCounters {
   // Graphs moved into storage of their own before code generation
   // (Unit::packSpreadGraphs), so that dropping them frees memory.
   uint64_t graphsPacked = 0;
+  // Chunks of node storage emptied by moving their nodes into the holes of
+  // others before code generation (Unit::defragmentNodes).
+  uint64_t poolChunksFreed = 0;
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
@@ -49,6 +52,7 @@ struct WorkCounters {
     f("loop analysis steps", loopOptSteps);
     f("parser scopes held at most", scopesHeldPeak);
     f("graphs packed", graphsPacked);
+    f("node chunks freed", poolChunksFreed);
   }
 };
 

@@ -118,14 +118,17 @@ void compactIfSparse(Graph& g) {
 
 // A function's cached control-flow analysis (son/control_flow.h) serves
 // the next pass over it when its control flow did not change. Each pass runs
-// over every function before the next starts, so in a big unit every
-// function's analysis would be held at once (7 MB for 50k lines): past this
-// budget they are freed after the pass, and recomputed when a pass asks.
-// Stale ones go whatever the budget.
+// over every function before the next starts, so in a unit of many
+// functions every analysis would be held at once (7 MB for 50k lines):
+// past this budget they are freed after the pass, and recomputed when a
+// pass asks. A big function's is kept whatever the budget: it is small
+// next to its graph, and recomputing it is what costs. Stale ones go.
 constexpr size_t kCachedControlFlowBudget = 2 << 20;
+constexpr size_t kBigFunctionNodes = 1 << 15;
 
 void cacheWithinBudget(Graph& g, size_t* cached) {
   size_t bytes = cachedControlFlowBytes(g);
+  if (g.size() >= kBigFunctionNodes) return;
   if (*cached + bytes > kCachedControlFlowBudget) g.dropControlFlow();
   else *cached += bytes;
 }
@@ -253,10 +256,7 @@ void runPipeline(Unit& u, const PassOptions& opts) {
   // Code generation has its own analyses, and every function's graph waits
   // for it: what the optimizer cached or left dead goes now.
   for (FunInfo& f : u.funs)
-    if (f.graph) {
-      f.graph->dropCachedAnalyses();
-      if (f.graph->deadCount() > 0) f.graph->compact();
-    }
+    if (f.graph) f.graph->settle();
 }
 
 }  // namespace simplec

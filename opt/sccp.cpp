@@ -87,8 +87,12 @@ struct FunState {
 
 void sccp(Unit& u) {
   size_t nf = u.funs.size();
+  size_t ids = 0;
   for (FunInfo& f : u.funs)
-    if (f.hasBody()) sweepUnreachable(*f.graph);  // nothing the analysis cannot see may stay behind
+    if (f.hasBody()) {
+      sweepUnreachable(*f.graph);  // nothing the analysis cannot see may stay behind
+      ids += f.graph->size();
+    }
   KnownCallers callers(u);
   std::vector<FunState> st(nf);
   // A node by function and id: half the size of a pointer pair, for a
@@ -97,6 +101,7 @@ void sccp(Unit& u) {
     uint32_t f, id;
   };
   std::vector<Item> work;
+  work.reserve(ids);  // every live node starts queued: one allocation, not a doubling series
   auto push = [&](int f, Node* n) {
     FunState& s = st[size_t(f)];
     if (n && !n->dead && n->id < s.queued.size() && !s.queued[n->id]) {
@@ -119,6 +124,8 @@ void sccp(Unit& u) {
     s.parmChanges.assign(nparms, 0);
     total += g.size();
     std::vector<Node*> live = liveNodes(g);
+    // Held for every function at once otherwise, while it is needed no more.
+    g.dropLiveCache();
     for (Node* n : live)
       if (!keepsItsType(n)) n->type = startType(n);
     for (Node* p : callers.parms[f]) {

@@ -442,7 +442,7 @@ bool Parser::parseFile() {
 void Parser::finishGraph(Graph& g) {
   g.deferKills = false;
   sweepUnreachable(g);
-  g.compact();
+  g.settle();  // it waits for the rest of the unit
 }
 
 // ---------------------------------------------------------------- statements

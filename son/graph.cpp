@@ -296,26 +296,40 @@ void Graph::compact() {
   }
   nodes_.resize(live);
   if (!serials_.empty()) serials_.resize(live);
-  // A unit keeps every function's graph until code generation, and a graph
-  // compacted after its parse may have had twice as many ids: give the
-  // slack back (this costs what the loop above did).
-  if (nodes_.capacity() > live + live / 4 + 16) {
-    nodes_.shrink_to_fit();
-    serials_.shrink_to_fit();
-  }
   dead_ = 0;
   editVersion_++;
   cfgVersion_++;  // ids changed
-  std::vector<Node*>().swap(liveCache_);  // stale now: its memory goes too
+}
+
+void Graph::settle() {
+  compact();
+  if (nodes_.capacity() > nodes_.size() + nodes_.size() / 4 + 16) {
+    nodes_.shrink_to_fit();
+    serials_.shrink_to_fit();
+  }
+  dropCachedAnalyses();
 }
 
 void Graph::relocate() {
   compact();
-  std::vector<Node*> moved(nodes_.size());
   NodePool& pool = unit_->nodePool;
   pool.beginFresh();
-  for (size_t i = 0; i < nodes_.size(); i++) moved[i] = new (pool.take()) Node(std::move(*nodes_[i]));
+  moveNodes([](const Node*) { return true; });
   pool.endFresh();
+}
+
+void Graph::moveNodes(const std::function<bool(const Node*)>& shouldMove) {
+  compact();
+  std::vector<Node*> moved(nodes_.size());
+  NodePool& pool = unit_->nodePool;
+  bool any = false;
+  for (size_t i = 0; i < nodes_.size(); i++) {
+    Node* n = nodes_[i];
+    bool move = shouldMove(n);
+    moved[i] = move ? new (pool.take()) Node(std::move(*n)) : n;
+    any |= move;
+  }
+  if (!any) return;
   // Every edge stays in this graph (checkOwned), so ids find the copies.
   auto fwd = [&](Node* n) { return n && owns(n) ? moved[n->id] : n; };
   for (Node* n : moved) {
@@ -335,19 +349,24 @@ void Graph::relocate() {
   stop_ = fwd(stop_);
   std::vector<Node*> old = std::move(nodes_);
   nodes_ = std::move(moved);
-  for (Node* n : old) {
-    n->~Node();
-    pool.give(n);
-  }
+  for (size_t i = 0; i < old.size(); i++)
+    if (old[i] != nodes_[i]) {
+      old[i]->~Node();
+      pool.give(old[i]);
+    }
   liveCache_.clear();
   cfCache_.reset();
   editVersion_++;
   cfgVersion_++;
 }
 
-void Graph::dropCachedAnalyses() {
+void Graph::dropLiveCache() {
   std::vector<Node*>().swap(liveCache_);
   liveCacheVersion_ = ~uint64_t(0);
+}
+
+void Graph::dropCachedAnalyses() {
+  dropLiveCache();
   cfCache_.reset();
 }
 

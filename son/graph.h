@@ -8,6 +8,7 @@
 // Invariant: every edge joins two nodes of the same graph (checked by the
 // edge functions: a stray edge between functions is an internal error).
 #pragma once
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -83,15 +84,26 @@ class Graph {
   // Frees dead nodes and renumbers the others densely, keeping their order.
   // Node pointers stay valid; ids change. Cheap when nothing is dead.
   void compact();
+  // For a graph that waits (the unit keeps every function's graph from its
+  // parse until code generation): compacts, gives back the id slack (a graph
+  // may have had twice as many ids as it keeps) and the cached analyses.
+  // Not after every pass: a graph being optimized grows again.
+  void settle();
   // Compacts, then moves every node into chunks of the unit's NodePool
   // taken fresh for this graph, so that dropping the graph gives whole
   // chunks back (the optimizer leaves a big function's nodes spread over
   // the holes of every other function's chunks). Pointers to the nodes held
   // outside the graph, but its FunInfo's fun and ret, become invalid.
   void relocate();
+  // Compacts, then moves the nodes for which shouldMove holds into new
+  // slots of the unit's NodePool (defragmenting it: Unit::defragmentNodes).
+  // The same pointers as relocate() become invalid.
+  void moveNodes(const std::function<bool(const Node*)>& shouldMove);
   // Frees the cached analyses (liveNodes, controlFlow): for when no pass
   // will ask again soon. The next query computes them anew.
   void dropCachedAnalyses();
+  // Frees the cached liveNodes list alone.
+  void dropLiveCache();
   // Frees the cached controlFlow alone (holders of its shared_ptr keep it).
   void dropControlFlow() { cfCache_.reset(); }
   // Nodes marked dead since the last compact().

@@ -43,13 +43,16 @@ const char* castRelName(CastRel r);
 
 class Node {
  public:
-  // Fields ordered so that the object packs without holes (216 -> 184
+  // Fields ordered so that the object packs without holes (216 -> 128
   // bytes): a big program has hundreds of thousands of nodes live at once.
   uint32_t id;
   Op op;
   bool dead = false;   // killed: no inputs, no outputs, ignore
-  int keep = 0;        // >0: kept alive by the parser even without uses
+  // >0: kept alive by the parser even without uses. Each level of nesting
+  // adds at most a few, and nesting is limited (Parser::kMaxDepth).
+  uint16_t keep = 0;
   uint32_t dbg = 0;    // -g: first link of its variable names in Graph::debugNames (0: none)
+  InternedString name;  // debugging name (interned): variable of a Phi, function of a Fun
   // Edges, kept by Graph so that removing a use costs O(1):
   // in[i]->out[in.link(i)] == this, and out[k]->in[out.link(k)] == this.
   EdgeList<3> in;
@@ -57,7 +60,6 @@ class Node {
   const Type* type = nullptr;
   int64_t aux = 0;     // Proj/CProj index, Parm index, Fun: function index
   SrcPos pos;          // source position, for runtime errors and diagnostics
-  InternedString name;        // debugging name (interned): variable of a Phi, function of a Fun
 
   Node(uint32_t id, Op op) : id(id), op(op) {}
 
@@ -74,6 +76,6 @@ class Node {
   bool unused() const { return out.empty() && keep == 0; }
   std::string label() const;  // "Add", "Con 42", "CProj True", ...
 };
-static_assert(sizeof(Node) <= 136, "a Node grew: big programs hold hundreds of thousands at once");
+static_assert(sizeof(Node) <= 128, "a Node grew: big programs hold hundreds of thousands at once");
 
 }  // namespace simplec

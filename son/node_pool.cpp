@@ -4,6 +4,9 @@
 #include "son/node_pool.h"
 
 #include <algorithm>
+#include <new>
+
+#include <sys/mman.h>
 
 namespace simplec {
 
@@ -30,7 +33,7 @@ void* NodePool::take() {
       while (!found && !withRoom_.empty()) {
         size_t k = withRoom_.back();
         withRoom_.pop_back();
-        if (k != current_ && chunks_[k].slots && !chunks_[k].full()) {
+        if (k != current_ && chunks_[k].slots && !chunks_[k].full() && !chunks_[k].evacuate) {
           leaveCurrent();
           current_ = k;
           found = true;
@@ -41,7 +44,7 @@ void* NodePool::take() {
     leaveCurrent();
     Chunk c;
     // Uninitialised on purpose: a slot's bytes are written by Node's constructor.
-    c.slots.reset(new Slot[kChunkSlots]);
+    c.slots.reset(mapChunk());
     const Slot* base = c.slots.get();
     current_ = chunks_.size();
     chunks_.push_back(std::move(c));
@@ -51,6 +54,14 @@ void* NodePool::take() {
     byAddress_.insert(at, {base, current_});
   }
 }
+
+NodePool::Slot* NodePool::mapChunk() {
+  void* p = mmap(nullptr, sizeof(Slot) * kChunkSlots, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return static_cast<Slot*>(p);
+}
+
+void NodePool::Unmap::operator()(Slot* p) const { munmap(p, sizeof(Slot) * kChunkSlots); }
 
 void NodePool::leaveCurrent() {
   // The chunk taken from is never released while it is that: now it may be.
@@ -71,6 +82,43 @@ void NodePool::beginFresh() {
 void NodePool::endFresh() {
   fresh_ = false;
   lastFresh_ = current_;
+}
+
+size_t NodePool::beginEvacuation() {
+  leaveCurrent();
+  std::vector<size_t> held;
+  size_t freeSlots = 0;
+  for (size_t k = 0; k < chunks_.size(); k++)
+    if (chunks_[k].slots) {
+      held.push_back(k);
+      freeSlots += kChunkSlots - chunks_[k].live;
+    }
+  // Emptiest first (ties by index: the same plan every run); each chunk
+  // marked takes its free slots out of the room and its live ones into it.
+  std::sort(held.begin(), held.end(), [&](size_t a, size_t b) {
+    return chunks_[a].live != chunks_[b].live ? chunks_[a].live < chunks_[b].live : a < b;
+  });
+  size_t marked = 0, moving = 0;
+  for (size_t k : held) {
+    Chunk& c = chunks_[k];
+    size_t room = freeSlots - (kChunkSlots - c.live);
+    if (moving + c.live > room) break;
+    c.evacuate = true;
+    freeSlots = room;
+    moving += c.live;
+    marked++;
+  }
+  evacuating_ = marked > 0;
+  // Every unmarked chunk with room is a place to take from.
+  withRoom_.clear();
+  for (size_t k : held)
+    if (!chunks_[k].evacuate && !chunks_[k].full()) withRoom_.push_back(k);
+  return marked;
+}
+
+void NodePool::endEvacuation() {
+  evacuating_ = false;
+  for (Chunk& c : chunks_) c.evacuate = false;
 }
 
 size_t NodePool::chunksHolding(const std::vector<void*>& slots) const {

@@ -4,9 +4,11 @@
 // the next node of any graph reuses them, so the garbage one function leaves
 // while it is parsed and optimized does not add to the unit's peak memory:
 // that peak follows the live nodes. A chunk whose slots are all given back
-// goes back to malloc at once (but the one being carved from), so while
+// goes back to the system at once (but the one being carved from), so while
 // functions are emitted and their graphs dropped one by one, their memory
-// serves the code generator instead of waiting for the last function.
+// does not wait for the last function. Before code generation the holes
+// the optimizer left everywhere can be filled from the emptiest chunks
+// (beginEvacuation, Unit::defragmentNodes).
 // Taking is O(1); giving finds the slot's chunk by binary search over the
 // chunks' addresses (O(log chunks)); nothing here depends on which graph a
 // slot serves. Not thread-safe (one unit, one thread).
@@ -35,6 +37,14 @@ class NodePool {
   // the nodes taken (a graph being packed, Graph::relocate) sit together.
   void beginFresh();
   void endFresh();
+  // Defragmenting: marks the emptiest chunks whose live slots all fit into
+  // the free slots of the other chunks, and returns how many. Until
+  // endEvacuation(), take() gives only slots of unmarked chunks, and a
+  // marked chunk goes back to the system when its last slot is given back: the
+  // caller moves every node out of the marked chunks (Graph::moveNodes).
+  size_t beginEvacuation();
+  bool evacuating(const void* slot) const { return evacuating_ && chunks_[chunkOf(slot)].evacuate; }
+  void endEvacuation();
   // How many chunks hold these slots (each a slot taken from this pool).
   size_t chunksHolding(const std::vector<void*>& slots) const;
   static constexpr size_t slotsPerChunk() { return kChunkSlots; }
@@ -49,11 +59,20 @@ class NodePool {
   struct Slot {
     alignas(Node) unsigned char bytes[sizeof(Node)];
   };
+  // A chunk's memory comes from the system and goes back to it directly
+  // (mmap): chunks live long and come and go in a different rhythm from
+  // the compiler's other memory, and through malloc a freed chunk would
+  // stay in its heap, between blocks still in use.
+  struct Unmap {
+    void operator()(Slot* p) const;
+  };
+  static Slot* mapChunk();
   struct Chunk {
-    std::unique_ptr<Slot[]> slots;  // null once released
+    std::unique_ptr<Slot[], Unmap> slots;  // null once released
     std::vector<uint16_t> free;     // given-back slots, taken again first
     size_t carved = 0;              // slots handed out at least once
     size_t live = 0;
+    bool evacuate = false;          // marked by beginEvacuation
     bool full() const { return free.empty() && carved == kChunkSlots; }
   };
   size_t chunkOf(const void* slot) const;
@@ -68,6 +87,7 @@ class NodePool {
   size_t live_ = 0;               // slots taken and not given back
   size_t held_ = 0;               // chunks holding memory
   bool fresh_ = false;
+  bool evacuating_ = false;
   size_t lastFresh_ = SIZE_MAX;   // the chunk the last fresh spell carved in
 };
 

@@ -47,6 +47,20 @@ int Unit::packSpreadGraphs() {
   return packed;
 }
 
+size_t Unit::defragmentNodes() {
+  // A graph holding most live nodes empties most chunks when it goes
+  // anyway, and moving its nodes into holes only scatters it.
+  for (const FunInfo& f : funs)
+    if (f.hasBody() && 2 * f.graph->size() > nodePool.liveCount()) return 0;
+  size_t marked = nodePool.beginEvacuation();
+  if (marked > 0)
+    for (FunInfo& f : funs)
+      if (f.hasBody()) f.graph->moveNodes([&](const Node* n) { return nodePool.evacuating(n); });
+  nodePool.endEvacuation();
+  workCounters().poolChunksFreed += marked;
+  return marked;
+}
+
 void Unit::dropGraph(int f) {
   FunInfo& info = funs[size_t(f)];
   info.fun = info.ret = nullptr;

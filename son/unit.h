@@ -78,6 +78,12 @@ class Unit {
   // functions are compiled (not one holding most live nodes: its chunks are
   // its own). Returns the number of graphs packed.
   int packSpreadGraphs();
+  // Before code generation: moves the nodes out of the emptiest chunks of
+  // the pool into the free slots of the others (NodePool::beginEvacuation),
+  // so that the optimizer's garbage, scattered over every chunk, no longer
+  // holds memory while functions are compiled (not when one graph holds
+  // most live nodes). Returns the chunks freed.
+  size_t defragmentNodes();
   static constexpr size_t kSpreadSlack = 16;
 
   // Nodes made in all graphs since reset(); the parser reports "program too

@@ -197,11 +197,14 @@ done
 
 # A program big enough that at -O2 main's graph is spread over the node
 # storage and packed before code generation (Unit::packSpreadGraphs, "graphs
-# packed"): the compiled program still prints what its C twin prints.
+# packed"), after the emptiest chunks' nodes moved into the holes of others
+# (Unit::defragmentNodes, "node chunks freed"): the compiled program still
+# prints what its C twin prints.
 python3 "$HERE/../../bench/gen_large.py" funcs 8000 gen >/dev/null; check "generate a large program" 0 $?
 cc -O0 gen/funcs_8000.c -o gen_c -lm; check "compile the C twin" 0 $?
 "$SIMPLEC" -O2 -w --time-passes gen/funcs_8000.smp -o gen_2 2>passes.txt; check "-O2 large program" 0 $?
 check "-O2 large program: main packed" 1 "$(grep -cE '^  graphs packed +1$' passes.txt)"
+check "-O2 large program: node storage defragmented" 1 "$(grep -cE '^  node chunks freed +[1-9][0-9]*$' passes.txt)"
 "$SIMPLEC" -O0 -w gen/funcs_8000.smp -o gen_0; check "-O0 large program" 0 $?
 for lv in 0 2; do check "-O$lv large program: output" "$(./gen_c)" "$(./gen_$lv)"; done
 

@@ -142,3 +142,10 @@ TEST_CASE("main spread over the node storage by inlining is packed before code g
     CHECK(workFor(manyFunctions(800), level).graphsPacked == 1);
   }
 }
+
+TEST_CASE("at -O2 the optimizer's holes in the node storage are filled before code generation", "[cmd][work]") {
+  // Inlining and the peepholes free nodes of every function, all over the
+  // pool: the emptiest chunks' nodes move into the others' holes.
+  WorkCounters w = workFor(manyFunctions(800), 2);
+  CHECK(w.poolChunksFreed > 0);
+}

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "lexer/diag.h"
+#include "son/control_flow.h"
 #include "son/verify.h"
 #include "test/unit/son/graph_builder.h"
 
@@ -395,7 +396,7 @@ TEST_CASE("son/graph: -g bindings follow their control node to what took its pla
   CHECK(g.debugNames[g.orphanedDebugNames()[0]].var == 1);
 }
 
-TEST_CASE("son/graph: compact() gives back the id slack and the stale live list", "[son][graph]") {
+TEST_CASE("son/graph: settle() gives back the id slack and the cached analyses", "[son][graph]") {
   // A unit keeps every graph until code generation: a graph that had many
   // more ids than it keeps must not hold on to room for them.
   Unit u;
@@ -406,7 +407,10 @@ TEST_CASE("son/graph: compact() gives back the id slack and the stale live list"
   b.ret(b.fun, b.op(Op::Not, x));
   CHECK(liveNodes(g).size() < 20);
   sweepUnreachable(g);
-  g.compact();
+  controlFlow(g);
+  g.settle();
+  CHECK(cachedControlFlowBytes(g) == 0);
+  CHECK(g.deadCount() == 0);
   CHECK(g.size() < 20);
   CHECK(g.nodes().capacity() <= g.size() + g.size() / 4 + 16);
   CHECK(liveNodes(g).size() == g.size());  // computed afresh, by the new ids

@@ -4,6 +4,9 @@
 // released at once, and everything when nothing is live.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <memory>
+
 #include "son/node_pool.h"
 #include "lexer/diag.h"
 #include "parser/parser.h"
@@ -192,4 +195,111 @@ TEST_CASE("son/node_pool: a graph holding most live nodes is not packed", "[son]
   std::vector<void*> slots(u.graph(0)->nodes().begin(), u.graph(0)->nodes().end());
   CHECK(u.nodePool.chunksHolding(slots) > 30);
   CHECK(u.packSpreadGraphs() == 0);
+}
+
+TEST_CASE("son/node_pool: evacuation marks the emptiest chunks that the others can take in", "[son][pool]") {
+  NodePool p;
+  size_t chunk = NodePool::slotsPerChunk();
+  std::vector<void*> a, b, c;
+  for (size_t i = 0; i < chunk; i++) a.push_back(p.take());
+  for (size_t i = 0; i < chunk; i++) b.push_back(p.take());
+  for (size_t i = 0; i < chunk; i++) c.push_back(p.take());
+  // a keeps 10 slots, b half, c all: a fits into b's holes, b does not fit
+  // into c (full) and what is left of a's room.
+  for (size_t i = 10; i < chunk; i++) p.give(a[i]);
+  for (size_t i = 0; i < chunk / 2; i++) p.give(b[i]);
+  a.resize(10);
+  b.erase(b.begin(), b.begin() + long(chunk / 2));
+  REQUIRE(p.capacity() == 3 * chunk);
+  CHECK(p.beginEvacuation() == 1);
+  for (void* s : a) CHECK(p.evacuating(s));
+  CHECK_FALSE(p.evacuating(b[0]));
+  CHECK_FALSE(p.evacuating(c[0]));
+  // Moving a's slots: new ones come from b's holes, and a goes when empty.
+  for (void*& s : a) {
+    void* moved = p.take();
+    CHECK_FALSE(p.evacuating(moved));
+    CHECK(std::find(c.begin(), c.end(), moved) == c.end());
+    p.give(s);
+    s = moved;
+  }
+  p.endEvacuation();
+  CHECK(p.capacity() == 2 * chunk);
+  CHECK(p.liveCount() == 10 + chunk / 2 + chunk);
+  CHECK_FALSE(p.evacuating(a[0]));
+  // Nothing to gain: nothing marked.
+  NodePool q;
+  std::vector<void*> full;
+  for (size_t i = 0; i < 2 * chunk; i++) full.push_back(q.take());
+  CHECK(q.beginEvacuation() == 0);
+  q.endEvacuation();
+}
+
+namespace {
+
+// Four functions built in step, so that each one's nodes lie in every chunk.
+void buildFour(Unit& u, int64_t rounds) {
+  std::vector<std::unique_ptr<SonBuilder>> b;
+  std::vector<Node*> sum;
+  for (const char* name : {"f", "g", "h", "k"}) {
+    b.push_back(std::make_unique<SonBuilder>(u, name, 0));
+    sum.push_back(b.back()->con(0));
+  }
+  for (int64_t r = 0; r < rounds; r++)
+    for (size_t i = 0; i < b.size(); i++) sum[i] = b[i]->add(sum[i], b[i]->con(r * 4 + int64_t(i)));
+  for (size_t i = 0; i < b.size(); i++) b[i]->ret(b[i]->fun, sum[i]);
+}
+
+}  // namespace
+
+TEST_CASE("son/node_pool: defragmenting moves nodes out of the emptiest chunks, edges and all", "[son][pool]") {
+  Unit u;
+  buildFour(u, 3000);
+  u.dropGraph(1);  // g's nodes leave a hole in every chunk
+  size_t before = u.nodePool.capacity();
+  size_t live = u.nodePool.liveCount();
+  size_t freed = u.defragmentNodes();
+  CHECK(freed > 0);
+  CHECK(u.nodePool.capacity() == before - freed * NodePool::slotsPerChunk());
+  CHECK(u.nodePool.capacity() < live + live / 4 + 2 * NodePool::slotsPerChunk());
+  CHECK(u.nodePool.liveCount() == live);
+  CHECK(sontest::verifyText(u) == "");
+  for (int f : {0, 2, 3}) {
+    Graph& g = *u.graph(f);
+    CHECK(g.owns(u.funs[size_t(f)].ret));
+    CHECK(g.owns(u.funs[size_t(f)].fun));
+    CHECK(g.owns(g.start()));
+    CHECK(g.owns(g.stop()));
+    // The last addend of each sum is still the function's own constant.
+    const Node* v = u.funs[size_t(f)].ret->in[2];
+    REQUIRE(v->op == Op::Add);
+    CHECK(v->in[2]->type == Type::intConst(2999 * 4 + f));
+  }
+  // A unit whose one graph holds most live nodes is left alone.
+  u.dropGraph(2);
+  u.dropGraph(3);
+  CHECK(u.defragmentNodes() == 0);
+}
+
+TEST_CASE("son/node_pool: a program with some nodes moved computes the same, its -g bindings on its nodes", "[son][pool]") {
+  Unit u;
+  u.debugInfo = true;
+  SourceFile file("t.smp",
+                  "val f = { int n -> int s = 0; for (int i = 0; i < n; i++) { if (i % 3 == 0) s += i; else s -= 1; } "
+                  "return s; };\nint t = f(arg + 20); sys.io.p(t); return t % 7;");
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, u));
+  EvalResult before = evaluateProgram(u, 1, EvalOptions{});
+  // Every other node moves: edges between moved and unmoved nodes both ways.
+  for (FunInfo& fi : u.funs)
+    if (fi.hasBody()) fi.graph->moveNodes([](const Node* n) { return n->id % 2 == 0; });
+  CHECK(sontest::verifyText(u) == "");
+  EvalResult after = evaluateProgram(u, 1, EvalOptions{});
+  CHECK(evalDifference(before, after) == "");
+  CHECK(after.out == before.out);
+  for (FunInfo& fi : u.funs) {
+    if (!fi.hasBody()) continue;
+    for (const DebugName& d : fi.graph->debugNames)
+      if (d.at) CHECK(fi.graph->owns(d.at));
+  }
 }
