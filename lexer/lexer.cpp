@@ -5,6 +5,7 @@
 // the result always ends with exactly one Eof, at the end of the file.
 #include "lexer/lexer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -580,7 +581,9 @@ uint32_t tokenEndCol(const SourceFile& file, const Token& t) {
   Lexer lexer(file, quiet);
   uint32_t end = lexer.endColOfTokenAt(off, t.line, lineStart);
   quiet.discard();
-  return end;
+  // Lexing again always finds the same token; should it not, the width
+  // kept is a lower bound.
+  return std::max(end, t.col + Token::kWide);
 }
 
 SrcPos tokenEnd(const SourceFile& file, const Token& t) {

@@ -311,7 +311,6 @@ void Graph::settle() {
 }
 
 void Graph::relocate() {
-  compact();
   NodePool& pool = unit_->nodePool;
   pool.beginFresh();
   moveNodes([](const Node*) { return true; });
