@@ -30,6 +30,9 @@ struct WorkCounters {
   // Chunks of node storage emptied by moving their nodes into the holes of
   // others before code generation (Unit::defragmentNodes).
   uint64_t poolChunksFreed = 0;
+  // Loops copied by loop versioning (opt/loop_versioning.h): one copy
+  // without the bounds checks a test before the loop made redundant.
+  uint64_t loopsVersioned = 0;
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
@@ -53,6 +56,7 @@ struct WorkCounters {
     f("parser scopes held at most", scopesHeldPeak);
     f("graphs packed", graphsPacked);
     f("node chunks freed", poolChunksFreed);
+    f("loops versioned", loopsVersioned);
   }
 };
 

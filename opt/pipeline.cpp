@@ -12,6 +12,7 @@
 #include "opt/iterate.h"
 #include "opt/load_elim.h"
 #include "opt/load_hoist.h"
+#include "opt/loop_versioning.h"
 #include "opt/narrow.h"
 #include "opt/scalar_replace.h"
 #include "opt/sccp.h"
@@ -46,6 +47,7 @@ void runUnusedFuns(Unit& u, const PassOptions&) { removeUnusedFunctions(u); }
 void runScalarReplace(Graph& g, const PassOptions&) { scalarReplace(g); }
 void runHoistLoads(Graph& g, const PassOptions& o) { hoistLoads(g, o.seed); }
 void runStrengthReduce(Graph& g, const PassOptions& o) { strengthReduce(g, o.seed); }
+void runLoopVersioning(Graph& g, const PassOptions& o) { versionLoops(g, o.seed); }
 
 void verifyOrThrow(const Unit& u, const PassOptions& o, const std::string& pass) {
   std::vector<std::string> errs = verify(u);
@@ -169,6 +171,9 @@ const std::vector<Pass>& passTable() {
       {"boundscheck", nullptr, runBoundsCheckElim, 2, {"loadelim"}},
       // After loadelim, which compares loads by where they are tied.
       {"hoist-loads", nullptr, runHoistLoads, 2, {"loadelim"}},
+      // After boundscheck (the checks it left are the ones worth a copy of
+      // the loop) and hoist-loads (a length read from a field is invariant).
+      {"loop-version", nullptr, runLoopVersioning, 2, {"boundscheck", "hoist-loads"}},
       // After boundscheck: its proofs read the ranges of i * n, which the
       // new induction variables (Phis around the loop) do not keep.
       {"strength-reduce", nullptr, runStrengthReduce, 2, {"boundscheck"}},

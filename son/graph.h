@@ -133,6 +133,9 @@ class Graph {
   // `at` (see DebugName); a binding with the same seq is not added twice.
   void addDebugName(Node* n, int var, DebugName::Kind kind = DebugName::Declare, Node* at = nullptr,
                     SrcPos passAt = SrcPos{});
+  // Adds a copy of binding d (its seq kept: the same assignment) to n's
+  // names: for a node copied from another (loop versioning).
+  void addDebugNameCopy(Node* n, DebugName d) { addDebugNameEntry(n, d); }
   // By debugNames index: the control node the binding happened under,
   // following the nodes that took its place; null when it was killed with
   // none, and then `unreachable` when it was dead code.

@@ -41,6 +41,26 @@ std::string Generator::arrayIndex(const Var& arr) {
           default: return arr.name + "# - 1 - " + v.name;
         }
       }
+  // A counter in [low, bound] plus a small offset: in bounds when the
+  // range fits arr's shortest length (a test before the loop shows it: loop
+  // versioning), else only where a runtime error is fine.
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+    for (const Var& v : *s)
+      if (v.counter && v.nearIndex && rng_.chance(60)) {
+        int64_t c = rng_.range(-2, 2);
+        bool safe = v.low + c >= 0 && v.bound + c < arr.minLen;
+        if (!safe && !(errorsOk_ && rng_.chance(40))) continue;
+        if (c == 0) return v.name;
+        return v.name + (c > 0 ? " + " + constant(c) : " - " + constant(-c));
+      }
+  // The counter of a loop over another array: in bounds when that array
+  // is never longer than arr's shortest length, but only a test before the
+  // loop shows it (loop versioning); else maybe out of bounds at the end.
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+    for (const Var& v : *s)
+      if (v.counter && !v.overArray.empty() && v.overArray != arr.name &&
+          (v.bound <= arr.minLen ? rng_.chance(50) : errorsOk_ && rng_.chance(20)))
+        return v.name;
   if (errorsOk_ && rng_.chance(1)) return intExpr(1);  // anything: maybe a runtime error
   // In bounds: a mask below the shortest length, or a non-negative value
   // reduced modulo the length (a remainder by zero for an empty array).

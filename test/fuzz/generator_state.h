@@ -35,6 +35,10 @@ struct Var {
   bool isField = false;     // `c1.a`: a field of a struct object, used like a variable
   int64_t bound = -1;       // |value| <= bound when known (limits, counters), else -1
   std::string overArray{};  // a counter running over this array's indices (a#)
+  // A counter in [low, bound] that indexes arrays at itself and its
+  // neighbours (`a[i - 1]`), with a limit read at run time: loop versioning.
+  bool nearIndex = false;
+  int64_t low = 0;
   // For function references: every function the value can hold was
   // generated before function number `fnOrder`, and costs at most `fnCost`.
   size_t fnOrder = 0;

@@ -34,8 +34,9 @@ void Generator::loopStatement(int depth) {
   const Var* arr = pickVar([](const Var& v) { return (v.ty == Ty::IntArr || v.ty == Ty::FltArr) && !v.isField; }, false);
   std::string arrName = arr ? arr->name : "";
   int64_t arrMax = arr ? arr->maxLen : 0;
+  bool anyIntArray = pickVar([](const Var& v) { return v.ty == Ty::IntArr; }, false) != nullptr;
   std::vector<int> w = {20, 10, 12, 14, 14, 7, 5, triangle ? 10 : 0, 5,
-                        arr && cap >= uint64_t(arrMax) + 2 ? 12 : 0};
+                        arr && cap >= uint64_t(arrMax) + 2 ? 12 : 0, anyIntArray && cap >= 4 ? 10 : 0};
   int form = static_cast<int>(rng_.weighted(w));
 
   // Sometimes an accumulator and a derived induction variable around the loop.
@@ -164,6 +165,33 @@ void Generator::loopStatement(int depth) {
       }
       break;
     }
+    case 10: {  // a limit read at run time; arrays indexed at the counter and its neighbours
+      // Mostly small enough for the shortest array around (then its
+      // indices are in bounds: versioning's copy runs).
+      const Var* shortest = pickVar([](const Var& v) { return v.ty == Ty::IntArr; }, false);
+      int64_t room = shortest && rng_.chance(70) ? shortest->minLen - 3 : t - 1;
+      int64_t mask = 1;
+      while (mask * 2 + 1 <= std::min<int64_t>(t - 1, room)) mask = mask * 2 + 1;
+      charge(1);
+      Var lim;
+      lim.name = freshName("n");
+      lim.assignable = false;
+      lim.bound = mask;
+      line("val " + lim.name + " = (" + intExpr(2) + " & " + constant(mask) + ");");
+      declare(lim);
+      bool inclusive = rng_.chance(40);
+      int64_t lo = rng_.range(0, 2);
+      int64_t hi = inclusive ? mask : mask - 1;
+      trips = static_cast<uint64_t>(mask + 1);
+      counter.name = freshName("i");
+      counter.bound = std::max(hi, lo);
+      counter.nearIndex = true;
+      counter.low = lo;
+      std::string i = counter.name;
+      header = "for (int " + i + " = " + constant(lo) + "; " + i + (inclusive ? " <= " : " < ") + lim.name + "; " +
+               i + "++)";
+      break;
+    }
     default: {  // exact `!=` test
       int64_t s = rng_.range(1, 3);
       counter.name = freshName("i");
@@ -190,6 +218,14 @@ void Generator::loopStatement(int depth) {
   indent_++;
   openScope();
   if (!firstLine.empty()) line(firstLine);
+  if (counter.nearIndex) {
+    // An element written from its neighbours (lcs's row, a stencil).
+    std::string store = arrayAssignmentText();
+    if (!store.empty()) {
+      charge(1);
+      line(store);
+    }
+  }
   loopBody(depth);
   if (!acc.empty()) {
     std::string upd = rng_.pick({acc + " += " + counter.name + ";",
