@@ -86,17 +86,45 @@ bool emptyArm(const Node* arm, const Node* r) {
   return true;
 }
 
-// The If of Region r when r is a diamond this pass converts, else null.
-Node* diamondIf(const Node* r) {
+// The If whose two projections are Region r's two inputs, else null.
+Node* twoArmedIf(const Node* r) {
   if (r->op != Op::Region || r->in.size() != 3 || r->in[0]) return nullptr;
   const Node* a = r->in[1];
   const Node* b = r->in[2];
   if (!a || !b || a->op != Op::CProj || b->op != Op::CProj || a->in[0] != b->in[0] || a == b) return nullptr;
   Node* iff = a->in[0];
   if (!iff || iff->op != Op::If || iff->out.size() != 2 || !iff->in[0] || !iff->in[1]) return nullptr;
+  return iff;
+}
+
+// Is every value Phi of r the larger or the smaller of the two values the
+// condition compares (`p >= q ? p : q`)? Both are computed already, and
+// their order is as unpredictable as the data: gcc and clang make such a
+// max or min a cmov whatever feeds it (lcs's `max(prev[j], cur[j - 1])`).
+bool minOrMax(const Node* r, const Node* cond) {
+  if ((cond->op != Op::LT && cond->op != Op::LE) || cond->in.size() != 3) return false;
+  bool any = false;
+  for (const Node* u : r->out) {
+    if (u->op != Op::Phi) continue;
+    if (u->type && u->type == Type::mem()) return false;
+    if (u->in.size() != 3) return false;
+    const Node* x = armValue(u->in[1], r->in[1]);
+    const Node* y = armValue(u->in[2], r->in[2]);
+    bool same = (x == cond->in[1] && y == cond->in[2]) || (x == cond->in[2] && y == cond->in[1]);
+    if (!same) return false;
+    any = true;
+  }
+  return any;
+}
+
+// The If of Region r when r is a diamond this pass converts, else null.
+Node* diamondIf(const Node* r) {
+  Node* iff = twoArmedIf(r);
+  if (!iff) return nullptr;
   const Type* p = iff->in[1]->type;
-  if (!p || p->isConst() || !(p->isInt() || p->isPtr()) || waitsForMemory(iff->in[1])) return nullptr;
-  if (!emptyArm(a, r) || !emptyArm(b, r)) return nullptr;
+  if (!p || p->isConst() || !(p->isInt() || p->isPtr())) return nullptr;
+  if (waitsForMemory(iff->in[1]) && !minOrMax(r, iff->in[1])) return nullptr;
+  if (!emptyArm(r->in[1], r) || !emptyArm(r->in[2], r)) return nullptr;
   bool anyPhi = false;
   for (const Node* u : r->out) {
     if (u->op != Op::Phi) continue;
@@ -110,6 +138,46 @@ Node* diamondIf(const Node* r) {
     if (!vals[0]->type->meet(vals[1]->type)->isa(u->type)) return nullptr;
   }
   return anyPhi ? iff : nullptr;
+}
+
+// The one Store pinned to `arm` whose memory only Phi `phi` (of the arm's
+// Region) takes, when the arm holds nothing else but such Casts as
+// emptyArm allows; else null.
+Node* loneStore(const Node* arm, const Node* phi, size_t slot) {
+  Node* store = phi->in[slot];
+  if (!store || store->op != Op::Store || store->in.size() != 5 || store->in[0] != arm || store->out.size() != 1)
+    return nullptr;
+  for (const Node* u : arm->out)
+    if (u != store && u != phi->in[0] && u->op != Op::Cast) return nullptr;
+  return store;
+}
+
+// Store sinking: when both arms of a diamond hold one store to the same
+// address over the same memory (`if (p >= q) c[j] = p; else c[j] = q;`),
+// one store of a Phi of the two values at the merge does the same, and
+// the arms are left empty for the conversion.
+bool sinkStores(Graph& g, Node* r) {
+  if (!twoArmedIf(r)) return false;
+  Node* memPhi = nullptr;
+  for (Node* u : r->out)
+    if (u->op == Op::Phi && u->type == Type::mem()) {
+      if (memPhi) return false;
+      memPhi = u;
+    }
+  if (!memPhi || memPhi->in.size() != 3) return false;
+  Node* s1 = loneStore(r->in[1], memPhi, 1);
+  Node* s2 = loneStore(r->in[2], memPhi, 2);
+  if (!s1 || !s2 || s1->aux != s2->aux) return false;
+  for (size_t i = 1; i <= 3; i++)
+    if (s1->in[i] != s2->in[i]) return false;
+  Node* v1 = s1->in[4];
+  Node* v2 = s2->in[4];
+  if (!v1 || !v2 || !v1->type || !v2->type) return false;
+  Node* value = g.make(Op::Phi, {r, v1, v2}, v1->type->meet(v2->type));
+  Node* store = g.make(Op::Store, {r, s1->in[1], s1->in[2], s1->in[3], value}, s1->type, s1->aux);
+  store->pos = s1->pos;
+  g.subsume(memPhi, store);  // the arms' stores die with their last use
+  return true;
 }
 
 // -g: the bindings made under each arm (control node), by their anchors.
@@ -191,6 +259,7 @@ int convertIfs(Graph& g) {
     ArmBindings arms = bindingsUnderArms(g);
     for (Node* n : liveNodes(g)) {
       if (n->dead || n->op != Op::Region) continue;
+      if (sinkStores(g, n)) now++;
       if (Node* iff = diamondIf(n)) {
         convert(g, n, iff, arms);
         now++;

@@ -6,7 +6,12 @@
 // computed on the path that did not need it (arithmetic, compares), at most
 // kMaxSpeculated nodes per arm and Phi, as gcc and clang do for cmov; and
 // only when the condition does not wait for a load (a predicted branch
-// runs past it, a cmov could not).
+// runs past it, a cmov could not), unless the merge picks the larger or
+// smaller of the two values compared (a max or min: as unpredictable as
+// the data, and both values are computed anyway).
+// Before that, when each arm holds one store to the same address over the
+// same memory (`if (p >= q) c[j] = p; else c[j] = q;`), the two become one
+// store of a Phi at the merge, which empties the arms.
 // -g: assignments made in the arms are superseded by the merge's bindings
 // (the Selects), so they are dropped rather than moved onto both paths.
 // Pre: a verified graph after the peepholes and idle-casts (no Casts left
@@ -20,7 +25,7 @@ namespace simplec {
 
 constexpr int kMaxSpeculated = 4;
 
-// Returns the number of diamonds converted.
+// Returns the number of rewrites: diamonds converted and store pairs sunk.
 int convertIfs(Graph& g);
 
 }  // namespace simplec

@@ -102,3 +102,61 @@ TEST_CASE("opt/if_convert: in the -O2 pipeline a select is a cmov after its fuse
   CHECK(text.find("set") == std::string::npos);  // the compare's 0/1 is never made
   CHECK(text.find("jl") == std::string::npos);
 }
+
+namespace {
+
+// The passes before if-convert (so that in-bounds checks are gone), then
+// the pass itself; main must behave the same. Returns the diamonds
+// converted; `storesGone`: how many fewer Stores there are.
+int convertAfterPipeline(const std::string& src, int64_t argc, Unit& u, int* storesGone) {
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, u));
+  opttest::runPassesBefore(u, "if-convert");
+  EvalResult before = evaluateProgram(u, argc, EvalOptions{});
+  int stores = sontest::countLive(u, Op::Store);
+  int n = sontest::onEachFunction(u, convertIfs);
+  CHECK(sontest::verifyText(u) == "");
+  *storesGone = stores - sontest::countLive(u, Op::Store);
+  EvalResult now = evaluateProgram(u, argc, EvalOptions{});
+  CHECK(evalDifference(before, now) == "");
+  CHECK(before.out == now.out);
+  CHECK(before.returnValue == now.returnValue);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("opt/if_convert: one store in each arm to one address sinks, and a max of loads is a select",
+          "[opt][if_convert]") {
+  // Arrays of run-time length (not scalar-replaced), indexed below a test
+  // that proves the indices in bounds (no check left in the arms).
+  const std::string setup =
+      "int[] c = new int[2 + arg]; int[] a = new int[3 + arg];\n"
+      "for (int i = 0; i < a#; i++) a[i] = (i * 7 + arg * 5) % 11;\n"
+      "for (int i = 0; i < c#; i++) c[i] = i;\n"
+      "if (c# > 2 && a# > 2) {\n";
+  for (int64_t argc = 0; argc < 4; argc++) {
+    // lcs's step: both arms store to c[1]; the condition compares the two
+    // loaded values the arms store, so it may wait for the loads.
+    Unit u;
+    int gone = 0;
+    CHECK(convertAfterPipeline(setup + "  if (a[1] >= a[2]) c[1] = a[1]; else c[1] = a[2]; }\n"
+                                       "sys.io.p(c[1]); return c[0] + c[1];",
+                               argc, u, &gone) == 2);  // the store sinks, the max is a select
+    CHECK(gone == 1);
+    CHECK(selectsIn(u) == 1);
+    // Stores to two addresses stay in their arms.
+    Unit v;
+    CHECK(convertAfterPipeline(setup + "  if (a[1] >= 2) c[1] = 7; else c[2] = 3; }\nreturn c[1] + c[2];", argc, v,
+                               &gone) == 0);
+    CHECK(gone == 0);
+    // The store sinks, but a branch on a load that does not pick one of
+    // the compared values stays a branch.
+    Unit w;
+    CHECK(convertAfterPipeline(setup + "  if (a[1] >= 2) c[2] = 7; else c[2] = 3; }\nreturn c[2];", argc, w,
+                               &gone) == 1);
+    CHECK(gone == 1);
+    CHECK(selectsIn(w) == 0);
+  }
+}
