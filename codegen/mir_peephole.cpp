@@ -143,12 +143,22 @@ int tidyBlockLayout(mir::MFunction& f) {
     std::vector<MInst>& insts = f.blocks[b].insts;
     size_t n = insts.size();
     if (n < 2 || !isBlockJump(insts[n - 2]) || insts[n - 2].op != MOp::Jcc || !isBlockJump(insts[n - 1]) ||
-        insts[n - 1].op != MOp::Jmp || insts[n - 2].ops[0].reg != int(b + 1))
+        insts[n - 1].op != MOp::Jmp)
       continue;
-    insts[n - 2].cc = mir::negate(insts[n - 2].cc);
-    insts[n - 2].ops[0].reg = insts[n - 1].ops[0].reg;
-    insts.pop_back();
-    changed++;
+    int taken = insts[n - 2].ops[0].reg, other = insts[n - 1].ops[0].reg;
+    if (taken == int(b + 1)) {
+      insts[n - 2].cc = mir::negate(insts[n - 2].cc);
+      insts[n - 2].ops[0].reg = other;
+      insts.pop_back();
+      changed++;
+    } else if (other <= int(b) && taken > int(b)) {
+      // A latch going round again by its jump (`jg exit; jmp top`, the
+      // exit laid out elsewhere): branching back instead runs one jump
+      // per iteration, not two.
+      insts[n - 2].cc = mir::negate(insts[n - 2].cc);
+      insts[n - 2].ops[0].reg = other;
+      insts[n - 1].ops[0].reg = taken;
+    }
   }
   return changed;
 }

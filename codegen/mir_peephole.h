@@ -15,7 +15,9 @@ int peepholeMachineCode(mir::MFunction& f);
 // After the jumps are threaded: blocks nothing reaches any more are dropped
 // (blocks renumbered), then `jcc NEXT; jmp B` becomes `j!cc B` where NEXT is
 // the block laid out next, so that the branch falls through instead of
-// jumping twice. Returns the number of blocks and jumps removed.
+// jumping twice; and `jcc FWD; jmp BACK` (a latch whose exit is not next)
+// becomes `j!cc BACK; jmp FWD`, one taken jump per iteration. Returns the
+// number of blocks and jumps removed.
 int tidyBlockLayout(mir::MFunction& f);
 
 }  // namespace simplec

@@ -5,6 +5,7 @@
 
 #include "codegen/mir_peephole.h"
 #include "test/unit/codegen/mir_builder.h"
+#include "test/unit/codegen/mir_interp.h"
 
 using namespace simplec;
 using namespace simplec::mir;
@@ -105,4 +106,45 @@ TEST_CASE("codegen/mir_peephole: a block reached only by falling through stays",
   f.blocks[2].insts = {MInst(MOp::Ret)};
   CHECK(tidyBlockLayout(f) == 0);
   CHECK(f.blocks.size() == 3);
+}
+
+TEST_CASE("codegen/mir_peephole: a latch whose exit is not next branches back", "[codegen][mir_peephole]") {
+  // rax = rdi + (rdi - 1) + ... + 1:
+  //   B0: rax = 0; cmp rdi, 0; jle B3        B1: rax += rdi; rdi -= 1
+  //   B2: cmp rdi, 0; jle B4; jmp B1 (the latch; its exit B4 is not next)
+  //   B3: ret 0 path (rax = 0)               B4: ret
+  MFunction f;
+  f.blocks.resize(5);
+  f.blocks[0].insts = {MInst(MOp::Mov, {Opnd::preg(RAX), Opnd::imm64(0)}),
+                       MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), Jcc(Cond::LE, 3)};
+  f.blocks[0].succs = {3, 1};
+  f.blocks[1].insts = {MInst(MOp::Add, {Opnd::preg(RAX), Opnd::preg(RDI)}),
+                       MInst(MOp::Sub, {Opnd::preg(RDI), Opnd::imm64(1)})};
+  f.blocks[1].succs = {2};
+  f.blocks[2].insts = {MInst(MOp::Cmp, {Opnd::preg(RDI), Opnd::imm64(0)}), Jcc(Cond::LE, 4),
+                       MInst(MOp::Jmp, {Opnd::block(1)})};
+  f.blocks[2].succs = {4, 1};
+  f.blocks[3].insts = {MInst(MOp::Ret)};
+  f.blocks[4].insts = {MInst(MOp::Ret)};
+  auto sum = [&](int64_t n) {
+    test::InterpConfig cfg;
+    cfg.args = {n};
+    test::InterpResult r = test::runMir(f, cfg);
+    REQUIRE(r.ok);
+    return r.ret;
+  };
+  CHECK(sum(10) == 55);
+  CHECK(tidyBlockLayout(f) == 0);  // nothing removed, the latch's jumps swapped
+  const std::vector<MInst>& latch = f.blocks[2].insts;
+  REQUIRE(latch.size() == 3);
+  CHECK(latch[1].cc == Cond::G);
+  CHECK(latch[1].ops[0].reg == 1);
+  CHECK(latch[2].ops[0].reg == 4);
+  for (int64_t n : {-2, 0, 1, 10}) CHECK(sum(n) == (n > 0 ? n * (n + 1) / 2 : 0));
+  // A forward branch with a forward jump is left as it is.
+  f.blocks[2].insts[2].ops[0] = Opnd::block(3);
+  f.blocks[2].insts[1].cc = Cond::LE;
+  f.blocks[2].insts[1].ops[0] = Opnd::block(4);
+  tidyBlockLayout(f);
+  CHECK(f.blocks[2].insts[1].ops[0].reg == 4);
 }
