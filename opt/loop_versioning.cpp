@@ -28,10 +28,14 @@ struct LengthRange {
 struct Plan {
   Node* loop;
   Node* exit;    // the header If's projection that leaves the loop
+  Node* phi;     // j
   Node* init;    // j's value on entry
   Node* limit;   // j < limit (or <= limit) keeps the loop going
   bool inclusive;
   std::vector<LengthRange> lengths;
+  // Checks of j + d for an offset d the loop does not change but which is
+  // no constant (`a[i * n + j]`): {index, length}.
+  std::vector<std::pair<Node*, Node*>> spans;
   std::vector<Node*> checks;  // the BoundsChecks the copy drops
   std::vector<Node*> body;    // every node copied: control, Phis, pinned and floating
   // The guard's tests, made before any loop is copied: a limit may be a
@@ -78,6 +82,20 @@ bool offsetOfPhi(Node* index, Node* phi, int64_t* c) {
   return false;
 }
 
+constexpr int kMaxSpans = 8;         // checks of j + d with d not constant, per loop
+constexpr int kMaxLinearDepth = 8;   // additions looked through from an index down to j
+
+// Is n (through Casts) j plus or minus loop-invariant values: a chain of
+// Add and Sub with j in it once, never subtracted?
+bool linearInPhi(Node* n, Node* phi, LoopInvariance& inv, int depth = kMaxLinearDepth) {
+  n = withoutCasts(n);
+  if (n == phi) return true;
+  if (depth == 0 || !n || (n->op != Op::Add && n->op != Op::Sub) || n->in.size() != 3 || !n->in[1] || !n->in[2])
+    return false;
+  if (linearInPhi(n->in[1], phi, inv, depth - 1)) return inv.invariant(n->in[2]);
+  return n->op == Op::Add && inv.invariant(n->in[1]) && linearInPhi(n->in[2], phi, inv, depth - 1);
+}
+
 class Planner {
  public:
   Planner(Graph& g, const ControlFlow& cf) : g_(g), cf_(cf), mark_(g.size(), 0) {}
@@ -100,8 +118,17 @@ class Planner {
       if (c->op != Op::BoundsCheck || c->in.size() != 3 || !c->in[1] || !c->in[2]) continue;
       int64_t off;
       const Type* lt = c->in[2]->type;
-      if (!lt || !lt->isInt() || lt->lo() < 0) continue;  // an array's length: never negative
-      if (!offsetOfPhi(c->in[1], phi, &off) || !inv.invariant(c->in[2])) continue;
+      if (!lt || !lt->isInt() || !inv.invariant(c->in[2])) continue;
+      // A constant offset is tested per array with `length - c`, which
+      // needs a length known not to be negative (a New's length input may
+      // not be); else as a span, whose tests do no arithmetic on the length.
+      if (lt->lo() < 0 || !offsetOfPhi(c->in[1], phi, &off)) {
+        if (int(p->spans.size()) >= kMaxSpans || !linearInPhi(c->in[1], phi, inv)) continue;
+        std::pair<Node*, Node*> span{withoutCasts(c->in[1]), c->in[2]};
+        if (std::find(p->spans.begin(), p->spans.end(), span) == p->spans.end()) p->spans.push_back(span);
+        p->checks.push_back(c);
+        continue;
+      }
       auto it = std::find_if(p->lengths.begin(), p->lengths.end(),
                              [&](const LengthRange& r) { return r.length == c->in[2]; });
       if (it == p->lengths.end()) {
@@ -113,6 +140,7 @@ class Planner {
       p->checks.push_back(c);
     }
     if (p->checks.empty()) return false;
+    p->phi = phi;
     return collectData(ctrl, p);
   }
 
@@ -242,6 +270,23 @@ Node* typed(Graph& g, Op op, std::initializer_list<Node*> ins, int64_t aux = 0) 
   return n;
 }
 
+// Does n lead to j through Adds and Subs? (An invariant operand cannot:
+// j is not computed before the loop.)
+bool reaches(Node* n, Node* phi, int depth = kMaxLinearDepth) {
+  n = withoutCasts(n);
+  if (n == phi) return true;
+  if (depth == 0 || !n || (n->op != Op::Add && n->op != Op::Sub) || n->in.size() != 3) return false;
+  return reaches(n->in[1], phi, depth - 1) || reaches(n->in[2], phi, depth - 1);
+}
+
+// The index n (linearInPhi) with j replaced by v: new nodes down to j.
+Node* substitute(Graph& g, Node* n, Node* phi, Node* v) {
+  n = withoutCasts(n);
+  if (n == phi) return v;
+  if (reaches(n->in[1], phi)) return typed(g, n->op, {nullptr, substitute(g, n->in[1], phi, v), n->in[2]});
+  return typed(g, n->op, {nullptr, n->in[1], substitute(g, n->in[2], phi, v)});
+}
+
 // The guard's tests, each true when the copy's checks cannot fail:
 // `init + cmin >= 0` and `limit + cmax < length` (`<=` for a `j < limit`
 // loop) for every length, without arithmetic that could wrap: lengths are
@@ -251,12 +296,31 @@ std::vector<Node*> guardTests(Graph& g, const Plan& p) {
   int64_t cmin = kMaxOffset;
   for (const LengthRange& r : p.lengths) cmin = std::min(cmin, r.cmin);
   // j never falls below init: j + c >= init + cmin.
-  if (!(p.init->type && p.init->type->isInt() && p.init->type->lo() >= -cmin))
+  if (!p.lengths.empty() && !(p.init->type && p.init->type->isInt() && p.init->type->lo() >= -cmin))
     tests.push_back(typed(g, Op::LE, {nullptr, g.con(Type::intConst(-cmin)), p.init}));
   for (const LengthRange& r : p.lengths) {
     Node* room = r.length;
     if (r.cmax > 0) room = typed(g, Op::Sub, {nullptr, r.length, g.con(Type::intConst(r.cmax))});
     tests.push_back(typed(g, p.inclusive ? Op::LT : Op::LE, {nullptr, p.limit, room}));
+  }
+  if (p.spans.empty()) return tests;
+  // An index j + d over j in [init, last] takes the values first + k for
+  // k = 0 .. last - init (each computed mod 2^64, as the loop does): all
+  // are in [0, length) when first and last are and first <= last (then
+  // no value wrapped around in between).
+  Node* last = p.limit;
+  if (p.inclusive) {
+    // j <= limit with limit = INT64_MAX would wrap j itself.
+    tests.push_back(typed(g, Op::LT, {nullptr, p.limit, g.con(Type::intConst(INT64_MAX))}));
+  } else {
+    last = typed(g, Op::Sub, {nullptr, p.limit, g.con(Type::intConst(1))});
+  }
+  for (auto [index, length] : p.spans) {
+    Node* first = substitute(g, index, p.phi, p.init);
+    Node* lastIndex = substitute(g, index, p.phi, last);
+    tests.push_back(typed(g, Op::LE, {nullptr, g.con(Type::intConst(0)), first}));
+    tests.push_back(typed(g, Op::LE, {nullptr, first, lastIndex}));
+    tests.push_back(typed(g, Op::LT, {nullptr, lastIndex, length}));
   }
   return tests;
 }

@@ -7,6 +7,12 @@
 // runs, so a check that fails does so at its own iteration, with its own
 // position and message, after the same output. Both copies leave into a
 // new Region whose Phis merge every value the loop hands on.
+// An index j + d with d not constant but unchanged by the loop (`c[i * n
+// + j]` in a row-major loop over flat arrays of run-time size) is tested
+// by its first and last values instead: `0 <= first <= last < length`
+// (first <= last: no value between wrapped around; `j <= limit` loops
+// also need limit < INT64_MAX, or j itself would wrap). So are constant
+// offsets on a length not known to be non-negative (a New's input).
 // lcs's inner loop (`cur[j] = prev[j - 1] + 1` over rows of unknown length)
 // keeps no check then, and its arms become plain stores.
 // Only loops whose only exit is the header's test, with no loop inside,

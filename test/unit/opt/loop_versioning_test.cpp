@@ -88,6 +88,45 @@ TEST_CASE("opt/loop_versioning: a loop over rows of run-time length gets a copy 
   CHECK(w.loops >= 1);
 }
 
+TEST_CASE("opt/loop_versioning: j plus a value the loop does not change (row-major indices)",
+          "[opt][loop_versioning]") {
+  // c[i * n + j] over arrays of n * n with n known at run time; for argc 2
+  // b is one short.
+  Versioned v = version(
+      "val mm = { int[] b, int[] c, int n, int d ->\n"
+      "  if (d > 0) return mm(b, c, n, d - 1);\n"
+      "  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) c[i * n + j] += b[i * n + j] * 3 + j;\n"
+      "  return c[n * n - 1]; };\n"
+      "int n = 3 + arg; int[] b = new int[n * n - (arg & 2) / 2]; int[] c = new int[n * n];\n"
+      "for (int i = 0; i < b#; i++) b[i] = i;\n"
+      "return mm(b, c, n, 2);",
+      {1, 2, 3});
+  CHECK(v.loops >= 1);
+  // Offsets so large that j + d wraps around: for argc 1, j runs from
+  // INT64_MIN to INT64_MAX and j + d starts at 5 and ends at 3 (first and
+  // last in bounds, but not the values between): the guard sees first >
+  // last and the loop as written runs, failing at its fourth iteration.
+  Versioned w = version(
+      "val f = { int[] a, int lo, int hi, int d ->\n"
+      "  int s = 0; for (int j = lo; j < hi; j++) { s += a[j + d]; sys.io.p(s); } return s; };\n"
+      "int[] a = new int[8];\n"
+      "for (int i = 0; i < 8; i++) a[i] = i;\n"
+      "sys.io.p(f(a, 0, 8, arg - 1));\n"
+      "return f(a, -0x7FFF_FFFF_FFFF_FFFF - arg, 0x7FFF_FFFF_FFFF_FFFE + arg, -0x7FFF_FFFF_FFFF_FFFA - arg);",
+      {1, 2});
+  CHECK(w.loops >= 1);
+  // j <= limit with limit = INT64_MAX: j itself wraps after two iterations
+  // (to INT64_MIN, where j + d is 2 again). The guard refuses the copy.
+  Versioned x = version(
+      "val f = { int[] a, int lo, int hi, int d ->\n"
+      "  int s = 0; for (int j = lo; j <= hi; j++) { s += a[j + d]; sys.io.p(s); } return s; };\n"
+      "int[] a = new int[8];\n"
+      "for (int i = 0; i < 8; i++) a[i] = i;\n"
+      "return f(a, 0x7FFF_FFFF_FFFF_FFFD + arg, 0x7FFF_FFFF_FFFF_FFFE + arg, -0x7FFF_FFFF_FFFF_FFFC - arg);",
+      {1, 2});
+  CHECK(x.loops >= 1);
+}
+
 TEST_CASE("opt/loop_versioning: loops it leaves alone", "[opt][loop_versioning]") {
   // A return inside the loop: a second exit.
   CHECK(version("val f = { int[] a, int n -> for (int j = 0; j < n; j++) if (a[j] == 3) return j; return -1; };\n"
