@@ -47,11 +47,22 @@ std::string Generator::arrayIndex(const Var& arr) {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
     for (const Var& v : *s)
       if (v.counter && v.nearIndex && rng_.chance(60)) {
+        // Sometimes an offset that is not constant: a variable masked to
+        // 0..3 (invariant in the loop unless the body assigns it).
+        std::string counterName = v.name;
+        int64_t low = v.low, high = v.bound;
+        const Var* x = rng_.chance(30) ? pickVar([](const Var& w) { return w.ty == Ty::Int && w.elem.empty(); }, false)
+                                       : nullptr;
+        if (x) {
+          bool safe = low >= 0 && high + 3 < arr.minLen;
+          if (!safe && !(errorsOk_ && rng_.chance(40))) continue;
+          return counterName + " + (" + x->name + " & 3)";
+        }
         int64_t c = rng_.range(-2, 2);
-        bool safe = v.low + c >= 0 && v.bound + c < arr.minLen;
+        bool safe = low + c >= 0 && high + c < arr.minLen;
         if (!safe && !(errorsOk_ && rng_.chance(40))) continue;
-        if (c == 0) return v.name;
-        return v.name + (c > 0 ? " + " + constant(c) : " - " + constant(-c));
+        if (c == 0) return counterName;
+        return counterName + (c > 0 ? " + " + constant(c) : " - " + constant(-c));
       }
   // The counter of a loop over another array: in bounds when that array
   // is never longer than arr's shortest length, but only a test before the
