@@ -109,19 +109,13 @@ namespace {
 // the pass itself; main must behave the same. Returns the diamonds
 // converted; `storesGone`: how many fewer Stores there are.
 int convertAfterPipeline(const std::string& src, int64_t argc, Unit& u, int* storesGone) {
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, u));
-  opttest::runPassesBefore(u, "if-convert");
+  opttest::parseUpTo(u, src, "if-convert");
   EvalResult before = evaluateProgram(u, argc, EvalOptions{});
   int stores = sontest::countLive(u, Op::Store);
   int n = sontest::onEachFunction(u, convertIfs);
   CHECK(sontest::verifyText(u) == "");
   *storesGone = stores - sontest::countLive(u, Op::Store);
-  EvalResult now = evaluateProgram(u, argc, EvalOptions{});
-  CHECK(evalDifference(before, now) == "");
-  CHECK(before.out == now.out);
-  CHECK(before.returnValue == now.returnValue);
+  opttest::checkSameRun(before, evaluateProgram(u, argc, EvalOptions{}));
   return n;
 }
 

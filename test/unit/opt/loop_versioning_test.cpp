@@ -23,10 +23,7 @@ struct Versioned {
 Versioned version(const std::string& src, std::initializer_list<int64_t> args = {1}, bool debug = false) {
   Unit u;
   u.debugInfo = debug;
-  SourceFile file("t.smp", src);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, u));
-  opttest::runPassesBefore(u, "loop-version");
+  opttest::parseUpTo(u, src, "loop-version");
   std::vector<EvalResult> before;
   for (int64_t a : args) before.push_back(evaluateProgram(u, a, EvalOptions{}));
   Versioned v;
@@ -36,12 +33,8 @@ Versioned version(const std::string& src, std::initializer_list<int64_t> args = 
   v.checksAfter = sontest::countLive(u, Op::BoundsCheck);
   size_t i = 0;
   for (int64_t a : args) {
-    EvalResult now = evaluateProgram(u, a, EvalOptions{});
     INFO("argc " << a);
-    CHECK(evalDifference(before[i], now) == "");
-    CHECK(before[i].out == now.out);
-    CHECK(before[i].error == now.error);
-    CHECK(before[i].returnValue == now.returnValue);
+    opttest::checkSameRun(before[i], evaluateProgram(u, a, EvalOptions{}));
     i++;
   }
   return v;
@@ -202,10 +195,7 @@ TEST_CASE("opt/loop_versioning: a loop bounded by what an earlier versioned loop
 TEST_CASE("opt/loop_versioning: -g names the copy's values too", "[opt][loop_versioning]") {
   Unit u;
   u.debugInfo = true;
-  SourceFile file("t.smp", kRows);
-  DiagEngine diag(stderr);
-  REQUIRE(parseFile(file, diag, u));
-  opttest::runPassesBefore(u, "loop-version");
+  opttest::parseUpTo(u, kRows, "loop-version");
   int row = -1;
   for (size_t i = 0; i < u.funs.size(); i++)
     if (u.funs[i].name == "row") row = int(i);
@@ -237,10 +227,7 @@ TEST_CASE("opt/loop_versioning: work grows linearly with the function", "[opt][l
   };
   auto work = [&](int m) {
     Unit u;
-    SourceFile file("t.smp", program(m));
-    DiagEngine diag(stderr);
-    REQUIRE(parseFile(file, diag, u));
-    opttest::runPassesBefore(u, "loop-version");
+    opttest::parseUpTo(u, program(m), "loop-version");
     workCounters() = WorkCounters{};
     int versioned = sontest::onEachFunction(u, [](Graph& g) { return versionLoops(g); });
     CHECK(versioned == m);

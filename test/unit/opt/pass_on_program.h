@@ -38,6 +38,23 @@ inline void runPassesBefore(Unit& u, const char* pass) {
   }
 }
 
+// Parses src into u and runs the passes of the table that come before
+// `pass` on it. (The unit does not keep the source file.)
+inline void parseUpTo(Unit& u, const std::string& src, const char* pass) {
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, u));
+  runPassesBefore(u, pass);
+}
+
+// Two runs of main print, fail and return the same.
+inline void checkSameRun(const EvalResult& before, const EvalResult& now) {
+  CHECK(evalDifference(before, now) == "");
+  CHECK(before.out == now.out);
+  CHECK(before.error == now.error);
+  CHECK(before.returnValue == now.returnValue);
+}
+
 // `runPass` runs the pass on one function and returns how many nodes it removed.
 inline PassResult runPassOnProgram(const std::string& src, const char* pass,
                                    const std::function<int(const Unit&)>& count,
@@ -67,10 +84,7 @@ inline int passKeepsBehaviour(Unit& g, const std::string& src, const std::functi
   int n = sontest::onEachFunction(g, pass);
   CHECK(sontest::verifyText(g) == "");
   EvalResult now = evaluateProgram(g, argc, EvalOptions{});
-  CHECK(evalDifference(before, now) == "");
-  CHECK(before.out == now.out);
-  CHECK(before.error == now.error);
-  CHECK(before.returnValue == now.returnValue);
+  checkSameRun(before, now);
   if (after) *after = now;
   return n;
 }

@@ -119,10 +119,7 @@ TEST_CASE("opt/strength_reduce: work grows linearly with the function", "[opt][s
   };
   auto work = [&](int m) {
     Unit u;
-    SourceFile file("t.smp", program(m));
-    DiagEngine diag(stderr);
-    REQUIRE(parseFile(file, diag, u));
-    opttest::runPassesBefore(u, "strength-reduce");
+    opttest::parseUpTo(u, program(m), "strength-reduce");
     workCounters() = WorkCounters{};
     int reduced = sontest::onEachFunction(u, [](Graph& g) { return strengthReduce(g); });
     CHECK(reduced == 2 * m);
