@@ -325,7 +325,8 @@ std::vector<Node*> guardTests(Graph& g, const Plan& p) {
   return tests;
 }
 
-void version(Graph& g, const Plan& p) {
+// `anchors`: Graph::debugAnchors() before any loop was copied (-g).
+void version(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& anchors) {
   // One branch per test (no flags combined in registers): the first that
   // fails leads to the loop as it was.
   Node* loop = p.loop;
@@ -359,6 +360,9 @@ void version(Graph& g, const Plan& p) {
     for (Node* x : p.body)
       for (uint32_t k = x->dbg; k != 0; k = g.debugNames[k].next) {
         DebugName d = g.debugNames[k];  // a copy: the vector grows
+        // The live control the binding stands under (d.at may be a node
+        // subsumed since, that only the anchors follow to its successor).
+        if (k < anchors.size()) d.at = anchors[k].at;
         d.at = mapped(d.at);
         g.addDebugNameCopy(copy[x], d);
       }
@@ -410,7 +414,9 @@ int versionLoops(Graph& g, uint64_t seed) {
     if (planner.plan(loop, &p)) plans.push_back(std::move(p));
   }
   for (Plan& p : plans) p.tests = guardTests(g, p);
-  for (const Plan& p : plans) version(g, p);
+  std::vector<Graph::DebugAnchor> anchors;
+  if (!g.debugNames.empty()) anchors = g.debugAnchors();
+  for (const Plan& p : plans) version(g, p, anchors);
   workCounters().loopsVersioned += plans.size();
   if (!plans.empty()) iterPeeps(g, seed);
   return int(plans.size());

@@ -4,6 +4,8 @@
 // -g's variables on the copy, and linear work in the function.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "lexer/work_counters.h"
 #include "opt/loop_versioning.h"
 #include "test/unit/opt/pass_on_program.h"
@@ -212,6 +214,22 @@ TEST_CASE("opt/loop_versioning: -g names the copy's values too", "[opt][loop_ver
   CHECK(versionLoops(g) == 1);
   CHECK(sontest::verifyText(u) == "");
   CHECK(phisNamed() == 2 * before);
+  // Each binding made in the loop now happens twice, once in each copy:
+  // the two share (variable, seq) but stand under different control.
+  std::vector<Graph::DebugAnchor> anchors = g.debugAnchors();
+  std::map<std::pair<int, uint32_t>, std::vector<const Node*>> where;
+  for (Node* x : liveNodes(g))
+    for (uint32_t k = x->dbg; k != 0; k = g.debugNames[k].next)
+      if (g.debugNames[k].kind != DebugName::Declare) where[{g.debugNames[k].var, g.debugNames[k].seq}].push_back(anchors[k].at);
+  int twice = 0;
+  for (auto& [key, ats] : where)
+    if (ats.size() == 2) {
+      twice++;
+      CHECK(ats[0] != ats[1]);
+      CHECK(ats[0] != nullptr);
+      CHECK(ats[1] != nullptr);
+    }
+  CHECK(twice > 0);
 }
 
 TEST_CASE("opt/loop_versioning: work grows linearly with the function", "[opt][loop_versioning][work]") {
