@@ -38,8 +38,9 @@ void Parser::debugAssign(int idx, Node* v) {
   int d = fn_->debugVar[size_t(idx)];
   if (d < 0) return;
   u_.funs[size_t(fn_->funIdx)].debugVars[size_t(d)].reassigned = true;
-  // The assignment is done once the source passes its last token.
-  G().addDebugName(v, d, DebugName::Assign, ctrl(), endOf(prevTok()));
+  // The assignment is done once the source passes its last token (a
+  // for-loop's step: once it passes the body).
+  G().addDebugName(v, d, DebugName::Assign, ctrl(), stepPassAt_.valid() ? stepPassAt_ : endOf(prevTok()));
 }
 
 void Parser::debugScope(size_t nvars, SrcPos begin, SrcPos end) {

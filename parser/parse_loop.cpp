@@ -131,8 +131,11 @@ void Parser::parseFor() {
   applyFacts(exit, c.nnFalse);
   parseLoopBody(exit);
   size_t bodyEnd = pos_;
+  SrcPos bodyPassed = endOf(prevTok());
   pos_ = stepPos;
   try {
+    stepPassAt_ = bodyPassed;
+    OnExit reset{[this] { stepPassAt_ = SrcPos{}; }};
     if (!at(Tok::RParen)) parseExpr();
     if (!at(Tok::RParen)) syntaxError(tok().pos(), "expected ')'");
   } catch (SyntaxError&) {

@@ -133,6 +133,11 @@ for O in -O0 -O2; do
   value "i of the first loop" $O "v = 0" "$(grep '^v = ' <<<"$out" | sed -n 1p)"
   value "i of the second loop" $O "v = 10" "$(grep '^v = ' <<<"$out" | sed -n 2p)"
   check "info locals in the second loop lists one i $O" 1 "$(grep -c '^i = ' <<<"$out")"
+  # A for loop's counter where -O2 runs the step before the rest of the
+  # body: this iteration's value (or <optimized out>), never the next one.
+  out=$(gdbrun reassign$O "break reassign.smp:$(at step)" 'run' 'p j' 'continue' 'p j' | sed -n 's/^= /v = /p')
+  value "for counter before the step runs, 1st iteration" $O "v = 1" "$(sed -n 1p <<<"$out")"
+  value "for counter before the step runs, 2nd iteration" $O "v = 2" "$(sed -n 2p <<<"$out")"
 done
 
 # At -O0 every parameter and local of vars.smp has a location at the line.
