@@ -264,10 +264,9 @@ class Planner {
   Node* phi_ = nullptr;
 };
 
-Node* typed(Graph& g, Op op, std::initializer_list<Node*> ins, int64_t aux = 0) {
-  Node* n = g.make(op, ins, nullptr, aux);
-  n->type = compute(n);
-  return n;
+// A new node typed from its inputs.
+Node* made(Graph& g, Op op, std::initializer_list<Node*> ins, int64_t aux = 0) {
+  return typed(g.make(op, ins, nullptr, aux));
 }
 
 // Does n lead to j through Adds and Subs? (An invariant operand cannot:
@@ -283,25 +282,26 @@ bool reaches(Node* n, Node* phi, int depth = kMaxLinearDepth) {
 Node* substitute(Graph& g, Node* n, Node* phi, Node* v) {
   n = withoutCasts(n);
   if (n == phi) return v;
-  if (reaches(n->in[1], phi)) return typed(g, n->op, {nullptr, substitute(g, n->in[1], phi, v), n->in[2]});
-  return typed(g, n->op, {nullptr, n->in[1], substitute(g, n->in[2], phi, v)});
+  if (reaches(n->in[1], phi)) return made(g, n->op, {nullptr, substitute(g, n->in[1], phi, v), n->in[2]});
+  return made(g, n->op, {nullptr, n->in[1], substitute(g, n->in[2], phi, v)});
 }
 
 // The guard's tests, each true when the copy's checks cannot fail:
 // `init + cmin >= 0` and `limit + cmax < length` (`<=` for a `j < limit`
-// loop) for every length, without arithmetic that could wrap: lengths are
-// never negative and the offsets are small.
+// loop) for every length of constant offsets, without arithmetic that
+// could wrap (those lengths are known not negative, the offsets small);
+// then the spans' first and last indices.
 std::vector<Node*> guardTests(Graph& g, const Plan& p) {
   std::vector<Node*> tests;
   int64_t cmin = kMaxOffset;
   for (const LengthRange& r : p.lengths) cmin = std::min(cmin, r.cmin);
   // j never falls below init: j + c >= init + cmin.
   if (!p.lengths.empty() && !(p.init->type && p.init->type->isInt() && p.init->type->lo() >= -cmin))
-    tests.push_back(typed(g, Op::LE, {nullptr, g.con(Type::intConst(-cmin)), p.init}));
+    tests.push_back(made(g, Op::LE, {nullptr, g.con(Type::intConst(-cmin)), p.init}));
   for (const LengthRange& r : p.lengths) {
     Node* room = r.length;
-    if (r.cmax > 0) room = typed(g, Op::Sub, {nullptr, r.length, g.con(Type::intConst(r.cmax))});
-    tests.push_back(typed(g, p.inclusive ? Op::LT : Op::LE, {nullptr, p.limit, room}));
+    if (r.cmax > 0) room = made(g, Op::Sub, {nullptr, r.length, g.con(Type::intConst(r.cmax))});
+    tests.push_back(made(g, p.inclusive ? Op::LT : Op::LE, {nullptr, p.limit, room}));
   }
   if (p.spans.empty()) return tests;
   // An index j + d over j in [init, last] takes the values first + k for
@@ -311,16 +311,16 @@ std::vector<Node*> guardTests(Graph& g, const Plan& p) {
   Node* last = p.limit;
   if (p.inclusive) {
     // j <= limit with limit = INT64_MAX would wrap j itself.
-    tests.push_back(typed(g, Op::LT, {nullptr, p.limit, g.con(Type::intConst(INT64_MAX))}));
+    tests.push_back(made(g, Op::LT, {nullptr, p.limit, g.con(Type::intConst(INT64_MAX))}));
   } else {
-    last = typed(g, Op::Sub, {nullptr, p.limit, g.con(Type::intConst(1))});
+    last = made(g, Op::Sub, {nullptr, p.limit, g.con(Type::intConst(1))});
   }
   for (auto [index, length] : p.spans) {
     Node* first = substitute(g, index, p.phi, p.init);
     Node* lastIndex = substitute(g, index, p.phi, last);
-    tests.push_back(typed(g, Op::LE, {nullptr, g.con(Type::intConst(0)), first}));
-    tests.push_back(typed(g, Op::LE, {nullptr, first, lastIndex}));
-    tests.push_back(typed(g, Op::LT, {nullptr, lastIndex, length}));
+    tests.push_back(made(g, Op::LE, {nullptr, g.con(Type::intConst(0)), first}));
+    tests.push_back(made(g, Op::LE, {nullptr, first, lastIndex}));
+    tests.push_back(made(g, Op::LT, {nullptr, lastIndex, length}));
   }
   return tests;
 }
@@ -333,9 +333,9 @@ void version(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& anc
   Node* fastIn = loop->in[1];
   std::vector<Node*> failed{nullptr};
   for (Node* test : p.tests) {
-    Node* guard = typed(g, Op::If, {fastIn, test});
-    fastIn = typed(g, Op::CProj, {guard}, 0);
-    failed.push_back(typed(g, Op::CProj, {guard}, 1));
+    Node* guard = made(g, Op::If, {fastIn, test});
+    fastIn = made(g, Op::CProj, {guard}, 0);
+    failed.push_back(made(g, Op::CProj, {guard}, 1));
   }
   Node* slowIn = failed.size() == 2 ? failed[1] : g.make(Op::Region, failed, Type::ctrl());
 
@@ -373,7 +373,7 @@ void version(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& anc
 
   // Both copies leave into one Region; what followed the exit follows it.
   Node* exit = p.exit;
-  Node* fastExit = typed(g, Op::CProj, {mapped(exit->in[0])}, exit->aux);
+  Node* fastExit = made(g, Op::CProj, {mapped(exit->in[0])}, exit->aux);
   std::vector<std::pair<Node*, size_t>> exitUses;
   for (size_t k = 0; k < exit->out.size(); k++) exitUses.push_back({exit->out[k], exit->out.link(k)});
   Node* merge = g.make(Op::Region, {nullptr, exit, fastExit}, Type::ctrl());

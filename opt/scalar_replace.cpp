@@ -21,11 +21,6 @@ constexpr int kMaxSteps = 4000;  // memory nodes looked at per field walk
 
 bool isIntCon(const Node* n) { return n && n->op == Op::Con && n->type && n->type->isInt() && n->type->isConst(); }
 
-Node* typed(Node* n) {
-  n->type = compute(n);
-  return n;
-}
-
 // One allocation and the walks that find its fields' values.
 class Allocation {
  public:

@@ -191,11 +191,6 @@ bool jumpsEnd(const Graph& g, const std::vector<Site>& sites) {
   return false;
 }
 
-Node* typed(Node* n) {
-  n->type = compute(n);
-  return n;
-}
-
 // The value flowing back along the loop's back edge: one site's, or a Phi
 // of `back` (the Region joining several sites) over each site's.
 Node* backValue(Graph& g, Node* back, const std::vector<Node*>& perSite, const Type* t) {

@@ -40,7 +40,7 @@ void Parser::debugAssign(int idx, Node* v) {
   u_.funs[size_t(fn_->funIdx)].debugVars[size_t(d)].reassigned = true;
   // The assignment is done once the source passes its last token (a
   // for-loop's step: once it passes the body).
-  G().addDebugName(v, d, DebugName::Assign, ctrl(), stepPassAt_.valid() ? stepPassAt_ : endOf(prevTok()));
+  G().addDebugName(v, d, DebugName::Assign, ctrl(), fn_->stepPassAt.valid() ? fn_->stepPassAt : endOf(prevTok()));
 }
 
 void Parser::debugScope(size_t nvars, SrcPos begin, SrcPos end) {

@@ -134,8 +134,8 @@ void Parser::parseFor() {
   SrcPos bodyPassed = endOf(prevTok());
   pos_ = stepPos;
   try {
-    stepPassAt_ = bodyPassed;
-    OnExit reset{[this] { stepPassAt_ = SrcPos{}; }};
+    fn_->stepPassAt = bodyPassed;
+    OnExit reset{[this] { fn_->stepPassAt = SrcPos{}; }};
     if (!at(Tok::RParen)) parseExpr();
     if (!at(Tok::RParen)) syntaxError(tok().pos(), "expected ')'");
   } catch (SyntaxError&) {

@@ -106,6 +106,11 @@ class Parser {
     Scope* breakScope = nullptr;         // the innermost loop's exit (its parent: the loop body)
     Scope* continueScope = nullptr;
     bool inLoop = false;
+    // -g: while a for-loop's step is parsed (after its body, where it
+    // runs), the end of the body: the step's assignments are done once the
+    // source has passed the body, not where the step is written (before
+    // it). Per function: a function literal in the step has its own.
+    SrcPos stepPassAt{};
     FunCtx* outer = nullptr;
     const StructInfo* selfStruct = nullptr;  // a method of this struct
     bool usedSelf = false, wroteSelf = false;
@@ -244,10 +249,6 @@ class Parser {
   // Is a reference declared so (with an initializer) read-only through its name?
   bool readonlyDecl(bool isVal, bool isVar, bool bang);
   bool forInit_ = false;  // parsing the init of a `for`: its variables stay mutable
-  // -g: while a for-loop's step is parsed (after its body, where it runs),
-  // the end of the body: the step's assignments are done once the source
-  // has passed the body, not where the step is written (before it).
-  SrcPos stepPassAt_{};
   size_t skipType(size_t p, int depth = 0) const;  // token index past a type at p, or 0
   // The token index of each '(' '[' '{', in order, and of its partner (the
   // last token when unmatched); computed once per parse. Only openers are

@@ -10,6 +10,12 @@ namespace simplec {
 
 const Type* compute(const Node* n);
 
+// n, its type set to compute(n): for a node a pass has just made.
+inline Node* typed(Node* n) {
+  n->type = compute(n);
+  return n;
+}
+
 // FAdd .. FMax of ops.def: the float node kinds (folded in son/float_fold.h).
 inline bool isFloatOp(Op op) { return op >= Op::FAdd && op <= Op::FMax; }
 
