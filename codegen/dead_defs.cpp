@@ -20,6 +20,7 @@ bool removable(const MInst& mi) {
     case MOp::Cmov: case MOp::FSqrt: case MOp::CvtSI2SD: case MOp::CvtTSD2SI:
     case MOp::FAdd: case MOp::FSub: case MOp::FMul: case MOp::FDiv: case MOp::FMin: case MOp::FMax:
     case MOp::FAnd: case MOp::FXor: case MOp::RoundF32: case MOp::CvtSD2SS: case MOp::CvtSS2SD:
+    case MOp::VAdd: case MOp::VSub: case MOp::VMul: case MOp::VDiv: case MOp::VSplat:
       return true;
     default:
       return false;

@@ -48,6 +48,7 @@ Cond condOf(Op op) {
   }
 }
 bool isFloatValue(const Node* n) { return n->type && n->type->isFlt(); }
+bool isVecValue(const Node* n) { return n->type && n->type->isVec(); }
 
 // Can `user` read its input `slot`, loaded by access `m`, straight from
 // memory? 64-bit integer ALU operations and compares, f64 arithmetic and
@@ -220,7 +221,7 @@ class Selector {
     if (v >= 0) return v;
     if (n->op == Op::Cast && n->in.size() > 1 && n->in[1] && isFloatValue(n) == isFloatValue(n->in[1]))
       return v = vregOf(n->in[1]);
-    return v = f_.newVReg(isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
+    return v = f_.newVReg(isVecValue(n) ? RegClass::Vec : isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
   }
   // The operand for `n` used by `user` at input `slot`.
   Opnd use(const Node* user, size_t slot) {
@@ -344,6 +345,24 @@ class Selector {
         size_t other = foldedLoad(n->in[1]) ? 2 : 1;  // a folded load is the memory operand
         emit(MOp::Mov, {reg(n), reg(n->in[other])});
         emit(op, {reg(n), use(n, 3 - other)});
+        break;
+      }
+      case Op::VSplat:
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        emit(MOp::VSplat, {reg(n)});
+        break;
+      case Op::VAdd: case Op::VSub: case Op::VMul: case Op::VDiv: {
+        MOp op = n->op == Op::VAdd ? MOp::VAdd : n->op == Op::VSub ? MOp::VSub : n->op == Op::VMul ? MOp::VMul
+               : MOp::VDiv;
+        // Two-address: the copy into the result is free when its source
+        // dies here. An operand from another block (a splat made before a
+        // loop) lives on, so a commutative kind starts from the other.
+        size_t first = 1;
+        if ((n->op == Op::VAdd || n->op == Op::VMul) && s_.blockIndexOf(n->in[1]) != b &&
+            s_.blockIndexOf(n->in[2]) == b)
+          first = 2;
+        emit(MOp::Mov, {reg(n), reg(n->in[first])});
+        emit(op, {reg(n), reg(n->in[3 - first])});
         break;
       }
       case Op::FNeg: case Op::FAbs: {

@@ -77,10 +77,10 @@ struct HintList {
 void addHint(HintList& hl, const MFunction& f, const Opnd& a, const Opnd& b) {
   if (a.kind != Opnd::VReg || !b.isReg()) return;
   if (a.reg < 0 || a.reg >= int(f.vregs.size())) return;
-  bool aXmm = f.vregs[size_t(a.reg)] == RegClass::Xmm;
+  bool aXmm = inXmm(f.vregs[size_t(a.reg)]);
   bool bXmm = b.kind == Opnd::PReg ? isXmm(b.reg)
               : (b.reg >= 0 && b.reg < int(f.vregs.size()) &&
-                 f.vregs[size_t(b.reg)] == RegClass::Xmm);
+                 inXmm(f.vregs[size_t(b.reg)]));
   if (aXmm != bXmm) return;
   if (b.kind == Opnd::VReg && (b.reg == a.reg || b.reg < 0 || b.reg >= int(f.vregs.size())))
     return;

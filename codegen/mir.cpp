@@ -126,6 +126,11 @@ const char* mopName(MOp op) {
     case MOp::RoundF32: return "roundf32";
     case MOp::CvtSD2SS: return "cvtsd2ss";
     case MOp::CvtSS2SD: return "cvtss2sd";
+    case MOp::VAdd: return "addpd";
+    case MOp::VSub: return "subpd";
+    case MOp::VMul: return "mulpd";
+    case MOp::VDiv: return "divpd";
+    case MOp::VSplat: return "unpcklpd";
   }
   return "?";
 }

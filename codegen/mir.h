@@ -28,7 +28,9 @@ enum PReg : int8_t {
 const char* pregName(int r);  // "rax", ..., "xmm15"
 inline bool isXmm(int r) { return r >= XMM0 && r <= XMM15; }
 
-enum class RegClass : uint8_t { Gpr, Xmm };
+// Vec: two doubles filling an xmm register (16 bytes when spilled).
+enum class RegClass : uint8_t { Gpr, Xmm, Vec };
+inline bool inXmm(RegClass c) { return c != RegClass::Gpr; }
 
 // System V x86-64 facts.
 extern const int kIntArgRegs[6];    // rdi rsi rdx rcx r8 r9
@@ -123,7 +125,10 @@ struct Opnd {
   X(CvtTSD2SI) /* D(gpr), U(xmm) ; out of range and NaN give INT64_MIN */  \
   X(RoundF32) /* UD(xmm): cvtsd2ss + cvtss2sd, to the nearest f32 */     \
   X(CvtSD2SS) /* UD(xmm): double to single in place (before an f32 store) */ \
-  X(CvtSS2SD) /* UD(xmm): single to double in place (after an f32 load) */
+  X(CvtSS2SD) /* UD(xmm): single to double in place (after an f32 load) */ \
+  /* SSE2 packed doubles, two lanes; a Mov of size 16 moves both (movupd) */ \
+  X(VAdd) X(VSub) X(VMul) X(VDiv) /* UD, U(xmm) */                         \
+  X(VSplat)   /* UD(xmm): lane 0 copied to lane 1 (unpcklpd) */
 
 enum class MOp : uint8_t {
 #define X(n) n,
@@ -224,6 +229,11 @@ inline OpndRole operandRole(MOp op, size_t i) {
     case MOp::RoundF32:
     case MOp::CvtSD2SS:
     case MOp::CvtSS2SD:
+    case MOp::VAdd:
+    case MOp::VSub:
+    case MOp::VMul:
+    case MOp::VDiv:
+    case MOp::VSplat:
       return i == 0 ? OpndRole::UseDef : OpndRole::Use;
     case MOp::ParMove:
       return i % 2 == 0 ? OpndRole::Def : OpndRole::Use;

@@ -159,7 +159,7 @@ class LinearScan {
 
 void LinearScan::allocate(int v) {
   const LiveInterval& cur = iv(v);
-  bool xmm = f_.vregs[size_t(v)] == RegClass::Xmm;
+  bool xmm = inXmm(f_.vregs[size_t(v)]);
   const int* cands = xmm ? kAllocatableXmms : kAllocatableGprs;
   int numCands = xmm ? 14 : 12;
   auto allocatable = [&](int r) {
@@ -258,6 +258,13 @@ std::vector<int> assignSpillSlots(MFunction& f, const LiveIntervals& li,
       busy.pop();
     }
     int s;
+    if (f.vregs[size_t(v)] == RegClass::Vec) {
+      // 16 bytes: two fresh slots, named by the lower one (slot k + 1 lies
+      // 8 bytes below slot k). Rare enough not to reuse.
+      f.newSlot();
+      slot[size_t(v)] = f.newSlot();
+      continue;
+    }
     if (free.empty()) {
       s = f.newSlot();
     } else {

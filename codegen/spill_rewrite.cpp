@@ -60,7 +60,8 @@ class Rewriter {
     checkVReg(v);
     return a_.reg[size_t(v)] < 0;
   }
-  bool xmmClass(int v) const { return f_.vregs[size_t(v)] == RegClass::Xmm; }
+  bool xmmClass(int v) const { return inXmm(f_.vregs[size_t(v)]); }
+  bool vecClass(int v) const { return f_.vregs[size_t(v)] == RegClass::Vec; }
   Opnd slotOf(int v) const { return Opnd::slot(a_.slot[size_t(v)]); }
   // The replacement of vreg v: its register, or the decision in `refs`.
   Opnd replacement(int v, const SpillRefs& refs) const;
@@ -89,6 +90,9 @@ void Rewriter::rewriteParMove(const MInst& in, std::vector<MInst>* out) {
   std::vector<MoveOp>& moves = moves_;
   moves.clear();
   auto lower = [&](const Opnd& o) {
+    // Vectors never meet at a Phi (opt/vectorize.h), so no move of 16
+    // bytes is sequentialized here.
+    if (o.kind == Opnd::VReg && vecClass(o.reg)) fail("a vector in a parallel move");
     if (o.kind == Opnd::VReg) {
       return spilled(o.reg) ? slotOf(o.reg) : Opnd::preg(a_.reg[size_t(o.reg)]);
     }
@@ -161,7 +165,8 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
   if (!refs.empty() && memOperands == 0 && mi.ops.size() == 2) {
     auto canUse = [&](size_t p) {
       const Opnd& o = mi.ops[p];
-      if (o.kind != Opnd::VReg || !spilled(o.reg)) return false;
+      // A vector's 16 bytes are moved by their own reloads and spills.
+      if (o.kind != Opnd::VReg || !spilled(o.reg) || vecClass(o.reg)) return false;
       const SpillRef& r = refOf(o.reg);
       return r.regOccurrences == 1 && !r.inMem;
     };
@@ -234,12 +239,17 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
     xmmReads[k]->repl = Opnd::preg(k == 0 ? kXmmScratch : kXmmScratch2);
   for (SpillRef& r : refs) {
     if (r.v == direct) continue;
+    uint8_t size = vecClass(r.v) ? 16 : 8;
     if (r.read) {
       pre.push_back(MInst(MOp::Mov, {r.repl, slotOf(r.v)}));
+      pre.back().size = size;
     } else if (r.write) {
       r.repl = Opnd::preg(xmmClass(r.v) ? kXmmScratch : kScratch);
     }
-    if (r.write) post.push_back(MInst(MOp::Mov, {slotOf(r.v), r.repl}));
+    if (r.write) {
+      post.push_back(MInst(MOp::Mov, {slotOf(r.v), r.repl}));
+      post.back().size = size;
+    }
   }
 
   // 4. Substitute every vreg.

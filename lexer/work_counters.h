@@ -33,6 +33,8 @@ struct WorkCounters {
   // Loops copied by loop versioning (opt/loop_versioning.h): one copy
   // without the bounds checks a test before the loop made redundant.
   uint64_t loopsVersioned = 0;
+  // Loops given a two-lane copy (opt/vectorize.h).
+  uint64_t loopsVectorized = 0;
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
@@ -57,6 +59,7 @@ struct WorkCounters {
     f("graphs packed", graphsPacked);
     f("node chunks freed", poolChunksFreed);
     f("loops versioned", loopsVersioned);
+    f("loops vectorized", loopsVectorized);
   }
 };
 

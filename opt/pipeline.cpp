@@ -20,6 +20,7 @@
 #include "opt/strength_reduce.h"
 #include "opt/tail_recursion.h"
 #include "opt/unused_funs.h"
+#include "opt/vectorize.h"
 #include "opt/zero_check_elim.h"
 #include "son/control_flow.h"
 #include "son/evaluator.h"
@@ -48,6 +49,7 @@ void runScalarReplace(Graph& g, const PassOptions&) { scalarReplace(g); }
 void runHoistLoads(Graph& g, const PassOptions& o) { hoistLoads(g, o.seed); }
 void runStrengthReduce(Graph& g, const PassOptions& o) { strengthReduce(g, o.seed); }
 void runLoopVersioning(Graph& g, const PassOptions& o) { versionLoops(g, o.seed); }
+void runVectorize(Graph& g, const PassOptions& o) { vectorizeLoops(g, o.seed); }
 
 void verifyOrThrow(const Unit& u, const PassOptions& o, const std::string& pass) {
   std::vector<std::string> errs = verify(u);
@@ -183,6 +185,10 @@ const std::vector<Pass>& passTable() {
       // Late: the arms are as small as they get, and no pass after it looks
       // for the branches it removes.
       {"if-convert", nullptr, runIfConvert, 2, {"idle-casts"}},
+      // After if-convert: a body whose branches became selects and single
+      // stores is one block. Last of the loop passes: the 16-byte loads and
+      // stores it makes are new to the memory passes before it.
+      {"vectorize", nullptr, runVectorize, 2, {"if-convert", "loop-version"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
       {"unused-funs", runUnusedFuns, nullptr, 1, {"peephole"}},
   };

@@ -18,6 +18,12 @@ inline Node* typed(Node* n) {
 
 // FAdd .. FMax of ops.def: the float node kinds (folded in son/float_fold.h).
 inline bool isFloatOp(Op op) { return op >= Op::FAdd && op <= Op::FMax; }
+// The two-lane kinds (VSplat..VDiv); VAdd..VDiv do the scalar kind per lane.
+inline bool isVecOp(Op op) { return op >= Op::VSplat && op <= Op::VDiv; }
+// The scalar kind a lane-wise VAdd..VDiv does (FAdd..FDiv).
+inline Op laneOp(Op op) {
+  return op == Op::VAdd ? Op::FAdd : op == Op::VSub ? Op::FSub : op == Op::VMul ? Op::FMul : Op::FDiv;
+}
 
 // Integer arithmetic as the machine does it (wrapping, counts mod 64,
 // MIN / -1 == MIN, MIN % -1 == 0). Division by zero is never asked for.

@@ -13,10 +13,11 @@
 namespace simplec {
 
 // What a value is. Pointers are indices: a function of Unit::funs, a string
-// of Unit::strings. A Flt holds the bits of a double. None is the
+// of Unit::strings. A Flt holds the bits of a double; a Vec two (lane 0
+// in the value, lane 1 beside it). None is the
 // memory/control token (it carries nothing). Ptr is a reference to an
 // object of the evaluator's heap (1 + its index), or null (0).
-enum class EvalKind : uint8_t { None, Int, Fun, Str, Ptr, Flt };
+enum class EvalKind : uint8_t { None, Int, Fun, Str, Ptr, Flt, Vec };
 
 // How a slot gets its value.
 enum class SlotClass : uint8_t {

@@ -32,6 +32,7 @@ constexpr uint64_t kBytesPerSlot = sizeof(int64_t) + sizeof(uint32_t) + sizeof(E
 struct Val {
   int64_t v = 0;
   EvalKind k = EvalKind::None;
+  int64_t hi = 0;  // Vec: lane 1's bits (lane 0's are v)
 };
 
 // Ends the run early; the result already says why.
@@ -185,6 +186,7 @@ class Evaluator {
 
   void popFrame() {
     val_.resize(frames_.back().base);
+    if (hi_.size() > val_.size()) hi_.resize(val_.size());
     stamp_.resize(val_.size());
     kind_.resize(val_.size());
     frames_.pop_back();
@@ -205,7 +207,8 @@ class Evaluator {
   Val read(const Frame& f, int32_t s) const {
     const EvalNode& n = f.code->nodes[size_t(s)];
     if (n.cls == SlotClass::Const) return Val{n.imm, n.kind};
-    return Val{val_[f.base + size_t(s)], kind_[f.base + size_t(s)]};
+    size_t i = f.base + size_t(s);
+    return Val{val_[i], kind_[i], kind_[i] == EvalKind::Vec ? hi_[i] : 0};
   }
 
   // Stores a value; Assigned slots stay valid until overwritten, Computed
@@ -214,6 +217,10 @@ class Evaluator {
     size_t i = f.base + size_t(s);
     val_[i] = v.v;
     kind_[i] = v.k;
+    if (v.k == EvalKind::Vec) {
+      if (hi_.size() <= i) hi_.resize(val_.size());
+      hi_[i] = v.hi;
+    }
     stamp_[i] = f.code->nodes[size_t(s)].cls == SlotClass::Assigned ? 1 : f.gen;
   }
 
@@ -267,6 +274,7 @@ class Evaluator {
     if (n.op == Op::Not) return Val{truthy(f, n, a) ? 0 : 1, EvalKind::Int};
     if (n.op == Op::Select) return truthy(f, n, a) ? read(f, n.b) : read(f, n.c);
     if (isFloatOp(n.op)) return computeFloat(f, n, a);
+    if (isVecOp(n.op)) return computeVec(f, n, a);
     Val b = read(f, n.b);
     if ((n.op == Op::EQ || n.op == Op::NE) && (a.k != EvalKind::Int || b.k != EvalKind::Int)) {
       bool same = a.k == b.k && a.v == b.v;
@@ -293,6 +301,16 @@ class Evaluator {
         return flt(foldFloatBinary(n.op, fltOf(f, n, a), fltOf(f, n, read(f, n.b))));
       default: return flt(foldFloatUnary(n.op, fltOf(f, n, a)));
     }
+  }
+
+  // Two lanes, each as the scalar kind computes it.
+  Val computeVec(const Frame& f, const EvalNode& n, Val a) const {
+    if (n.op == Op::VSplat) return Val{doubleToBits(fltOf(f, n, a)), EvalKind::Vec, doubleToBits(fltOf(f, n, a))};
+    Val b = read(f, n.b);
+    if (a.k != EvalKind::Vec || b.k != EvalKind::Vec) fail(f, n, "does vector arithmetic on a value that is not a vector");
+    Op op = laneOp(n.op);
+    return Val{doubleToBits(foldFloatBinary(op, bitsToDouble(a.v), bitsToDouble(b.v))), EvalKind::Vec,
+               doubleToBits(foldFloatBinary(op, bitsToDouble(a.hi), bitsToDouble(b.hi)))};
   }
 
   // The value of slot `slot`, evaluating what it needs first.
@@ -637,12 +655,19 @@ class Evaluator {
 
   // The element a Load or Store at byte offset `off` of `p` touches: its
   // index, or -1 for the length word.
+  // A 16-byte access (two doubles) touches that element and the next.
   int64_t cellOf(const Frame& f, const EvalNode& n, int64_t len, int64_t off, int size) const {
     if (off == 0 && size == 8) return -1;
     int64_t at = off - kArrayHeader;
-    if (at < 0 || at % size != 0 || at / size >= len) fail(f, n, "accesses memory out of bounds without a BoundsCheck");
-    return at / size;
+    int elem = size == 16 ? 8 : size;
+    int64_t cells = size == 16 ? 2 : 1;
+    if (at < 0 || at % elem != 0 || at / elem > len - cells)
+      fail(f, n, "accesses memory out of bounds without a BoundsCheck");
+    return at / elem;
   }
+
+  // The bits of double element `cell` (a never-stored one is 0.0).
+  static int64_t floatCell(const Obj& o, int64_t cell) { return o.cells[size_t(cell)]; }
 
   bool isExternMemory(const MemAccess& m) const {
     return size_t(m.alias) < g_.aliases.size() && g_.aliases[size_t(m.alias)] == "extern";
@@ -715,6 +740,7 @@ class Evaluator {
       int64_t off = intOf(f, n, eval(f, n, n.ins[3]));
       tick();
       if (isExternMemory(m)) {
+        if (m.size == 16) fail(f, n, "accesses an external variable 16 bytes at a time");
         externMemory(f, c, n, m, p, off, s);
         continue;
       }
@@ -730,6 +756,8 @@ class Evaluator {
           int64_t cell = cellOf(f, n, o.len, off, m.size);
           if (cell < 0) {
             v = Val{o.len, EvalKind::Int};
+          } else if (m.size == 16) {
+            v = Val{floatCell(o, cell), EvalKind::Vec, floatCell(o, cell + 1)};
           } else {
             EvalKind k = o.kinds[size_t(cell)];
             int64_t x = o.cells[size_t(cell)];
@@ -753,6 +781,15 @@ class Evaluator {
         Obj& o = heap_[size_t(p.v - 1)];
         int64_t cell = cellOf(f, n, o.len, off, m.size);
         if (cell < 0) fail(f, n, "overwrites an array's length");
+        if (m.size == 16) {
+          if (v.k != EvalKind::Vec) fail(f, n, "stores 16 bytes of a value that is not a vector");
+          o.cells[size_t(cell)] = v.v;
+          o.kinds[size_t(cell)] = EvalKind::Flt;
+          o.cells[size_t(cell) + 1] = v.hi;
+          o.kinds[size_t(cell) + 1] = EvalKind::Flt;
+          set(f, s, Val{});
+          continue;
+        }
         o.cells[size_t(cell)] = v.v;
         o.kinds[size_t(cell)] = v.k;
         set(f, s, Val{});
@@ -815,6 +852,9 @@ class Evaluator {
   std::vector<std::unique_ptr<EvalCode>> codes_;
   std::vector<Frame> frames_;
   std::vector<int64_t> val_;
+  // Vec values' lane 1, by slot like val_; grown only once a vector is set
+  // (programs without vectors pay nothing).
+  std::vector<int64_t> hi_;
   std::vector<uint32_t> stamp_;
   std::vector<EvalKind> kind_;
   std::vector<int32_t> work_;

@@ -7,7 +7,7 @@ std::string MemAccess::str() const {
   switch (value) {
     case MemValue::Ptr: return "ptr";
     case MemValue::Fun: return "fun";
-    case MemValue::Float: return "f" + std::to_string(size * 8);
+    case MemValue::Float: return size == 16 ? "f64x2" : "f" + std::to_string(size * 8);
     default: return (size < 8 && !isSigned ? "u" : "i") + std::to_string(size * 8);
   }
 }
@@ -16,7 +16,7 @@ const Type* MemAccess::loadType() const {
   switch (value) {
     case MemValue::Ptr: return Type::dataPtr(Type::kFunAny);
     case MemValue::Fun: return Type::funAny();
-    case MemValue::Float: return Type::fltBot();
+    case MemValue::Float: return size == 16 ? Type::vec() : Type::fltBot();
     default: break;
   }
   if (alias == 0) return Type::intRange(0, kMaxArrayLength);  // the length

@@ -17,7 +17,7 @@ enum class MemValue : uint8_t { Int, Ptr, Fun, Float };
 
 struct MemAccess {
   int alias = 0;          // 0: array header (length), never stored after New
-  int size = 8;           // 1, 2, 4 or 8 bytes
+  int size = 8;           // 1, 2, 4 or 8 bytes; 16: two doubles (Float, a vector)
   bool isSigned = true;   // narrow integer loads: sign- or zero-extend
   MemValue value = MemValue::Int;
 

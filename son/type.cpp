@@ -49,7 +49,7 @@ std::vector<const Type*>& creationOrder() {
 }  // namespace
 
 struct Type::Common {
-  const Type *top, *bottom, *ctrl, *xctrl, *mem, *intTop, *intBot, *fltTop, *fltBot;
+  const Type *top, *bottom, *ctrl, *xctrl, *mem, *intTop, *intBot, *fltTop, *fltBot, *vec;
 };
 
 const Type* Type::intern(TKind k, int64_t lo, int64_t hi, int fun, std::vector<const Type*> e) {
@@ -69,7 +69,8 @@ const Type::Common& Type::common() {
       Type::intern(TKind::Ctrl, 0, 0, 0, {}),  Type::intern(TKind::XCtrl, 0, 0, 0, {}),
       Type::intern(TKind::Mem, 0, 0, 0, {}),   Type::intern(TKind::Int, 1, 0, 0, {}),
       Type::intern(TKind::Int, INT64_MIN, INT64_MAX, 0, {}),
-      Type::intern(TKind::Flt, 0, 0, Type::kFunTop, {}), Type::intern(TKind::Flt, 0, 0, Type::kFunAny, {})};
+      Type::intern(TKind::Flt, 0, 0, Type::kFunTop, {}), Type::intern(TKind::Flt, 0, 0, Type::kFunAny, {}),
+      Type::intern(TKind::Vec, 0, 0, 0, {})};
   return c;
 }
 
@@ -106,6 +107,7 @@ const Type* Type::fltConst(double v) {
 }
 const Type* Type::fltTop() { return common().fltTop; }
 const Type* Type::fltBot() { return common().fltBot; }
+const Type* Type::vec() { return common().vec; }
 double Type::fltValue() const {
   double v;
   std::memcpy(&v, &lo_, sizeof v);
@@ -153,7 +155,7 @@ const Type* Type::meet(const Type* t) const {
       for (size_t i = 0; i < elems_.size(); i++) e.push_back(elems_[i]->meet(t->elems_[i]));
       return tuple(std::move(e));
     }
-    default:  // Ctrl/XCtrl pairs handled above; Mem is a single point
+    default:  // Ctrl/XCtrl pairs handled above; Mem and Vec are single points
       return this;
   }
 }
@@ -214,6 +216,7 @@ std::string Type::str() const {
     case TKind::Ctrl: return "ctrl";
     case TKind::XCtrl: return "xctrl";
     case TKind::Mem: return "mem";
+    case TKind::Vec: return "f64x2";
     case TKind::Int:
       if (isIntTop()) return "int-top";
       if (lo_ == INT64_MIN && hi_ == INT64_MAX) return "int";

@@ -6,7 +6,7 @@
 //            TOP
 //   XCTRL   int-top   fun-top   flt-top   (tuples)
 //   CTRL    [lo,hi]   fun(i)    flt(c)
-//           int-bot   fun-any   flt        MEM
+//           int-bot   fun-any   flt        MEM   VEC
 //            BOTTOM
 // Floats are IEEE doubles; a float constant is identified by its bit
 // pattern, so 0.0 and -0.0 differ and a NaN equals itself.
@@ -17,7 +17,7 @@
 
 namespace simplec {
 
-enum class TKind : uint8_t { Top, Bottom, Ctrl, XCtrl, Int, Mem, FunPtr, Ptr, Tuple, Flt };
+enum class TKind : uint8_t { Top, Bottom, Ctrl, XCtrl, Int, Mem, FunPtr, Ptr, Tuple, Flt, Vec };
 
 class Type {
  public:
@@ -34,6 +34,9 @@ class Type {
   static const Type* fltConst(double v);
   static const Type* fltTop();
   static const Type* fltBot();   // any double
+  // Two doubles side by side, as one SSE register holds them (the
+  // vectorizer's values, opt/vectorize.h): a single point, like memory.
+  static const Type* vec();
   static const Type* funPtr(int fun);  // fun >= 0: that function; kFunAny
   static const Type* funAny() { return funPtr(kFunAny); }
   static const Type* tuple(std::vector<const Type*> elems);
@@ -63,6 +66,7 @@ class Type {
   bool isConst() const;  // a single integer, float or function
   bool isFlt() const { return kind_ == TKind::Flt; }
   bool isFltTop() const { return kind_ == TKind::Flt && fun_ == kFunTop; }
+  bool isVec() const { return kind_ == TKind::Vec; }
   bool isFltConst() const { return kind_ == TKind::Flt && fun_ == 0; }
   double fltValue() const;  // isFltConst()
   int64_t lo() const { return lo_; }

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "son/compute.h"
+#include "son/mem_access.h"
 
 namespace simplec {
 
@@ -119,6 +120,16 @@ std::vector<std::string> verify(const Graph& g) {
       errs.push_back(nodeRef(n) + " must have inputs ctrl, memory, pointer, offset, value");
     if (n->op == Op::New && (n->in.size() != 3 || !isMem(n->in[1])))
       errs.push_back(nodeRef(n) + " must have inputs ctrl, memory, length");
+    // Two-lane values come from two-lane kinds and 16-byte loads only.
+    auto isVec = [](const Node* m) { return m && m->type && m->type->isVec(); };
+    bool wide = (n->op == Op::Load || n->op == Op::Store) && MemAccess::decode(n->aux).size == 16;
+    if (wide && n->op == Op::Store && n->in.size() == 5 && !isVec(n->in[4]))
+      errs.push_back(nodeRef(n) + ": a 16-byte store of a value that is not f64x2" + typeOfInput(n->in[4]));
+    if (n->op == Op::VSplat && (n->in.size() != 2 || !n->in[1] || !n->in[1]->type || !n->in[1]->type->isFlt()))
+      errs.push_back(nodeRef(n) + " must have one flt input");
+    if (isVecOp(n->op) && n->op != Op::VSplat &&
+        (n->in.size() != 3 || !isVec(n->in[1]) || !isVec(n->in[2])))
+      errs.push_back(nodeRef(n) + " must have two f64x2 inputs");
     if (n->op == Op::MergeMem)
       for (size_t i = 1; i < n->in.size(); i++)
         if ((i == 1 || n->in[i]) && !isMem(n->in[i]))

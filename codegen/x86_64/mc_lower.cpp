@@ -400,6 +400,25 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
       emit(llvm::MCInstBuilder(t_.op(XOp::CVTSS2SDrr)).addReg(r).addReg(r));
       return;
     }
+    case MOp::VAdd:
+    case MOp::VSub:
+    case MOp::VMul:
+    case MOp::VDiv: {
+      // Register operands only: a memory operand of a packed instruction
+      // must be 16-byte aligned, and array elements are not.
+      expectOps(mi, 2);
+      XOp op = mi.op == MOp::VAdd ? XOp::ADDPDrr : mi.op == MOp::VSub ? XOp::SUBPDrr
+             : mi.op == MOp::VMul ? XOp::MULPDrr : XOp::DIVPDrr;
+      unsigned d = xmmReg(mi.ops[0]);
+      emit(llvm::MCInstBuilder(t_.op(op)).addReg(d).addReg(d).addReg(xmmReg(mi.ops[1])));
+      return;
+    }
+    case MOp::VSplat: {
+      expectOps(mi, 1);
+      unsigned r = xmmReg(mi.ops[0]);
+      emit(llvm::MCInstBuilder(t_.op(XOp::UNPCKLPDrr)).addReg(r).addReg(r).addReg(r));
+      return;
+    }
     case MOp::CvtSD2SS:
     case MOp::CvtSS2SD: {
       expectOps(mi, 1);
@@ -493,8 +512,8 @@ void McLowering::lowerMov(const mir::MInst& mi) {
       emit(llvm::MCInstBuilder(t_.op(XOp::MOV64toPQIrr)).addReg(xmmReg(d)).addReg(gpr(s)));
       return;
     }
-    if (s.kind == Opnd::Mem && (mi.size == 8 || mi.size == 4)) {
-      llvm::MCInst inst = make(mi.size == 8 ? XOp::MOVSDrm : XOp::MOVSSrm);
+    if (s.kind == Opnd::Mem && (mi.size == 16 || mi.size == 8 || mi.size == 4)) {
+      llvm::MCInst inst = make(mi.size == 16 ? XOp::MOVUPDrm : mi.size == 8 ? XOp::MOVSDrm : XOp::MOVSSrm);
       inst.addOperand(llvm::MCOperand::createReg(xmmReg(d)));
       addMem(inst, s);
       return emit(inst);
@@ -512,8 +531,8 @@ void McLowering::lowerMov(const mir::MInst& mi) {
       inst.addOperand(llvm::MCOperand::createReg(gpr(s, mi.size)));
       return emit(inst);
     }
-    if (isXmmOp(s) && (mi.size == 8 || mi.size == 4)) {
-      inst = make(mi.size == 8 ? XOp::MOVSDmr : XOp::MOVSSmr);
+    if (isXmmOp(s) && (mi.size == 16 || mi.size == 8 || mi.size == 4)) {
+      inst = make(mi.size == 16 ? XOp::MOVUPDmr : mi.size == 8 ? XOp::MOVSDmr : XOp::MOVSSmr);
       addMem(inst, d);
       inst.addOperand(llvm::MCOperand::createReg(xmmReg(s)));
       return emit(inst);

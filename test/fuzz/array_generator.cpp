@@ -46,7 +46,7 @@ std::string Generator::arrayIndex(const Var& arr) {
   // versioning), else only where a runtime error is fine.
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
     for (const Var& v : *s)
-      if (v.counter && v.nearIndex && rng_.chance(60)) {
+      if (v.counter && v.nearIndex && rng_.chance(nearIndexChance_)) {
         // Sometimes an offset that is not constant: a variable masked to
         // 0..3 (invariant in the loop unless the body assigns it).
         std::string counterName = v.name;
@@ -118,6 +118,34 @@ std::string Generator::floatArrayAssignmentText() {
   std::string target = arr.name + "[" + arrayIndex(arr) + "]";
   static const char* const kOps[] = {"=", "=", "+=", "-=", "*=", "/="};
   return target + " " + kOps[rng_.below(6)] + " " + (rng_.chance(80) ? floatExpr(2) : intExpr(2)) + ";";
+}
+
+std::string Generator::floatKernelText() {
+  const Var* a = pickVar(isWritableFltArray, false);
+  if (!a) return "";
+  Var arr = *a;
+  nearIndexChance_ = 95;  // elements near the counter: stride-1 accesses
+  auto operand = [&]() -> std::string {
+    int r = static_cast<int>(rng_.below(100));
+    if (r < 60) {
+      std::string e = floatArrayRead();
+      if (!e.empty()) return e;
+    } else if (r < 85) {
+      if (const Var* v = pickVar([](const Var& w) { return w.ty == Ty::Flt && !w.isField; }, false)) return v->name;
+    }
+    return floatLiteral();
+  };
+  static const char* const kOps[] = {"+", "-", "*", "/"};
+  std::string value = operand();
+  for (int k = static_cast<int>(rng_.range(1, 3)); k > 0; k--) {
+    std::string rhs = operand();
+    value = rng_.chance(50) ? "(" + value + " " + kOps[rng_.below(4)] + " " + rhs + ")"
+                            : "(" + rhs + " " + kOps[rng_.below(4)] + " " + value + ")";
+  }
+  std::string target = arr.name + "[" + arrayIndex(arr) + "]";
+  nearIndexChance_ = 60;
+  static const char* const kAssign[] = {"=", "=", "+=", "-=", "*=", "/="};
+  return target + " " + kAssign[rng_.below(6)] + " " + value + ";";
 }
 
 // Issue 13's shape: the index of a store computed from a load of the same

@@ -178,6 +178,10 @@ class Generator {
   std::string arrayIndex(const Var& arr);
   std::string arrayAssignmentText();
   std::string floatArrayAssignmentText();
+  // A flt element from flt elements (near a loop's counter), flt variables
+  // and literals by + - * / alone: a body the vectorizer takes.
+  std::string floatKernelText();
+  int nearIndexChance_ = 60;  // percent: an index near a loop's counter when one is in scope
   // `v[(t + v[t & 7]) & 7]++` and kin: a store through an index loaded from
   // the same array (arrays of at least 8 elements).
   std::string selfIndexedText();

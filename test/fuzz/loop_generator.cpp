@@ -172,6 +172,23 @@ void Generator::loopStatement(int depth) {
       int64_t room = shortest && rng_.chance(70) ? shortest->minLen - 3 : t - 1;
       int64_t mask = 1;
       while (mask * 2 + 1 <= std::min<int64_t>(t - 1, room)) mask = mask * 2 + 1;
+      // Now and then flt arrays long enough for the loop, for a body of
+      // flt elements only (floatKernelText: the vectorizer's loops).
+      if (on(Feature::Floats) && rng_.chance(40))
+        for (int k = static_cast<int>(rng_.range(1, 2)); k > 0; k--) {
+          charge(mask + 4);
+          Var f;
+          f.name = freshName("a");
+          f.ty = Ty::FltArr;
+          f.elem = "flt";
+          f.assignable = false;
+          f.minLen = f.maxLen = static_cast<int>(mask + 3);
+          std::string q = freshName("i");
+          line("var " + f.name + " = new flt[" + constant(mask + 3) + "];");
+          line("for (int " + q + " = 0; " + q + " < " + f.name + "#; " + q + "++) " + f.name + "[" + q + "] = " + q +
+               " * " + floatLiteral() + " + " + floatLiteral() + ";");
+          declare(f);
+        }
       charge(1);
       Var lim;
       lim.name = freshName("n");
@@ -218,7 +235,16 @@ void Generator::loopStatement(int depth) {
   indent_++;
   openScope();
   if (!firstLine.empty()) line(firstLine);
-  if (counter.nearIndex) {
+  // Sometimes only flt elements written from their neighbours (axpy, a
+  // stencil): a body the vectorizer takes (opt/vectorize.h).
+  bool fltKernel = counter.nearIndex && on(Feature::Floats) &&
+                   pickVar([](const Var& v) { return v.ty == Ty::FltArr && !v.readOnly; }, false) && rng_.chance(60);
+  if (fltKernel) {
+    for (int k = rng_.range(1, 2); k > 0; k--) {
+      charge(1);
+      line(floatKernelText());
+    }
+  } else if (counter.nearIndex) {
     // An element written from its neighbours (lcs's row, a stencil).
     std::string store = arrayAssignmentText();
     if (!store.empty()) {
@@ -226,8 +252,8 @@ void Generator::loopStatement(int depth) {
       line(store);
     }
   }
-  loopBody(depth);
-  if (!acc.empty()) {
+  if (!fltKernel) loopBody(depth);
+  if (!acc.empty() && !fltKernel) {
     std::string upd = rng_.pick({acc + " += " + counter.name + ";",
                                  acc + " += " + counter.name + " * " + constant(rng_.range(-9, 9)) + " + " + constant(rng_.range(-9, 9)) + ";",
                                  acc + " = " + acc + " * " + constant(rng_.range(2, 5)) + " + " + counter.name + ";",

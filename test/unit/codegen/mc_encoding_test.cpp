@@ -241,6 +241,14 @@ const std::vector<Case>& cases() {
     {"setp %al; movzbl %al, %eax", I(MOp::Setcc, {R(RAX)}, 8, Cond::P), {0x0f, 0x9a, 0xc0, 0x0f, 0xb6, 0xc0}},
     {"setnp %cl; movzbl %cl, %ecx", I(MOp::Setcc, {R(RCX)}, 8, Cond::NP), {0x0f, 0x9b, 0xc1, 0x0f, 0xb6, 0xc9}},
     {"cmovpq %rcx, %rax", I(MOp::Cmov, {R(RAX), R(RCX)}, 8, Cond::P), {0x48, 0x0f, 0x4a, 0xc1}},
+    // SSE2 packed doubles (opt/vectorize.h): a Mov of 16 bytes is movupd.
+    {"movupd 8(%rax,%rcx,8), %xmm2", I(MOp::Mov, {X(2), MX(RAX, RCX, 8, 8)}, 16), {0x66, 0x0f, 0x10, 0x54, 0xc8, 0x08}},
+    {"movupd %xmm9, -16(%rbp)", I(MOp::Mov, {M(RBP, -16), X(9)}, 16), {0x66, 0x44, 0x0f, 0x11, 0x4d, 0xf0}},
+    {"addpd %xmm1, %xmm0", I(MOp::VAdd, {X(0), X(1)}), {0x66, 0x0f, 0x58, 0xc1}},
+    {"subpd %xmm9, %xmm2", I(MOp::VSub, {X(2), X(9)}), {0x66, 0x41, 0x0f, 0x5c, 0xd1}},
+    {"mulpd %xmm3, %xmm12", I(MOp::VMul, {X(12), X(3)}), {0x66, 0x44, 0x0f, 0x59, 0xe3}},
+    {"divpd %xmm15, %xmm14", I(MOp::VDiv, {X(14), X(15)}), {0x66, 0x45, 0x0f, 0x5e, 0xf7}},
+    {"unpcklpd %xmm5, %xmm5", I(MOp::VSplat, {X(5)}), {0x66, 0x0f, 0x14, 0xed}},
   };
   return kCases;
 }

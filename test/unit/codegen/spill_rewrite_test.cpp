@@ -232,3 +232,37 @@ TEST_CASE("spill rewrite: reloads of values still in a register are dropped", "[
         "  add r11, 4\n"
         "  mov slot0, r11\n");
 }
+
+TEST_CASE("spill rewrite: a spilled two-lane vector moves 16 bytes through a scratch register",
+          "[regalloc]") {
+  // v (a splat) is spilled: each def stores and each use reloads all 16
+  // bytes (movupd) through xmm15, never as an 8-byte memory operand.
+  FnBuilder b;
+  b.at(b.block());
+  int x = b.f.newVReg(RegClass::Xmm), v = b.f.newVReg(RegClass::Vec), w = b.f.newVReg(RegClass::Vec);
+  b.mov(V(x), P(XMM0));
+  b.mov(V(v), V(x));
+  b.emit(MOp::VSplat, {V(v)});
+  b.mov(V(w), V(v));
+  b.op(MOp::VAdd, V(w), V(v));
+  b.emit(MOp::Mov, {Opnd::memP(RDI, 8), V(w)}).size = 16;
+  MFunction g = b.finish();
+  RegAssignment a;
+  a.reg = {XMM0 + 1, -1, XMM0 + 2};
+  a.slot = {-1, g.newSlot() + g.newSlot(), -1};  // slots 0 and 1: v is the 16 bytes at slot 1
+  rewriteAllocated(g, a);
+  CHECK(print(g) ==
+        "function f slots=2\n"
+        "b0:\n"
+        "  mov xmm1, xmm0\n"
+        "  mov xmm15, xmm1\n"
+        "  mov.16 slot1, xmm15\n"
+        "  mov.16 xmm15, slot1\n"
+        "  unpcklpd xmm15\n"
+        "  mov.16 slot1, xmm15\n"
+        "  mov.16 xmm15, slot1\n"
+        "  mov xmm2, xmm15\n"
+        "  mov.16 xmm15, slot1\n"
+        "  addpd xmm2, xmm15\n"
+        "  mov.16 [rdi + 8], xmm2\n");
+}

@@ -1,0 +1,39 @@
+// vectorizeLoops: two iterations at once in SSE2 registers. An innermost
+// counted loop `for (j = init; j < limit; j++)` (or `<=`) whose body is one
+// straight block of flt loads and stores at a[j + d] (d unchanged by the
+// loop) and +, -, *, / of their values and of invariant flts gets a copy
+// before it that runs j, j + 1 together: 16-byte loads and stores
+// (movupd), packed arithmetic (addpd, mulpd, ...), an invariant flt in
+// both lanes (unpcklpd), and j stepping by 2 while both lanes are
+// iterations the loop would run. The loop as written then runs what is
+// left (at most one iteration), from where the copy stopped.
+// Each lane computes what its scalar iteration did, operation for
+// operation, so the results are the same bits. What may differ is only
+// the order of memory accesses: the copy does an access of iteration j + 1
+// before the later accesses of iteration j. That changes nothing unless
+// two of the accesses, one a store, are to the same array 8 bytes apart
+// (or overlap at any distance up to 16 bytes): a test before the copy
+// sends such runs to the loop as written. Accesses to two different
+// allocations, or at equal offsets, need no test.
+// Conditions: the loop's only Phis are j (stepping by 1, compared by the
+// header) and memory; no bounds check, call or other control in the body
+// (the checks a copy made by loop-version dropped are gone there); j is
+// used only in addresses and the header; no value of the body is used
+// after the loop; every element is an f64. No reduction: adding the lanes
+// in another order would change the rounding.
+// Pre: a verified graph late in -O2 (after if-convert, so the body is
+// as small as it gets). Post: a verified graph computing the same, with
+// the peepholes' fixed point again.
+#pragma once
+#include <cstdint>
+
+#include "son/graph.h"
+
+namespace simplec {
+
+constexpr int kMaxVectorizedNodes = 64;  // data nodes of a loop body at most
+
+// On one function; returns the number of loops vectorized.
+int vectorizeLoops(Graph& g, uint64_t seed = 0);
+
+}  // namespace simplec
