@@ -1011,13 +1011,20 @@ class Selector {
             onlyOffsets = false;
         if (!onlyOffsets) continue;
         fused_[n->id] = 1;
+      }
+    // The shift under them folds too when only such sums use it (`8(b,i,8)`
+    // and `24(b,i,8)` of a vectorized loop's two lane pairs).
+    for (const BasicBlock& bb : s_.blocks)
+      for (Node* n : bb.nodes) {
+        if (n->op != Op::Add || !isFused(n) || !isIntCon(n->in[2])) continue;
         Node* x = n->in[1];
-        if (x->op == Op::Shl && isIntCon(x->in[2]) && x->in[2]->type->value() >= 1 && x->in[2]->type->value() <= 3) {
-          int uses = 0;
-          for (Node* u : x->out)
-            if (inFunction(u)) uses++;
-          if (uses == 1) fused_[x->id] = 1;
-        }
+        if (isFused(x) || x->op != Op::Shl || !isIntCon(x->in[2]) || x->in[2]->type->value() < 1 ||
+            x->in[2]->type->value() > 3)
+          continue;
+        bool onlySums = true;
+        for (Node* u : x->out)
+          if (inFunction(u) && !(u->op == Op::Add && isFused(u) && u->in[1] == x && u->in[2] != x)) onlySums = false;
+        if (onlySums) fused_[x->id] = 1;
       }
   }
 

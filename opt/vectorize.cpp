@@ -23,7 +23,12 @@ constexpr int kMaxAccesses = 12;     // loads and stores of a body
 constexpr int kMaxAliasTests = 6;    // run-time tests of two arrays being one
 constexpr int kMaxTerms = 8;         // invariant terms of an index
 constexpr int kMaxAffineDepth = 12;  // operations looked through in an index
-constexpr int64_t kVectorBytes = 16;
+constexpr int64_t kVectorBytes = 16;  // two lanes of 8 bytes
+// Lane pairs per iteration of the copy: two, so that the loop's own work
+// (the counter, its test, index arithmetic) is shared by four iterations
+// (the second pair's addresses differ by a displacement).
+constexpr int kPairs = 2;
+constexpr int64_t kStride = 2 * kPairs;  // iterations per round of the copy
 
 // What a node of the body is in the copy.
 enum class Kind : uint8_t {
@@ -367,26 +372,45 @@ Node* materialize(Graph& g, const Affine& a) {
   return sum;
 }
 
+// The tests on the limit that keep the copy's bound from wrapping: it runs
+// while j + kStride - 1 is an iteration the loop would run, that is while
+// j < limit - c; `<=` loops also need limit < INT64_MAX (j itself would
+// wrap at the end).
+struct LimitTests {
+  int64_t c;      // the copy runs while j < limit - c
+  bool low;       // test limit > INT64_MIN + c - 1 (else limit - c wraps)
+  bool high;      // test limit < INT64_MAX
+};
+
+LimitTests limitTests(const Plan& p) {
+  LimitTests t;
+  t.c = p.inclusive ? kStride - 2 : kStride - 1;
+  t.low = p.limit->type->lo() <= INT64_MIN + t.c - 1;
+  t.high = p.inclusive && p.limit->type->hi() == INT64_MAX;
+  return t;
+}
+
+// limit - c, the limit narrowed first by the tests that held (on the
+// arms lowArm and highArm) so that its type says it cannot wrap.
+Node* copyBound(Graph& g, const Plan& p, const LimitTests& t, Node* lowArm, Node* highArm) {
+  Node* lim = p.limit;
+  if (t.low)
+    lim = made(g, Op::Cast, {lowArm, lim, g.con(Type::intConst(INT64_MIN + t.c - 1))}, int64_t(CastRel::GT));
+  if (t.high) lim = made(g, Op::Cast, {highArm, lim, g.con(Type::intConst(INT64_MAX))}, int64_t(CastRel::LT));
+  return made(g, Op::Sub, {nullptr, lim, g.con(Type::intConst(t.c))});
+}
+
 // Would the copy's j keep within the type of the loop's j? Its entry
 // value flows into the loop's j, whose type may not widen: so the copy's
-// j (j + 2 while j < limit - 1, or j < limit for `<=`) must stay in it.
-// Tried on throwaway nodes shaped like the copy's.
-bool counterFits(Graph& g, const Plan& p, bool limitTest) {
+// j (j + kStride while j < limit - c) must stay in it. Tried on throwaway
+// nodes shaped like the copy's.
+bool counterFits(Graph& g, const Plan& p, const LimitTests& t) {
   Node* entry = p.loop->in[1];
-  std::vector<Node*> made_;
-  auto keep = [&](Node* n) {
-    made_.push_back(n);
-    return n;
-  };
-  Node* lim = p.limit;
-  if (limitTest)
-    lim = keep(made(g, Op::Cast, {entry, p.limit, g.con(Type::intConst(p.inclusive ? INT64_MAX : INT64_MIN))},
-                    int64_t(p.inclusive ? CastRel::LT : CastRel::GT)));
-  Node* bound = p.inclusive ? lim : keep(made(g, Op::Sub, {nullptr, lim, g.con(Type::intConst(1))}));
-  Node* cj = keep(made(g, Op::Cast, {entry, p.phi, bound}, int64_t(CastRel::LT)));
-  Node* next = keep(made(g, Op::Add, {nullptr, cj, g.con(Type::intConst(2))}));
+  Node* bound = copyBound(g, p, t, entry, entry);
+  Node* cj = made(g, Op::Cast, {entry, p.phi, bound}, int64_t(CastRel::LT));
+  Node* next = made(g, Op::Add, {nullptr, cj, g.con(Type::intConst(kStride))});
   bool fits = p.phi->in[1]->type->meet(next->type)->isa(p.phi->type);
-  for (size_t i = made_.size(); i-- > 0;) g.killIfUnused(made_[i]);
+  g.killIfUnused(next);  // and the rest of the throwaway nodes with it
   return fits;
 }
 
@@ -395,16 +419,13 @@ bool counterFits(Graph& g, const Plan& p, bool limitTest) {
 bool vectorize(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& anchors) {
   Node* loop = p.loop;
   Node* phi = p.phi;
-  const Type* lt = p.limit->type;
-  bool limitTest = p.inclusive ? lt->hi() == INT64_MAX : lt->lo() == INT64_MIN;
-  if (!counterFits(g, p, limitTest)) return false;
+  LimitTests lt = limitTests(p);
+  if (!counterFits(g, p, lt)) return false;
 
   // The guard: each test true, or the loop as written runs it all.
   std::vector<Node*> tests;
-  Node* extreme = g.con(Type::intConst(p.inclusive ? INT64_MAX : INT64_MIN));
-  if (limitTest)
-    tests.push_back(p.inclusive ? made(g, Op::LT, {nullptr, p.limit, extreme})
-                                : made(g, Op::LT, {nullptr, extreme, p.limit}));
+  if (lt.low) tests.push_back(made(g, Op::LT, {nullptr, g.con(Type::intConst(INT64_MIN + lt.c - 1)), p.limit}));
+  if (lt.high) tests.push_back(made(g, Op::LT, {nullptr, p.limit, g.con(Type::intConst(INT64_MAX))}));
   for (auto [x, y] : p.aliasTests) {
     const Access& a = p.accesses[size_t(x)];
     const Access& b = p.accesses[size_t(y)];
@@ -421,20 +442,19 @@ bool vectorize(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& a
     tests.push_back(ok);
   }
   Node* fastIn = loop->in[1];
-  Node* limitArm = nullptr;
+  std::vector<Node*> arms;  // after each test
   std::vector<Node*> failed{nullptr};
   for (Node* test : tests) {
     Node* guard = made(g, Op::If, {fastIn, test});
     fastIn = made(g, Op::CProj, {guard}, 0);
     failed.push_back(made(g, Op::CProj, {guard}, 1));
-    if (!limitArm) limitArm = fastIn;
+    arms.push_back(fastIn);
   }
-  Node* lim = p.limit;
-  if (limitTest)
-    lim = made(g, Op::Cast, {limitArm, p.limit, extreme}, int64_t(p.inclusive ? CastRel::LT : CastRel::GT));
-  Node* bound = p.inclusive ? lim : made(g, Op::Sub, {nullptr, lim, g.con(Type::intConst(1))});
+  Node* lowArm = lt.low ? arms[0] : nullptr;
+  Node* highArm = lt.high ? arms[lt.low ? 1 : 0] : nullptr;
+  Node* bound = copyBound(g, p, lt, lowArm, highArm);
 
-  // The copy's header: j < bound takes two more iterations.
+  // The copy's header: j < bound takes kStride more iterations.
   Node* vloop = g.make(Op::Loop, {nullptr, fastIn, nullptr}, Type::ctrl());
   Node* vj = g.make(Op::Phi, {vloop, phi->in[1], nullptr}, phi->type);
   Node* vtest = made(g, Op::LT, {nullptr, vj, bound});
@@ -443,18 +463,16 @@ bool vectorize(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& a
   Node* vexit = made(g, Op::CProj, {viff}, 1);
   g.setDef(vloop, 2, vbody);
   Node* cj = made(g, Op::Cast, {vbody, vj, bound}, int64_t(CastRel::LT));
-  g.setDef(vj, 2, made(g, Op::Add, {nullptr, cj, g.con(Type::intConst(2))}));
+  g.setDef(vj, 2, made(g, Op::Add, {nullptr, cj, g.con(Type::intConst(kStride))}));
   vj->pos = phi->pos;
 
-  std::unordered_map<const Node*, Node*> copy;
-  copy[phi] = cj;
   std::vector<std::pair<Node*, Node*>> vmem;  // {loop's memory Phi, the copy's}
-  for (Node* m : p.memPhis) {
-    Node* vm = g.make(Op::Phi, {vloop, m->in[1], nullptr}, Type::mem());
-    copy[m] = vm;
-    vmem.push_back({m, vm});
-  }
-  std::unordered_map<const Node*, Node*> splat;
+  for (Node* m : p.memPhis) vmem.push_back({m, g.make(Op::Phi, {vloop, m->in[1], nullptr}, Type::mem())});
+  // kPairs copies of the body, one after the other: pair q does the
+  // iterations j + 2q and j + 2q + 1, on the memory pair q - 1 left.
+  std::unordered_map<const Node*, Node*> splat;  // by value, for all pairs
+  std::unordered_map<const Node*, Node*> copy;   // the pair being made
+  std::unordered_map<const Node*, Node*> first;  // pair 0's (-g)
   auto lanes = [&](Node* d) -> Node* {  // d in both lanes
     auto it = copy.find(d);
     auto k = p.kind.find(d);
@@ -468,35 +486,44 @@ bool vectorize(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& a
     auto it = copy.find(d);
     return it == copy.end() ? d : it->second;
   };
-  for (Node* n : p.order) {
-    Kind k = p.kind.at(n);
-    Node* c = nullptr;
-    switch (n->op) {
-      case Op::Cast: c = mapped(n->in[1]); break;  // a Cast evaluates to its value
-      case Op::Add: case Op::Sub: case Op::Mul: case Op::Shl:
-        c = made(g, n->op, {nullptr, mapped(n->in[1]), mapped(n->in[2])});
-        break;
-      case Op::LT: case Op::LE: continue;  // the copy has its own test
-      case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: {
-        Op op = n->op == Op::FAdd ? Op::VAdd : n->op == Op::FSub ? Op::VSub : n->op == Op::FMul ? Op::VMul : Op::VDiv;
-        c = made(g, op, {nullptr, lanes(n->in[1]), lanes(n->in[2])});
-        break;
+  for (int q = 0; q < kPairs; q++) {
+    std::unordered_map<const Node*, Node*> before = std::move(copy);
+    copy.clear();
+    copy[phi] = cj;
+    for (auto [m, vm] : vmem) copy[m] = q == 0 || m->in[2] == m ? vm : before.at(m->in[2]);
+    for (Node* n : p.order) {
+      Node* c = nullptr;
+      switch (n->op) {
+        case Op::Cast: copy[n] = mapped(n->in[1]); continue;  // a Cast evaluates to its value
+        case Op::Add: case Op::Sub: case Op::Mul: case Op::Shl:
+          if (q > 0) continue;  // indices only lead to pair 0's offsets
+          c = made(g, n->op, {nullptr, mapped(n->in[1]), mapped(n->in[2])});
+          break;
+        case Op::LT: case Op::LE: continue;  // the copy has its own test
+        case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: {
+          Op op = n->op == Op::FAdd ? Op::VAdd : n->op == Op::FSub ? Op::VSub : n->op == Op::FMul ? Op::VMul : Op::VDiv;
+          c = made(g, op, {nullptr, lanes(n->in[1]), lanes(n->in[2])});
+          break;
+        }
+        case Op::Load: case Op::Store: {
+          MemAccess m = MemAccess::decode(n->aux);
+          m.size = int(kVectorBytes);
+          // The offset is 8 * j + invariants: pair q's is pair 0's + 16q,
+          // a displacement in the address rather than arithmetic.
+          Node* off = first.count(n->in[3]) ? first.at(n->in[3]) : mapped(n->in[3]);
+          if (q > 0) off = made(g, Op::Add, {nullptr, off, g.con(Type::intConst(kVectorBytes * q))});
+          if (n->op == Op::Load)
+            c = made(g, Op::Load, {vbody, mapped(n->in[1]), mapped(n->in[2]), off}, m.encode());
+          else
+            c = made(g, Op::Store, {vbody, mapped(n->in[1]), mapped(n->in[2]), off, lanes(n->in[4])}, m.encode());
+          break;
+        }
+        default: internalError("vectorize", "unexpected " + n->label() + " in a loop body");
       }
-      case Op::Load: case Op::Store: {
-        MemAccess m = MemAccess::decode(n->aux);
-        m.size = int(kVectorBytes);
-        if (n->op == Op::Load)
-          c = made(g, Op::Load, {vbody, mapped(n->in[1]), mapped(n->in[2]), mapped(n->in[3])}, m.encode());
-        else
-          c = made(g, Op::Store, {vbody, mapped(n->in[1]), mapped(n->in[2]), mapped(n->in[3]), lanes(n->in[4])},
-                   m.encode());
-        break;
-      }
-      default: internalError("vectorize", "unexpected " + n->label() + " in a loop body");
+      c->pos = n->pos;
+      copy[n] = c;
     }
-    c->pos = n->pos;
-    copy[n] = c;
-    (void)k;
+    if (q == 0) first = copy;
   }
   for (auto [m, vm] : vmem) g.setDef(vm, 2, m->in[2] == m ? vm : copy.at(m->in[2]));
   // -g: the copy's values carry the loop's variables. A two-lane value's
@@ -507,7 +534,7 @@ bool vectorize(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& a
     std::vector<Node*> named(p.order);
     named.push_back(phi);
     for (Node* x : named) {
-      Node* value = x == phi ? vj : copy.count(x) ? copy.at(x) : nullptr;
+      Node* value = x == phi ? vj : first.count(x) ? first.at(x) : nullptr;
       if (!value) continue;
       for (uint32_t k = x->dbg; k != 0; k = g.debugNames[k].next) {
         DebugName d = g.debugNames[k];  // a copy: the vector grows

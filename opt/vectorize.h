@@ -4,9 +4,11 @@
 // loop) and +, -, *, / of their values and of invariant flts gets a copy
 // before it that runs j, j + 1 together: 16-byte loads and stores
 // (movupd), packed arithmetic (addpd, mulpd, ...), an invariant flt in
-// both lanes (unpcklpd), and j stepping by 2 while both lanes are
-// iterations the loop would run. The loop as written then runs what is
-// left (at most one iteration), from where the copy stopped.
+// both lanes (unpcklpd). Each round of the copy does two such pairs (j, j
+// + 1 and j + 2, j + 3; the second pair's addresses differ by a
+// displacement), with j stepping by 4 while all four are iterations the
+// loop would run. The loop as written then runs what is left (at most
+// three iterations), from where the copy stopped.
 // Each lane computes what its scalar iteration did, operation for
 // operation, so the results are the same bits. What may differ is only
 // the order of memory accesses: the copy does an access of iteration j + 1

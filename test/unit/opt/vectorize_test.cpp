@@ -50,11 +50,11 @@ Vectorized vectorize(const std::string& src, std::initializer_list<int64_t> args
   return v;
 }
 
-// f is called from main with lengths 0 .. 2 + argc, so both copies run
+// f is called from main with lengths 0 .. 8 + argc, so both copies run
 // and the one left over is seen for odd and even lengths.
 std::string withMain(const std::string& f, const std::string& call) {
   return f +
-         "\nfor (int n = 0; n < 3 + arg; n++) {\n"
+         "\nfor (int n = 0; n < 9 + arg; n++) {\n"
          "  var x = new flt[n + 2];\n"
          "  var y = new flt[n + 2];\n"
          "  for (int j = 0; j < n + 2; j++) { x[j] = j * 0.5 + 1; y[j] = 7 - j; }\n"
