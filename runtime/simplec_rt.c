@@ -316,11 +316,12 @@ void* __simplec_new_array(int64_t len, int64_t elemSize, const char* file, int64
    * short block for a long array. */
   if (elemSize <= 0 || (uint64_t)len > ((uint64_t)INT64_MAX - 16) / (uint64_t)elemSize)
     __simplec_rt_error(SIMPLEC_ERR_OOM, file, line, col, len, 0);
-  /* Elements of 8 bytes start 16-byte aligned (the length word 8 bytes
-   * below): two of them, as a vectorized loop moves them (movupd), never
-   * straddle a cache line. Memory is never freed, so the 8 bytes before
-   * the length word are simply unused. */
-  int64_t pad = elemSize == 8 && len >= 2 ? 8 : 0;
+  /* Arrays of 8 or more 8-byte elements start them 16-byte aligned (the
+   * length word 8 bytes below): two of them, as a vectorized loop moves
+   * them (movupd), never straddle a cache line. Memory is never freed, so
+   * the 8 bytes before the length word are simply unused. Small objects
+   * (structs are arrays of their fields) keep their malloc size class. */
+  int64_t pad = elemSize == 8 && len >= 8 ? 8 : 0;
   int64_t* p = (int64_t*)((char*)__simplec_alloc(pad + 8 + len * elemSize, file, line, col) + pad);
   p[0] = len;
   return p;

@@ -115,6 +115,15 @@ static void childAlloc(const char* what) {
       if (!zero || ((uintptr_t)p & 15) != 0) printC("bad block\n");
       if (size > 0) memset(p, 0xff, (size_t)size);
     }
+    /* Arrays of 8 or more 8-byte elements: the elements 16-byte aligned
+     * (movupd of two never straddles a cache line), the length word before. */
+    for (int64_t len = 0; len < 40; len += 3) {
+      int64_t* a = __simplec_new_array(len, 8, "a.smp", 1, 1);
+      int zero = 1;
+      for (int64_t i = 1; i <= len; i++) zero &= a[i] == 0;
+      if (a[0] != len || !zero || (len >= 8 && ((uintptr_t)(a + 1) & 15) != 0)) printC("bad array\n");
+      for (int64_t i = 1; i <= len; i++) a[i] = -1;
+    }
     printC("ok\n");
     return;
   }
