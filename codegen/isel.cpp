@@ -730,6 +730,10 @@ class Selector {
     if (isFused(x) && x->op == Op::Shl) {
       m.scale = uint8_t(1) << x->in[2]->type->value();
       x = x->in[1];
+      if (isFused(x) && x->op == Op::Add) {  // (y + c) << k: c << k joins the displacement
+        m.imm += x->in[2]->type->value() * int64_t(m.scale);
+        x = x->in[1];
+      }
     }
     m.index = vregOf(x);
     m.indexVirt = true;
@@ -1026,7 +1030,38 @@ class Selector {
           if (inFunction(u) && !(u->op == Op::Add && isFused(u) && u->in[1] == x && u->in[2] != x)) onlySums = false;
         if (onlySums) fused_[x->id] = 1;
       }
+    // And an index y + c under such a shift: `a[j - 1]` is [a + j*8 + 0],
+    // with no register for j - 1 (when nothing else reads it).
+    for (const BasicBlock& bb : s_.blocks)
+      for (Node* n : bb.nodes) {
+        if (n->op != Op::Shl || !isFused(n) || !isAddressShift(n)) continue;
+        Node* y = n->in[1];
+        if (isFused(y) || y->op != Op::Add || !isIntCon(y->in[2]) || y->in[1] == y->in[2]) continue;
+        int64_t c = y->in[2]->type->value();
+        if (c < -kMaxFoldedIndexConst || c > kMaxFoldedIndexConst) continue;
+        bool onlyShifts = true;
+        for (Node* u : y->out) {
+          if (!inFunction(u)) continue;
+          if (!(u->op == Op::Shl && isFused(u) && isAddressShift(u) && u->in[1] == y)) {
+            onlyShifts = false;
+            break;
+          }
+          for (Node* w : u->out)  // every displacement still fits
+            if (inFunction(w) && !fitsImm32(w->in[2]->type->value() + (c << u->in[2]->type->value())))
+              onlyShifts = false;
+        }
+        if (onlyShifts) fused_[y->id] = 1;
+      }
   }
+
+  // A fused Shl under fused offset sums (not one a sign extension folds).
+  bool isAddressShift(const Node* shl) const {
+    for (const Node* u : shl->out)
+      if (inFunction(u) && !(u->op == Op::Add && isFused(u) && u->in[1] == shl)) return false;
+    return true;
+  }
+  // Small enough that c << 3 plus any fused displacement fits 32 bits.
+  static constexpr int64_t kMaxFoldedIndexConst = 1 << 20;
 
   // (a + b) + k, the inner sum used only there and in the same block, is
   // one three-part lea (spectral's `(i + j) * (i + j + 1) / 2 + i + 1`).

@@ -222,3 +222,16 @@ TEST_CASE("codegen/isel: null is an immediate 0, never a register", "[codegen][i
     at = eol;
   }
 }
+
+TEST_CASE("codegen/isel: a[j - 1] is a displacement of a[j]'s address", "[codegen][isel]") {
+  // (j - 1) << 3 + 8 is [a + j*8 + 0]: no register for j - 1, and the
+  // shifts need none either. (j + 1 is the next counter value: it has a
+  // register anyway, and a[j + 1] reads through it.)
+  std::string text = mirOf("val f = { int[] a, int[] b, int n -> if (n > 100) return f(a, b, n - 1);\n"
+                           "  for (int j = 1; j < n; j++) b[j] = a[j - 1] + a[j] + a[j + 1]; return 0; };\n"
+                           "var a = new int[10]; var b = new int[10]; f(a, b, 9); f(b, a, 9); return 0;",
+                           "f");
+  INFO(text);
+  CHECK(text.find("*8]") != std::string::npos);
+  CHECK(text.find("shl") == std::string::npos);
+}
