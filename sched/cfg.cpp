@@ -133,8 +133,23 @@ class CfgBuilder {
     }
   }
 
+  // A block that only tests and branches (an `else if`'s condition).
+  bool isTestBlock(int b) const {
+    const CfgBlock& x = cfg_.blocks[size_t(b)];
+    return x.ctrl.size() == 2 && x.ctrl.back()->op == Op::If && x.preds.size() == 1;
+  }
+
   // Reverse post-order from the entry. An If's false arm is visited first,
-  // so its true arm lands right after it (the fall-through).
+  // so its true arm lands right after it (the fall-through). In a chain of
+  // tests (`if (op == 1) .. else if (op == 2) ..`) the next test lands
+  // right after instead: a test that fails falls through to the next, and
+  // the matching one jumps out to its arm, as gcc and clang lay it out.
+  bool chainFirst(int b) const {
+    const CfgBlock& x = cfg_.blocks[size_t(b)];
+    return x.succs.size() == 2 && x.ctrl.back()->op == Op::If && x.ctrl.front()->op != Op::Loop &&
+           isTestBlock(x.succs[1]) && !isTestBlock(x.succs[0]);
+  }
+
   void renumberRpo() {
     auto& blocks = cfg_.blocks;
     size_t n = blocks.size();
@@ -147,7 +162,8 @@ class CfgBuilder {
       auto& [b, i] = stack.back();
       const std::vector<int>& s = blocks[size_t(b)].succs;
       if (i < s.size()) {
-        int next = s[s.size() - 1 - i++];
+        size_t k = i++;
+        int next = chainFirst(b) ? s[k] : s[s.size() - 1 - k];
         if (!seen[size_t(next)]) {
           seen[size_t(next)] = 1;
           stack.push_back({next, 0});

@@ -235,3 +235,30 @@ TEST_CASE("codegen/isel: a[j - 1] is a displacement of a[j]'s address", "[codege
   CHECK(text.find("*8]") != std::string::npos);
   CHECK(text.find("shl") == std::string::npos);
 }
+
+TEST_CASE("codegen/isel: an else-if chain's tests are laid out one after another", "[codegen][isel]") {
+  // A test that fails falls through to the next one (sched/cfg.cpp's
+  // layout), and only the matching one jumps, to its arm laid out later.
+  std::string text = mirOf("val f = { int[] a, int op -> if (op > 100) return f(a, op - 1);\n"
+                           "  if (op == 1) a[0] = 5; else if (op == 2) a[1] = 6; else if (op == 3) a[2] = 7;\n"
+                           "  else a[3] = 8; return 0; };\n"
+                           "var a = new int[4]; f(a, arg); f(a, arg + 1); return 0;",
+                           "f");
+  INFO(text);
+  size_t one = text.find(", 1\n  j"), two = text.find(", 2\n  j"), three = text.find(", 3\n  j");
+  REQUIRE(one != std::string::npos);
+  REQUIRE(two != std::string::npos);
+  REQUIRE(three != std::string::npos);
+  CHECK(one < two);
+  CHECK(two < three);
+  // Each test's block is followed by the next test's: one block label
+  // between them, no arm.
+  for (auto [from, to] : {std::pair<size_t, size_t>{one, two}, {two, three}}) {
+    std::string between = text.substr(from, to - from);
+    INFO(between);
+    size_t labels = 0;
+    for (size_t at = between.find(":  succs"); at != std::string::npos; at = between.find(":  succs", at + 1)) labels++;
+    CHECK(labels == 1);
+    CHECK(between.find("mov [") == std::string::npos);
+  }
+}
