@@ -9,6 +9,7 @@
 #include "opt/induction_vars.h"
 #include "opt/iterate.h"
 #include "opt/loop_invariance.h"
+#include "opt/loop_plans.h"
 #include "son/compute.h"
 #include "son/control_flow.h"
 
@@ -403,16 +404,9 @@ void version(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& anc
 
 int versionLoops(Graph& g, uint64_t seed) {
   auto cf = controlFlow(g);
-  std::vector<Node*> loops;
-  for (Node* n : cf->order())
-    if (n->op == Op::Loop) loops.push_back(n);
-  if (loops.empty()) return 0;
+  if (!hasLoop(*cf)) return 0;
   Planner planner(g, *cf);
-  std::vector<Plan> plans;
-  for (Node* loop : loops) {
-    Plan p;
-    if (planner.plan(loop, &p)) plans.push_back(std::move(p));
-  }
+  std::vector<Plan> plans = planLoops<Plan>(*cf, planner);
   for (Plan& p : plans) p.tests = guardTests(g, p);
   std::vector<Graph::DebugAnchor> anchors;
   if (!g.debugNames.empty()) anchors = g.debugAnchors();

@@ -10,6 +10,7 @@
 #include "opt/induction_vars.h"
 #include "opt/iterate.h"
 #include "opt/loop_invariance.h"
+#include "opt/loop_plans.h"
 #include "son/compute.h"
 #include "son/control_flow.h"
 #include "son/mem_access.h"
@@ -570,16 +571,9 @@ bool vectorize(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& a
 
 int vectorizeLoops(Graph& g, uint64_t seed) {
   auto cf = controlFlow(g);
-  std::vector<Node*> loops;
-  for (Node* n : cf->order())
-    if (n->op == Op::Loop) loops.push_back(n);
-  if (loops.empty()) return 0;
+  if (!hasLoop(*cf)) return 0;
   Planner planner(g, *cf);
-  std::vector<Plan> plans;
-  for (Node* loop : loops) {
-    Plan p;
-    if (planner.plan(loop, &p)) plans.push_back(std::move(p));
-  }
+  std::vector<Plan> plans = planLoops<Plan>(*cf, planner);
   std::vector<Graph::DebugAnchor> anchors;
   if (!g.debugNames.empty() && !plans.empty()) anchors = g.debugAnchors();
   int done = 0;

@@ -244,13 +244,7 @@ TEST_CASE("opt/loop_versioning: work grows linearly with the function", "[opt][l
     return s + "  return s; };";
   };
   auto work = [&](int m) {
-    Unit u;
-    opttest::parseUpTo(u, program(m), "loop-version");
-    workCounters() = WorkCounters{};
-    int versioned = sontest::onEachFunction(u, [](Graph& g) { return versionLoops(g); });
-    CHECK(versioned == m);
-    CHECK(sontest::verifyText(u) == "");
-    return workCounters().loopOptSteps + workCounters().nodesMade;
+    return opttest::loopPassWork(program(m), "loop-version", [](Graph& g) { return versionLoops(g); }, m);
   };
   uint64_t small = work(50), large = work(200);
   INFO("work: " << small << " at 50 loops, " << large << " at 200");

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "lexer/diag.h"
+#include "lexer/work_counters.h"
 #include "opt/pipeline.h"
 #include "parser/parser.h"
 #include "son/evaluator.h"
@@ -53,6 +54,20 @@ inline void checkSameRun(const EvalResult& before, const EvalResult& now) {
   CHECK(before.out == now.out);
   CHECK(before.error == now.error);
   CHECK(before.returnValue == now.returnValue);
+}
+
+// The work a loop pass does on `src` (parsed, then the passes before
+// `pass`): loop analysis steps and nodes made; the pass must take
+// `expectLoops` loops and leave a verified graph. Tests compare it on
+// programs of m and 4m loops to see it grow linearly.
+inline uint64_t loopPassWork(const std::string& src, const char* pass, const std::function<int(Graph&)>& runPass,
+                             int expectLoops) {
+  Unit u;
+  parseUpTo(u, src, pass);
+  workCounters() = WorkCounters{};
+  CHECK(sontest::onEachFunction(u, runPass) == expectLoops);
+  CHECK(sontest::verifyText(u) == "");
+  return workCounters().loopOptSteps + workCounters().nodesMade;
 }
 
 // `runPass` runs the pass on one function and returns how many nodes it removed.

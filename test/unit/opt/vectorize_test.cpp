@@ -161,13 +161,7 @@ TEST_CASE("opt/vectorize: work grows linearly with the function", "[opt][vectori
     return s + "  return 0; };";
   };
   auto work = [&](int m) {
-    Unit u;
-    opttest::parseUpTo(u, program(m), "vectorize");
-    workCounters() = WorkCounters{};
-    int done = sontest::onEachFunction(u, [](Graph& g) { return vectorizeLoops(g); });
-    CHECK(done == m);
-    CHECK(sontest::verifyText(u) == "");
-    return workCounters().loopOptSteps + workCounters().nodesMade;
+    return opttest::loopPassWork(program(m), "vectorize", [](Graph& g) { return vectorizeLoops(g); }, m);
   };
   uint64_t small = work(50), large = work(200);
   INFO("work: " << small << " at 50 loops, " << large << " at 200");
