@@ -17,7 +17,8 @@
 // (or overlap at any distance up to 16 bytes): a test before the copy
 // sends such runs to the loop as written. Accesses to two different
 // allocations, or at equal offsets, need no test.
-// Conditions: the loop's only Phis are j (stepping by 1, compared by the
+// Conditions: the loop may run 16 iterations or more (by the ranges of
+// init and limit); the loop's only Phis are j (stepping by 1, compared by the
 // header) and memory; no bounds check, call or other control in the body
 // (the checks a copy made by loop-version dropped are gone there); j is
 // used only in addresses and the header; no value of the body is used

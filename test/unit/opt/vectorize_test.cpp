@@ -76,6 +76,17 @@ TEST_CASE("opt/vectorize: y[j] += s * x[j] runs two at a time", "[opt][vectorize
   CHECK(v.wide >= 3);  // two loads, one store
 }
 
+TEST_CASE("opt/vectorize: a constant trip count of 16 or more", "[opt][vectorize]") {
+  std::string src =
+      "val f = { flt[] y, flt[] x -> for (int j = 0; j < 16; j++) y[j] = x[j] * 2.0 + y[j]; return 0; };\n"
+      "var a = new flt[16 + arg]; var b = new flt[16 + arg];\n"
+      "for (int i = 0; i < 16; i++) { a[i] = i; b[i] = 16 - i; }\n"
+      "f(a, b); f(b, a);\n"
+      "for (int i = 0; i < 16; i++) { sys.io.p(a[i]); sys.io.p(\" \"); sys.io.p(b[i]); sys.io.p(\" \"); }\n"
+      "return 0;\n";
+  CHECK(vectorize(src, {1, 2}).loops >= 1);
+}
+
 TEST_CASE("opt/vectorize: the other shapes it takes", "[opt][vectorize]") {
   // `<=`, offsets on both sides of j, -, / and invariants on either side.
   CHECK(vectorize(withMain("val f = { flt[] y, flt[] x, flt s, int n ->\n"
@@ -142,6 +153,10 @@ TEST_CASE("opt/vectorize: loops it leaves alone", "[opt][vectorize]") {
              "f(y, n)"));
   CHECK(none("val f = { flt[] y, flt[] x, int n -> for (int j = 0; j < n; j++) if (x[j] < 3.0) y[j] = x[j] / y[j];\n"
              "  return 0; };",
+             "f(y, x, n)"));
+  // At most 5 iterations: a round of the copy would gain nothing, and its
+  // wide loads would wait for the narrow stores before them.
+  CHECK(none("val f = { flt[] y, flt[] x, int n -> for (int j = 0; j < 5; j++) y[j] = x[j] * 2.0; return 0; };",
              "f(y, x, n)"));
   // Bounds checks left (no loop-version copy without them: the offset
   // is not a constant nor invariant).
