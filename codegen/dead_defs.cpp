@@ -21,6 +21,7 @@ bool removable(const MInst& mi) {
     case MOp::FAdd: case MOp::FSub: case MOp::FMul: case MOp::FDiv: case MOp::FMin: case MOp::FMax:
     case MOp::FAnd: case MOp::FXor: case MOp::RoundF32: case MOp::CvtSD2SS: case MOp::CvtSS2SD:
     case MOp::VAdd: case MOp::VSub: case MOp::VMul: case MOp::VDiv: case MOp::VSplat:
+    case MOp::VMin: case MOp::VMax: case MOp::VSqrt:
       return true;
     default:
       return false;

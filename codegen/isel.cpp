@@ -351,9 +351,18 @@ class Selector {
         emit(MOp::Mov, {reg(n), reg(n->in[1])});
         emit(MOp::VSplat, {reg(n)});
         break;
-      case Op::VAdd: case Op::VSub: case Op::VMul: case Op::VDiv: {
+      case Op::VNeg: case Op::VAbs: {  // both lanes' sign bits (the masks are two lanes wide)
+        bool neg = n->op == Op::VNeg;
+        (neg ? cx_.usesSignMask : cx_.usesAbsMask) = true;
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        emit(neg ? MOp::FXor : MOp::FAnd,
+             {reg(n), Opnd::memSym(neg ? IselContext::kSignMaskLabel : IselContext::kAbsMaskLabel)});
+        break;
+      }
+      case Op::VSqrt: emit(MOp::VSqrt, {reg(n), reg(n->in[1])}); break;
+      case Op::VAdd: case Op::VSub: case Op::VMul: case Op::VDiv: case Op::VMin: case Op::VMax: {
         MOp op = n->op == Op::VAdd ? MOp::VAdd : n->op == Op::VSub ? MOp::VSub : n->op == Op::VMul ? MOp::VMul
-               : MOp::VDiv;
+               : n->op == Op::VDiv ? MOp::VDiv : n->op == Op::VMin ? MOp::VMin : MOp::VMax;
         // Two-address: the copy into the result is free when its source
         // dies here. An operand from another block (a splat made before a
         // loop) lives on, so a commutative kind starts from the other.

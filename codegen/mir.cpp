@@ -130,6 +130,9 @@ const char* mopName(MOp op) {
     case MOp::VSub: return "subpd";
     case MOp::VMul: return "mulpd";
     case MOp::VDiv: return "divpd";
+    case MOp::VMin: return "minpd";
+    case MOp::VMax: return "maxpd";
+    case MOp::VSqrt: return "sqrtpd";
     case MOp::VSplat: return "unpcklpd";
   }
   return "?";

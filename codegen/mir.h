@@ -127,7 +127,8 @@ struct Opnd {
   X(CvtSD2SS) /* UD(xmm): double to single in place (before an f32 store) */ \
   X(CvtSS2SD) /* UD(xmm): single to double in place (after an f32 load) */ \
   /* SSE2 packed doubles, two lanes; a Mov of size 16 moves both (movupd) */ \
-  X(VAdd) X(VSub) X(VMul) X(VDiv) /* UD, U(xmm) */                         \
+  X(VAdd) X(VSub) X(VMul) X(VDiv) X(VMin) X(VMax) /* UD, U(xmm) */         \
+  X(VSqrt)    /* D, U(xmm): sqrtpd */                                      \
   X(VSplat)   /* UD(xmm): lane 0 copied to lane 1 (unpcklpd) */
 
 enum class MOp : uint8_t {
@@ -203,6 +204,7 @@ inline OpndRole operandRole(MOp op, size_t i) {
     case MOp::Setcc:
     case MOp::Pop:
     case MOp::FSqrt:
+    case MOp::VSqrt:
     case MOp::CvtSI2SD:
     case MOp::CvtTSD2SI:
       return i == 0 ? OpndRole::Def : OpndRole::Use;
@@ -233,6 +235,8 @@ inline OpndRole operandRole(MOp op, size_t i) {
     case MOp::VSub:
     case MOp::VMul:
     case MOp::VDiv:
+    case MOp::VMin:
+    case MOp::VMax:
     case MOp::VSplat:
       return i == 0 ? OpndRole::UseDef : OpndRole::Use;
     case MOp::ParMove:

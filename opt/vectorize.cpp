@@ -259,7 +259,11 @@ class Planner {
           if (n != p->iff->in[1] || !kindOf(*p, n->in[1], inv, &a) || a != Kind::Index) return false;
           k = Kind::Header;
           break;
-        case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: {
+        case Op::FNeg: case Op::FAbs: case Op::FSqrt:
+          if (n->in.size() != 2 || !kindOf(*p, n->in[1], inv, &a) || a != Kind::Vector) return false;
+          k = Kind::Vector;
+          break;
+        case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax: {
           bool lanes = false;
           for (size_t i = 1; i <= 2; i++) {
             if (!kindOf(*p, n->in[i], inv, &a)) return false;
@@ -513,11 +517,12 @@ bool vectorize(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& a
           c = made(g, n->op, {nullptr, mapped(n->in[1]), mapped(n->in[2])});
           break;
         case Op::LT: case Op::LE: continue;  // the copy has its own test
-        case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: {
-          Op op = n->op == Op::FAdd ? Op::VAdd : n->op == Op::FSub ? Op::VSub : n->op == Op::FMul ? Op::VMul : Op::VDiv;
-          c = made(g, op, {nullptr, lanes(n->in[1]), lanes(n->in[2])});
+        case Op::FNeg: case Op::FAbs: case Op::FSqrt:
+          c = made(g, vecOpOf(n->op), {nullptr, lanes(n->in[1])});
           break;
-        }
+        case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax:
+          c = made(g, vecOpOf(n->op), {nullptr, lanes(n->in[1]), lanes(n->in[2])});
+          break;
         case Op::Load: case Op::Store: {
           MemAccess m = MemAccess::decode(n->aux);
           m.size = int(kVectorBytes);

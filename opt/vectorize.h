@@ -1,7 +1,8 @@
 // vectorizeLoops: two iterations at once in SSE2 registers. An innermost
 // counted loop `for (j = init; j < limit; j++)` (or `<=`) whose body is one
 // straight block of flt loads and stores at a[j + d] (d unchanged by the
-// loop) and +, -, *, / of their values and of invariant flts gets a copy
+// loop) and +, -, *, /, min, max, -x, abs and sqrt of their values and of
+// invariant flts gets a copy
 // before it that runs j, j + 1 together: 16-byte loads and stores
 // (movupd), packed arithmetic (addpd, mulpd, ...), an invariant flt in
 // both lanes (unpcklpd). Each round of the copy does two such pairs (j, j

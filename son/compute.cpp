@@ -266,7 +266,8 @@ const Type* compute(const Node* n) {
     case Op::Store:
     case Op::MergeMem: return Type::mem();
     case Op::Load: return computeLoad(n);
-    case Op::VSplat: case Op::VAdd: case Op::VSub: case Op::VMul: case Op::VDiv: return Type::vec();
+    case Op::VSplat: case Op::VAdd: case Op::VSub: case Op::VMul: case Op::VDiv:
+    case Op::VMin: case Op::VMax: case Op::VNeg: case Op::VAbs: case Op::VSqrt: return Type::vec();
     case Op::CProj:
     case Op::Proj: {
       const Type* t = n->in[0]->type;

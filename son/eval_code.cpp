@@ -28,7 +28,7 @@ bool isArith(Op op) {
     case Op::EQ: case Op::NE: case Op::LT: case Op::LE:
     case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FDiv: case Op::FMin: case Op::FMax:
     case Op::FEQ: case Op::FNE: case Op::FLT: case Op::FLE:
-    case Op::VAdd: case Op::VSub: case Op::VMul: case Op::VDiv:
+    case Op::VAdd: case Op::VSub: case Op::VMul: case Op::VDiv: case Op::VMin: case Op::VMax:
       return true;
     default:
       return false;
@@ -233,6 +233,7 @@ class Builder {
         return;
       case Op::Neg: case Op::Not: case Op::Cast: case Op::FNeg: case Op::IToF: case Op::FToI: case Op::FToF32:
       case Op::FSqrt: case Op::FAbs: case Op::FFloor: case Op::FCeil: case Op::VSplat:
+      case Op::VNeg: case Op::VAbs: case Op::VSqrt:
         if (n->in.size() < 2 || !n->in[1]) malformed(ref(n) + " has a missing operand");
         data(n->in[1]);
         return;
@@ -505,7 +506,7 @@ class Builder {
 }  // namespace
 
 bool isUnary(Op op) {
-  return op == Op::Neg || op == Op::Not || op == Op::VSplat || (isFloatOp(op) && !isArith(op));
+  return op == Op::Neg || op == Op::Not || op == Op::VSplat || isUnaryVecOp(op) || (isFloatOp(op) && !isArith(op));
 }
 
 EvalCode buildEvalCode(const Graph& g) { return Builder(g).build(); }

@@ -306,9 +306,14 @@ class Evaluator {
   // Two lanes, each as the scalar kind computes it.
   Val computeVec(const Frame& f, const EvalNode& n, Val a) const {
     if (n.op == Op::VSplat) return Val{doubleToBits(fltOf(f, n, a)), EvalKind::Vec, doubleToBits(fltOf(f, n, a))};
+    Op op = laneOp(n.op);
+    if (isUnaryVecOp(n.op)) {
+      if (a.k != EvalKind::Vec) fail(f, n, "does vector arithmetic on a value that is not a vector");
+      return Val{doubleToBits(foldFloatUnary(op, bitsToDouble(a.v))), EvalKind::Vec,
+                 doubleToBits(foldFloatUnary(op, bitsToDouble(a.hi)))};
+    }
     Val b = read(f, n.b);
     if (a.k != EvalKind::Vec || b.k != EvalKind::Vec) fail(f, n, "does vector arithmetic on a value that is not a vector");
-    Op op = laneOp(n.op);
     return Val{doubleToBits(foldFloatBinary(op, bitsToDouble(a.v), bitsToDouble(b.v))), EvalKind::Vec,
                doubleToBits(foldFloatBinary(op, bitsToDouble(a.hi), bitsToDouble(b.hi)))};
   }

@@ -127,7 +127,9 @@ std::vector<std::string> verify(const Graph& g) {
       errs.push_back(nodeRef(n) + ": a 16-byte store of a value that is not f64x2" + typeOfInput(n->in[4]));
     if (n->op == Op::VSplat && (n->in.size() != 2 || !n->in[1] || !n->in[1]->type || !n->in[1]->type->isFlt()))
       errs.push_back(nodeRef(n) + " must have one flt input");
-    if (isVecOp(n->op) && n->op != Op::VSplat &&
+    if (isUnaryVecOp(n->op) && (n->in.size() != 2 || !isVec(n->in[1])))
+      errs.push_back(nodeRef(n) + " must have one f64x2 input");
+    if (isVecOp(n->op) && n->op != Op::VSplat && !isUnaryVecOp(n->op) &&
         (n->in.size() != 3 || !isVec(n->in[1]) || !isVec(n->in[2])))
       errs.push_back(nodeRef(n) + " must have two f64x2 inputs");
     if (n->op == Op::MergeMem)

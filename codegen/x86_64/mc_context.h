@@ -51,7 +51,8 @@ namespace simplec::x86_64 {
   X(DIVSDrr) X(DIVSDrm) X(MINSDrr) X(MINSDrm) X(MAXSDrr) X(MAXSDrm)                  \
   X(ANDPDrm) X(XORPDrm) X(SQRTSDr) X(UCOMISDrr) X(UCOMISDrm)                         \
   X(CVTSI642SDrr) X(CVTTSD2SI64rr) X(CVTSD2SSrr) X(CVTSS2SDrr)                     \
-  X(MOVUPDrm) X(MOVUPDmr) X(ADDPDrr) X(SUBPDrr) X(MULPDrr) X(DIVPDrr) X(UNPCKLPDrr)
+  X(MOVUPDrm) X(MOVUPDmr) X(ADDPDrr) X(SUBPDrr) X(MULPDrr) X(DIVPDrr) X(UNPCKLPDrr)  \
+  X(MINPDrr) X(MAXPDrr) X(SQRTPDr)
 // clang-format on
 
 enum class XOp : uint16_t {

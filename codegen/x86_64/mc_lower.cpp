@@ -403,16 +403,23 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
     case MOp::VAdd:
     case MOp::VSub:
     case MOp::VMul:
-    case MOp::VDiv: {
+    case MOp::VDiv:
+    case MOp::VMin:
+    case MOp::VMax: {
       // Register operands only: a memory operand of a packed instruction
       // must be 16-byte aligned, and array elements are not.
       expectOps(mi, 2);
       XOp op = mi.op == MOp::VAdd ? XOp::ADDPDrr : mi.op == MOp::VSub ? XOp::SUBPDrr
-             : mi.op == MOp::VMul ? XOp::MULPDrr : XOp::DIVPDrr;
+             : mi.op == MOp::VMul ? XOp::MULPDrr : mi.op == MOp::VDiv ? XOp::DIVPDrr
+             : mi.op == MOp::VMin ? XOp::MINPDrr : XOp::MAXPDrr;
       unsigned d = xmmReg(mi.ops[0]);
       emit(llvm::MCInstBuilder(t_.op(op)).addReg(d).addReg(d).addReg(xmmReg(mi.ops[1])));
       return;
     }
+    case MOp::VSqrt:
+      expectOps(mi, 2);
+      emit(llvm::MCInstBuilder(t_.op(XOp::SQRTPDr)).addReg(xmmReg(mi.ops[0])).addReg(xmmReg(mi.ops[1])));
+      return;
     case MOp::VSplat: {
       expectOps(mi, 1);
       unsigned r = xmmReg(mi.ops[0]);

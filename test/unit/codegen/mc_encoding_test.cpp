@@ -249,6 +249,9 @@ const std::vector<Case>& cases() {
     {"mulpd %xmm3, %xmm12", I(MOp::VMul, {X(12), X(3)}), {0x66, 0x44, 0x0f, 0x59, 0xe3}},
     {"divpd %xmm15, %xmm14", I(MOp::VDiv, {X(14), X(15)}), {0x66, 0x45, 0x0f, 0x5e, 0xf7}},
     {"unpcklpd %xmm5, %xmm5", I(MOp::VSplat, {X(5)}), {0x66, 0x0f, 0x14, 0xed}},
+    {"minpd %xmm1, %xmm0", I(MOp::VMin, {X(0), X(1)}), {0x66, 0x0f, 0x5d, 0xc1}},
+    {"maxpd %xmm9, %xmm2", I(MOp::VMax, {X(2), X(9)}), {0x66, 0x41, 0x0f, 0x5f, 0xd1}},
+    {"sqrtpd %xmm3, %xmm12", I(MOp::VSqrt, {X(12), X(3)}), {0x66, 0x44, 0x0f, 0x51, 0xe3}},
   };
   return kCases;
 }

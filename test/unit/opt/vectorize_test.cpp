@@ -94,6 +94,13 @@ TEST_CASE("opt/vectorize: the other shapes it takes", "[opt][vectorize]") {
                            "f(y, x, 3.0, n)"),
                   {1, 2})
             .loops >= 1);
+  // min, max, -x, abs and sqrt (a NaN and -0.0 among the values).
+  CHECK(vectorize(withMain("val f = { flt[] y, flt[] x, int n -> for (int j = 0; j < n; j++)\n"
+                           "  y[j] = sys.math.min(x[j], y[j]) - sys.math.max(-x[j], sys.math.sqrt(sys.math.abs(y[j])));\n"
+                           "  return 0; };",
+                           "x[0] = 0.0 / (n - n); y[1] = -0.0; f(y, x, n)"),
+                  {1, 2})
+            .loops >= 1);
   // A store of an invariant.
   CHECK(vectorize(withMain("val f = { flt[] y, flt s, int n -> for (int j = 0; j < n; j++) y[j] = s; return 0; };",
                            "f(y, 2.5, n)"),
