@@ -351,14 +351,6 @@ class Selector {
         emit(MOp::Mov, {reg(n), reg(n->in[1])});
         emit(MOp::VSplat, {reg(n)});
         break;
-      case Op::VNeg: case Op::VAbs: {  // both lanes' sign bits (the masks are two lanes wide)
-        bool neg = n->op == Op::VNeg;
-        (neg ? cx_.usesSignMask : cx_.usesAbsMask) = true;
-        emit(MOp::Mov, {reg(n), reg(n->in[1])});
-        emit(neg ? MOp::FXor : MOp::FAnd,
-             {reg(n), Opnd::memSym(neg ? IselContext::kSignMaskLabel : IselContext::kAbsMaskLabel)});
-        break;
-      }
       case Op::VSqrt: emit(MOp::VSqrt, {reg(n), reg(n->in[1])}); break;
       case Op::VAdd: case Op::VSub: case Op::VMul: case Op::VDiv: case Op::VMin: case Op::VMax: {
         MOp op = n->op == Op::VAdd ? MOp::VAdd : n->op == Op::VSub ? MOp::VSub : n->op == Op::VMul ? MOp::VMul
@@ -374,8 +366,9 @@ class Selector {
         emit(op, {reg(n), reg(n->in[3 - first])});
         break;
       }
-      case Op::FNeg: case Op::FAbs: {
-        bool neg = n->op == Op::FNeg;
+      case Op::FNeg: case Op::FAbs: case Op::VNeg: case Op::VAbs: {
+        // The sign masks are two lanes wide: the same instruction serves both.
+        bool neg = n->op == Op::FNeg || n->op == Op::VNeg;
         (neg ? cx_.usesSignMask : cx_.usesAbsMask) = true;
         emit(MOp::Mov, {reg(n), reg(n->in[1])});
         emit(neg ? MOp::FXor : MOp::FAnd,
