@@ -1,6 +1,7 @@
 // Loop vectorization by two: see vectorize.h.
 #include "opt/vectorize.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -89,8 +90,8 @@ struct Plan {
   std::vector<Node*> order;  // the body's data nodes, inputs first
   std::unordered_map<const Node*, Kind> kind;
   std::vector<Access> accesses;
-  // Pairs of accesses (at least one a store) that may be to one array at
-  // offsets 1 to 15 bytes apart, and so need a test: {x, y, same pointer}.
+  // Pairs of accesses (indices into `accesses`, at least one a store) that
+  // may be to one array at offsets 1 to 15 bytes apart: each gets a test.
   std::vector<std::pair<int, int>> aliasTests;
 };
 

@@ -671,9 +671,6 @@ class Evaluator {
     return at / elem;
   }
 
-  // The bits of double element `cell` (a never-stored one is 0.0).
-  static int64_t floatCell(const Obj& o, int64_t cell) { return o.cells[size_t(cell)]; }
-
   bool isExternMemory(const MemAccess& m) const {
     return size_t(m.alias) < g_.aliases.size() && g_.aliases[size_t(m.alias)] == "extern";
   }
@@ -762,7 +759,8 @@ class Evaluator {
           if (cell < 0) {
             v = Val{o.len, EvalKind::Int};
           } else if (m.size == 16) {
-            v = Val{floatCell(o, cell), EvalKind::Vec, floatCell(o, cell + 1)};
+            // Two doubles' bits (a never-stored element's 0 is 0.0).
+            v = Val{o.cells[size_t(cell)], EvalKind::Vec, o.cells[size_t(cell) + 1]};
           } else {
             EvalKind k = o.kinds[size_t(cell)];
             int64_t x = o.cells[size_t(cell)];
