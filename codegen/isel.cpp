@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <unordered_map>
 
 #include "codegen/call_sites.h"
+#include "codegen/constant_homes.h"
 #include "codegen/dead_defs.h"
 #include "codegen/debug_values.h"
 #include "codegen/div_magic.h"
@@ -99,7 +101,7 @@ std::vector<ArgPlace> placeArgs(const std::vector<bool>& isFloat) {
 class Selector {
  public:
   Selector(const Graph& g, const Schedule& s, const IselContext& cx)
-      : g_(g), s_(s), cx_(cx), vreg_(g.size(), -1), fused_(g.size(), 0), indexInBlock_(g.size(), -1) {
+      : g_(g), s_(s), cx_(cx), homes_(s), vreg_(g.size(), -1), fused_(g.size(), 0), indexInBlock_(g.size(), -1) {
     for (const BasicBlock& bb : s_.blocks)
       for (size_t i = 0; i < bb.nodes.size(); i++) indexInBlock_[bb.nodes[i]->id] = int(i);
   }
@@ -113,9 +115,11 @@ class Selector {
     lastMBlock_.assign(s_.blocks.size(), -1);
     f_.blocks.reserve(s_.blocks.size() + s_.blocks.size() / 2);
     for (size_t b = 0; b < s_.blocks.size(); b++) firstMBlock_[b] = newBlock(s_.blocks[b].loopDepth);
+    findHoistedConstants();
     std::vector<size_t> chainStart(s_.blocks.size() + 1, 0);
     for (size_t b = 0; b < s_.blocks.size(); b++) {
       cur_ = firstMBlock_[b];
+      curBlock_ = int(b);
       chainStart[b] = layout_.size();
       layout_.push_back(cur_);
       size_t made = f_.blocks.size();
@@ -187,7 +191,9 @@ class Selector {
       case Op::Add: case Op::Sub: case Op::Mul: case Op::And: case Op::Or: case Op::Xor:
       case Op::Shl: case Op::Sar: case Op::Shr:
       case Op::EQ: case Op::NE: case Op::LT: case Op::LE:
-        return slot == 2;
+        // `x > 3` is 3 < x: compared the other way round (emitCompare).
+        return slot == 2 || (slot == 1 && !isIntCon(user->in[2]) && !isNullCon(user->in[2]) &&
+                             !foldedLoad(user->in[2]));
       case Op::Phi: return slot >= 1;
       case Op::Call: return slot >= 3;
       case Op::BoundsCheck: return slot == 2;
@@ -201,27 +207,126 @@ class Selector {
       default: return false;
     }
   }
-  // A Cast's bound is only knowledge: no instruction reads it.
-  bool needsRegister(const Node* c) const {
-    for (const Node* u : c->out) {
-      if (!inFunction(u)) continue;
-      for (size_t i = 0; i < u->in.size(); i++)
-        if (u->in[i] == c && !foldsImm(u, i, c) && !(u->op == Op::Cast && i == 2)) return true;
-    }
-    return false;
-  }
 
   // A Cast only changes what the optimizer knows: it is its input's vreg.
   // (That vreg is only written again by a Phi's moves at a back edge, and
   // no use of the Cast is reached from there without passing the Cast
   // again: the Cast dominates its uses.) As a copy of its own it kept the
   // input alive beside it (words' `while (k < len && ...)`: a mov per step).
+  // A constant's vreg depends on the block reading it (constantVReg).
   int vregOf(const Node* n) {
+    if (isMadeConstant(n)) return constantVReg(n);
     int& v = vreg_[n->id];  // vreg_ never grows here: the reference stays valid
     if (v >= 0) return v;
-    if (n->op == Op::Cast && n->in.size() > 1 && n->in[1] && isFloatValue(n) == isFloatValue(n->in[1]))
-      return v = vregOf(n->in[1]);
-    return v = f_.newVReg(isVecValue(n) ? RegClass::Vec : isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
+    if (castsSameClass(n)) {
+      int r = vregOf(n->in[1]);
+      if (!isMadeConstant(castRoot(n))) v = r;
+      return r;
+    }
+    return v = newVRegFor(n);
+  }
+  int newVRegFor(const Node* n) {
+    return f_.newVReg(isVecValue(n) ? RegClass::Vec : isFloatValue(n) ? RegClass::Xmm : RegClass::Gpr);
+  }
+  bool castsSameClass(const Node* n) const {
+    return n->op == Op::Cast && n->in.size() > 1 && n->in[1] && isFloatValue(n) == isFloatValue(n->in[1]);
+  }
+  const Node* castRoot(const Node* n) const {
+    while (castsSameClass(n)) n = n->in[1];
+    return n;
+  }
+
+  // Constants are made where they are read (see constant_homes.h), not in
+  // the block GCM gave them: values of the program that emitConstant makes
+  // in one instruction.
+  bool isMadeConstant(const Node* n) const {
+    if (n->op != Op::Con) return false;
+    const Type* t = n->type;
+    return t->isInt() || t->isFltConst() || t->isNullPtr() || ((t->kind() == TKind::FunPtr || t->isPtr()) && t->isConst());
+  }
+  void emitConstant(const Node* n, int v) {
+    const Type* t = n->type;
+    Opnd d = Opnd::vreg(v);
+    if (t->isFltConst()) emit(MOp::Mov, {d, floatConst(t->fltValue())});
+    else if (t->isInt()) emit(MOp::Mov, {d, Opnd::imm64(t->value())});
+    else if (t->isNullPtr()) emit(MOp::Mov, {d, Opnd::imm64(0)});
+    else if (t->kind() == TKind::FunPtr) emit(MOp::Lea, {d, Opnd::memSym(g_.unit().funs[size_t(t->fun())].symbol)});
+    else emit(MOp::Lea, {d, Opnd::memSym(IselContext::stringLabel(t->fun()))});
+  }
+  // Does `user` read constant `c`, its input `slot`, from a register?
+  // Direct calls name the function; a Cast's bound is only knowledge.
+  bool readsConstantReg(const Node* user, size_t slot, const Node* c) const {
+    if (foldsImm(user, slot, c)) return false;
+    if (user->op == Op::Cast && slot == 2) return false;
+    if (user->op == Op::Call && slot == 2 && c->type->kind() == TKind::FunPtr) return false;
+    return true;
+  }
+  struct MadeConstant {
+    int vreg;
+    bool made;  // the instruction is emitted (a hoisted one: at the end of its home)
+  };
+  static uint64_t constantKey(const Node* n, int block) { return uint64_t(n->id) << 32 | uint32_t(block); }
+  // The vreg of constant n for a read in the block being selected. Made at
+  // the first read in its home block, or at the end of its home when that
+  // is a block before a loop. A cold stub gets a copy of its own unless the
+  // main path has made it already (the stub is entered from there).
+  int constantVReg(const Node* n) {
+    int conBlock = s_.blockIndexOf(n);
+    int home = conBlock < 0 ? curBlock_ : homes_.home(curBlock_, conBlock);
+    auto it = made_.find(constantKey(n, home));
+    if (it == made_.end() && home != curBlock_) it = made_.find(constantKey(n, home = curBlock_));
+    if (it != made_.end() && (it->second.made || home != curBlock_)) return it->second.vreg;
+    if (f_.blocks[size_t(cur_)].cold) {
+      int v = newVRegFor(n);
+      emitConstant(n, v);
+      return v;
+    }
+    if (it == made_.end()) it = made_.emplace(constantKey(n, home), MadeConstant{newVRegFor(n), false}).first;
+    emitConstant(n, it->second.vreg);
+    it->second.made = true;
+    return it->second.vreg;
+  }
+  // Constants read in loops hoisted to a block before them: each gets its
+  // vreg now and its instruction at the end of that block (emitHoisted).
+  void findHoistedConstants() {
+    hoisted_.assign(s_.blocks.size(), {});
+    std::vector<const Node*> readers;
+    for (size_t b = 0; b < s_.blocks.size(); b++)
+      for (const Node* c : s_.blocks[b].nodes) {
+        if (!isMadeConstant(c)) continue;
+        // Reads through Casts are reads of the constant.
+        readers.assign(1, c);
+        for (size_t k = 0; k < readers.size(); k++)
+          for (const Node* u : readers[k]->out) {
+            if (!inFunction(u)) continue;
+            for (size_t i = 0; i < u->in.size(); i++) {
+              if (u->in[i] != readers[k]) continue;
+              if (castsSameClass(u) && i == 1) {
+                readers.push_back(u);
+                continue;
+              }
+              if (!readsConstantReg(u, i, c)) continue;
+              int at = s_.blockIndexOf(u);
+              if (u->op == Op::Phi && i > 0) {
+                const std::vector<int>& preds = s_.blocks[size_t(at)].preds;
+                at = i - 1 < preds.size() ? preds[i - 1] : -1;
+              }
+              if (at < 0) continue;
+              int home = homes_.home(at, int(b));
+              if (home == at || made_.count(constantKey(c, home))) continue;
+              made_.emplace(constantKey(c, home), MadeConstant{newVRegFor(c), false});
+              hoisted_[size_t(home)].push_back(c);
+            }
+          }
+      }
+  }
+  void emitHoisted(int b) {
+    for (const Node* c : hoisted_[size_t(b)]) {
+      MadeConstant& m = made_.at(constantKey(c, b));
+      if (m.made) continue;
+      emitConstant(c, m.vreg);
+      m.made = true;
+    }
   }
   // The operand for `n` used by `user` at input `slot`.
   Opnd use(const Node* user, size_t slot) {
@@ -237,12 +342,14 @@ class Selector {
 
   void selectBlock(int b) {
     const BasicBlock& bb = s_.blocks[size_t(b)];
+    Node* last = bb.last();
     for (Node* n : bb.nodes) {
       if (isFused(n)) continue;
+      if (n == last && n->op == Op::If) emitHoisted(b);
       selectNode(b, n);
     }
-    Node* last = bb.last();
     if (last && last->op == Op::Never) {
+      emitHoisted(b);
       // Stay in the endless loop; the exit arm (succs[0]) is dead code.
       int target = bb.succs[1];
       phiMoves(b, target);
@@ -254,6 +361,7 @@ class Selector {
     if (last && last->op != Op::If && last->op != Op::Return) {
       SIMPLEC_CHECK(bb.succs.size() == 1, "isel", "block without a terminator has " +
                                                         std::to_string(bb.succs.size()) + " successors");
+      emitHoisted(b);
       int target = bb.succs[0];
       phiMoves(b, target);
       emit(MOp::Jmp, {Opnd::block(firstMBlock_[size_t(target)])});
@@ -295,7 +403,7 @@ class Selector {
             emit(MOp::CvtSS2SD, {reg(n)});
         }
         break;
-      case Op::Con: selectCon(n); break;
+      case Op::Con: break;  // made where it is read (constantVReg)
       case Op::Add: selectAdd(n); break;
       case Op::And:
         if (int w = zeroExtendWidth(n)) {
@@ -319,7 +427,8 @@ class Selector {
       case Op::Shl: case Op::Shr: selectShift(n); break;
       case Op::Div: case Op::Mod: selectDivMod(n); break;
       case Op::Cast:  // only the optimizer's knowledge changes: no code (see vregOf)
-        if (vregOf(n) != vregOf(n->in[1])) emit(MOp::Mov, {reg(n), reg(n->in[1])});
+        if (castsSameClass(n)) break;
+        emit(MOp::Mov, {reg(n), reg(n->in[1])});
         break;
       case Op::Neg:
         emit(MOp::Mov, {reg(n), reg(n->in[1])});
@@ -411,7 +520,7 @@ class Selector {
   Cond emitCompare(Node* n) {
     if (n->op == Op::FLT || n->op == Op::FLE) {
       emit(MOp::Ucomisd, {reg(n->in[2]), use(n, 1)});
-    } else if (foldedLoad(n->in[1])) {
+    } else if (foldedLoad(n->in[1]) || foldsImm(n, 1, n->in[1])) {
       emit(MOp::Cmp, {reg(n->in[2]), use(n, 1)});
       return swapOperands(condOf(n->op));
     } else {
@@ -481,37 +590,6 @@ class Selector {
       emit(std::move(mv));
       if (single) emit(MOp::CvtSS2SD, {reg(p)});  // an f32 arrives as single precision
     }
-  }
-
-  void selectCon(Node* n) {
-    if (n->type->isFltConst()) {
-      if (needsRegister(n)) emit(MOp::Mov, {reg(n), floatConst(n->type->fltValue())});
-      return;
-    }
-    if (n->type->isInt()) {
-      if (needsRegister(n)) emit(MOp::Mov, {reg(n), Opnd::imm64(n->type->value())});
-      return;
-    }
-    if (n->type->kind() == TKind::FunPtr && n->type->isConst()) {
-      // Direct calls name the symbol; only other uses need the address.
-      bool needed = false;
-      for (const Node* u : n->out)
-        if (inFunction(u))
-          for (size_t i = 0; i < u->in.size(); i++)
-            if (u->in[i] == n && !(u->op == Op::Call && i == 2)) needed = true;
-      if (!needed) return;
-      emit(MOp::Lea, {reg(n), Opnd::memSym(g_.unit().funs[size_t(n->type->fun())].symbol)});
-      return;
-    }
-    if (n->type->isNullPtr()) {
-      if (needsRegister(n)) emit(MOp::Mov, {reg(n), Opnd::imm64(0)});
-      return;
-    }
-    if (n->type->isPtr() && n->type->isConst()) {
-      emit(MOp::Lea, {reg(n), Opnd::memSym(IselContext::stringLabel(n->type->fun()))});
-      return;
-    }
-    // Memory and control constants produce no value.
   }
 
   void selectAdd(Node* n) {
@@ -1183,8 +1261,13 @@ class Selector {
   const Graph& g_;
   const Schedule& s_;
   const IselContext& cx_;
+  ConstantHomes homes_;
   MFunction f_;
   int cur_ = 0;
+  int curBlock_ = 0;  // the schedule block being selected
+  // Constants by (node, home block), and those each block makes at its end.
+  std::unordered_map<uint64_t, MadeConstant> made_;
+  std::vector<std::vector<const Node*>> hoisted_;
   std::vector<int> firstMBlock_, lastMBlock_;
   std::vector<int> layout_;  // non-cold blocks in layout order
   // By node id (ids are dense per graph): the node's vreg or -1, and

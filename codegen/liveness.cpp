@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "lexer/work_counters.h"
+
 namespace simplec {
 
 using namespace mir;
@@ -200,6 +202,9 @@ Liveness computeLiveness(const MFunction& f) {
       }
     }
   }
+  uint64_t entries = 0;
+  for (int b = 0; b < n; ++b) entries += lv.liveIn[size_t(b)].elements().size() + lv.liveOut[size_t(b)].elements().size();
+  workCounters().liveSetEntries += entries;
   return lv;
 }
 

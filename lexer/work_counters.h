@@ -21,6 +21,7 @@ struct WorkCounters {
   uint64_t inlinedNodes = 0;      // nodes copied by inlining
   uint64_t parseRounds = 0;       // whole-file parses (a file is parsed again when an assumption fails)
   uint64_t loopOptSteps = 0;      // nodes looked at by the loop analyses (invariance, induction variables, lengths)
+  uint64_t liveSetEntries = 0;    // registers in the blocks' live-in and live-out sets (register allocation)
   // Memory rather than work (not in total()): the most parser scopes held
   // at once, which should follow the largest function, not the file.
   uint64_t scopesHeldPeak = 0;
@@ -38,7 +39,7 @@ struct WorkCounters {
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
-           inlinedNodes + loopOptSteps;
+           inlinedNodes + loopOptSteps + liveSetEntries;
   }
   // Each counter by name, for reports.
   template <class F>
@@ -55,6 +56,7 @@ struct WorkCounters {
     f("inlined nodes", inlinedNodes);
     f("parse rounds", parseRounds);
     f("loop analysis steps", loopOptSteps);
+    f("live-set entries", liveSetEntries);
     f("parser scopes held at most", scopesHeldPeak);
     f("graphs packed", graphsPacked);
     f("node chunks freed", poolChunksFreed);

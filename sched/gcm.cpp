@@ -1,7 +1,8 @@
 // Global code motion (Click, PLDI'95) for one function: blocks, dominators
 // and loops, then schedule early, schedule late, and the choice of the block
-// with the shallowest loop depth between the two; then the layout and the
-// local schedule of each block. Works on reverse post-order block numbers
+// with the shallowest loop depth between the two, then values that end
+// their inputs' lives moved up within their control-equivalence class; then
+// the layout and the local schedule of each block. Works on reverse post-order block numbers
 // and renumbers to the layout order only when building the Schedule.
 #include "sched/gcm.h"
 
@@ -10,6 +11,7 @@
 #include "lexer/diag.h"
 #include "son/unit.h"
 #include "sched/cfg.h"
+#include "sched/control_equivalence.h"
 #include "sched/overwriters.h"
 #include "son/dominators.h"
 #include "sched/local_sched.h"
@@ -22,8 +24,9 @@ namespace {
 
 class Placer {
  public:
-  Placer(const Graph& g, const FunctionCfg& cfg, const DomTree& dom, const LoopNest& nest, const MemoryIndex& mem)
-      : g_(g), cfg_(cfg), dom_(dom), nest_(nest), mem_(mem) {}
+  Placer(const Graph& g, const FunctionCfg& cfg, const DomTree& dom, const LoopNest& nest, const MemoryIndex& mem,
+         const std::vector<int>& equivalenceTop)
+      : g_(g), cfg_(cfg), dom_(dom), nest_(nest), mem_(mem), equivalenceTop_(equivalenceTop) {}
 
   // The block (RPO number) of every node of cfg.nodes, by index.
   std::vector<int> place() {
@@ -35,6 +38,7 @@ class Placer {
     computeShallowerUp();
     scheduleEarly();
     scheduleLate();
+    hoistLastUses();
     return std::move(block_);
   }
 
@@ -164,6 +168,67 @@ class Placer {
     }
   }
 
+  // A value that is the last use of two or more inputs (constants aside)
+  // ends their lives where it is computed: moved up to the earliest block
+  // where its inputs are and that runs exactly when its block runs (its
+  // control-equivalence class), it holds one register where they held
+  // several. Placed as late as possible, a sum of many calls' results kept
+  // every result alive to the end of the function (register allocation
+  // quadratic in its size). Inputs first, so an input that moved up is
+  // where it ends; a value only moves up, so it still dominates its users.
+  // Compares stay by the branch that fuses them; loads stay late.
+  void hoistLastUses() {
+    const std::vector<Node*>& nodes = cfg_.nodes;
+    for (int i : topo_) {
+      const Node* n = nodes[size_t(i)];
+      if (n->op == Op::Load || n->op == Op::Con || isCompareOp(n->op) || !n->type ||
+          !(n->type->isInt() || n->type->isFlt()))
+        continue;
+      int at = block_[size_t(i)];
+      int from = 0;  // the deepest block of the inputs (a control input too)
+      for (const Node* d : n->in)
+        if (d && d != g_.start()) from = deeper(n, from, block_[size_t(cfg_.indexOf(d))]);
+      int top = equivalenceTop_[size_t(at)];
+      int to = dom_.depth(top) >= dom_.depth(from) ? top
+               : nest_.innermost[size_t(from)] == nest_.innermost[size_t(at)] ? from : at;
+      if (to == at) continue;
+      int ending = 0;
+      for (size_t k = 1; k < n->in.size(); k++) {
+        const Node* d = n->in[k];
+        if (!d || d == g_.start() || d->op == Op::Con) continue;
+        if (endsAt(d, n, to)) ending++;
+      }
+      if (ending >= 2) block_[size_t(i)] = to;
+    }
+  }
+  // Is n the last reader of d when placed in block `to`? d is made inside
+  // every loop that holds `to` (else it is needed around it), and its other
+  // users (a few at most: the check stays cheap) read it in `to` or in
+  // blocks before it in reverse post-order (a Phi: its merge, but not along
+  // a back edge). No path from `to` reaches those without passing a back
+  // edge of a loop that holds `to`, and so d's definition again.
+  bool endsAt(const Node* d, const Node* n, int to) const {
+    if (d->out.size() > 8) return false;
+    int toLoop = nest_.innermost[size_t(to)];
+    if (toLoop != -1) {
+      int l = nest_.innermost[size_t(block_[size_t(cfg_.indexOf(d))])];
+      while (l != -1 && l != toLoop) l = nest_.loops[size_t(l)].parent;
+      if (l != toLoop) return false;
+    }
+    for (const Node* u : d->out) {
+      if (u == n) continue;
+      int ui = cfg_.indexOf(u);
+      if (ui < 0) continue;  // not in the function: never placed, never read
+      if (block_[size_t(ui)] > to) return false;
+      if (u->op == Op::Phi && u->in[0]->op == Op::Loop && u->in.size() > 2 && u->in[2] == d) return false;
+    }
+    return true;
+  }
+  static bool isCompareOp(Op op) {
+    return op == Op::EQ || op == Op::NE || op == Op::LT || op == Op::LE || op == Op::FLT || op == Op::FLE ||
+           op == Op::Not;
+  }
+
   // A load must run before anything that may overwrite what it reads: stores
   // to the same memory (unless they provably touch other bytes), calls that
   // take it, and the ends of the blocks whose edges carry it into a Phi (the
@@ -232,6 +297,7 @@ class Placer {
   const DomTree& dom_;
   const LoopNest& nest_;
   const MemoryIndex& mem_;
+  const std::vector<int>& equivalenceTop_;
   std::vector<int> block_, early_, lca_, up_, topo_;
   std::vector<char> floating_;
 };
@@ -250,7 +316,10 @@ Schedule runGcm(const Graph& g) {
   LoopNest nest = findLoops(preds, dom, backEdges);
 
   MemoryIndex mem(g, cfg.nodes);
-  std::vector<int> placed = Placer(g, cfg, dom, nest, mem).place();
+  std::vector<std::vector<int>> succs(nb);
+  for (size_t b = 0; b < nb; b++) succs[b] = cfg.blocks[b].succs;
+  std::vector<int> equivalenceTop = controlEquivalenceTops(succs, dom, nest);
+  std::vector<int> placed = Placer(g, cfg, dom, nest, mem, equivalenceTop).place();
 
   // Renumber to the layout order.
   std::vector<int> order = loopLayout(nest);

@@ -4,8 +4,11 @@
 // Post: every live data node of the function is placed in exactly one block
 // that dominates all its uses (Phi uses count at the matching predecessor)
 // and is dominated by all its inputs' blocks; among the legal blocks the one
-// with the shallowest loop depth is chosen (the latest on a tie); blocks are
-// laid out in reverse post-order with loop bodies kept together.
+// with the shallowest loop depth is chosen (the latest on a tie), except that
+// a value that is the last use of two or more inputs moves up to where they
+// are within the blocks that run exactly when its block runs (fewer values
+// live); blocks are laid out in reverse post-order with loop bodies kept
+// together.
 #pragma once
 #include "sched/schedule.h"
 

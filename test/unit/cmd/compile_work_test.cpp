@@ -73,6 +73,19 @@ std::string manyCalls(int n) {
   return s + "return (x + y) & 127;\n";
 }
 
+// A script that reads n float constants (they need registers) in the arms
+// of n ifs, then reads them again in n more: one register per constant
+// would be live across the whole script.
+std::string constantsReadTwice(int n) {
+  std::string s = "flt f = flt(arg);\nint t = arg;\n";
+  auto constant = [](int i) { return std::to_string(1 + i) + ".25"; };
+  for (int i = 0; i < n; i++)
+    s += "if (t > " + std::to_string(i) + ") f = f * " + constant(i) + "; else t = t + 1;\n";
+  for (int i = 0; i < n; i++)
+    s += "if (t < " + std::to_string(i) + ") f = f + " + constant(i) + "; else t = t - 1;\n";
+  return s + "return (t + int(f)) & 127;\n";
+}
+
 WorkCounters workFor(const std::string& src, int level) {
   FILE* sink = std::tmpfile();
   DiagEngine diag(sink);
@@ -123,6 +136,9 @@ TEST_CASE("compile work grows linearly: one function with many allocations", "[c
   checkLinear(manyAllocations, 100);
 }
 TEST_CASE("compile work grows linearly: many call sites of one function", "[cmd][work]") { checkLinear(manyCalls, 300); }
+TEST_CASE("compile work grows linearly: constants read far apart", "[cmd][work][isel]") {
+  checkLinear(constantsReadTwice, 100);
+}
 
 TEST_CASE("parser scopes are held per function, not for the whole file", "[cmd][work][parser]") {
   // Each function makes its scopes (a dozen here) and frees them at its

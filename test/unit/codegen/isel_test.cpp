@@ -262,3 +262,41 @@ TEST_CASE("codegen/isel: an else-if chain's tests are laid out one after another
     CHECK(between.find("mov [") == std::string::npos);
   }
 }
+
+TEST_CASE("codegen/isel: a constant is made where it is read, before the loop that reads it", "[codegen][isel]") {
+  // 2.5 is read in the entry, in a loop and after it: three loads of it,
+  // one of them before the loop and none inside. (Made once where GCM put
+  // it, at the entry, it lived through the whole function.)
+  std::string text = mirOf("val f = { flt x, int n ->\n"
+                           "  flt s = x * 2.5;\n"
+                           "  if (n > 3) s = s + 1.0; else s = s - 1.0;\n"
+                           "  for (int i = 0; i < n; i++) s = s * 2.5;\n"
+                           "  return s + 2.5; };",
+                           "f");
+  INFO(text);
+  const std::string load = "[rip + .Lflt.4004000000000000]";
+  size_t loads = 0, inLoop = 0;
+  bool loopBlock = false;
+  size_t lineStart = 0;
+  while (lineStart < text.size()) {
+    size_t end = text.find('\n', lineStart);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(lineStart, end - lineStart);
+    if (!line.empty() && line[0] == 'b') loopBlock = line.find("loop depth") != std::string::npos;
+    if (line.find(load) != std::string::npos) {
+      loads++;
+      if (loopBlock) inLoop++;
+    }
+    lineStart = end + 1;
+  }
+  CHECK(loads == 3);
+  CHECK(inLoop == 0);
+}
+
+TEST_CASE("codegen/isel: x > 3 compares x with an immediate 3", "[codegen][isel]") {
+  // The graph has 3 < x; comparing the other way round needs no register for 3.
+  std::string text = mirOf("val f = { int x -> if (x > 3) return 1; return 2; };", "f");
+  INFO(text);
+  CHECK(text.find("cmp v0, 3") != std::string::npos);
+  CHECK(text.find("mov v1, 3") == std::string::npos);
+}

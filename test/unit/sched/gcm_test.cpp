@@ -102,6 +102,57 @@ TEST_CASE("a value used in one arm only sinks into that arm", "[sched][gcm]") {
   CHECK(s.blockIndexOf(both) == 0);  // used in both arms: stays above the If
 }
 
+TEST_CASE("a value that ends its inputs' lives moves up to where they are", "[sched][gcm]") {
+  // p1 and p2 merge two diamonds; their sum is only needed after a third.
+  // Placed late it would keep both alive through the third diamond; the
+  // third's merge runs exactly when the second's does, so the sum goes there.
+  Unit u;
+  FunBuilder f(u, "ends", 2);
+  Graph& g = f.g;
+  Node *a = f.parm(0), *b = f.parm(1);
+  auto diamond = [&](Node* ctrl, Op op, int64_t k) {
+    auto br = f.branch(ctrl, f.cmp(op, a, b));
+    Node* r = f.region({br.t, br.f});
+    Node* p = f.phi(r, {f.op(Op::Mul, a, f.con(k)), f.op(Op::Sub, b, f.con(k))});
+    return std::pair<Node*, Node*>{r, p};
+  };
+  auto [r1, p1] = diamond(f.fun, Op::LT, 3);
+  auto [r2, p2] = diamond(r1, Op::EQ, 5);
+  Node* sum = f.add(p1, p2);
+  auto [r3, p3] = diamond(r2, Op::LE, 7);
+  f.ret(r3, f.mem, f.add(sum, p3));
+  Schedule s = checkedGcm(g);
+  CHECK(s.blockIndexOf(sum) == blockOfHead(s, r2));
+}
+
+TEST_CASE("a value whose input lives on around a loop stays where it is used", "[sched][gcm]") {
+  // for (i = 0; i < n; i++) { if (i < a) s = s + 1; else s = s - 1; s = s + i * a }:
+  // i * a does not end a's life (a is needed in every iteration), and i
+  // is read again by the increment at the latch.
+  Unit u;
+  FunBuilder f(u, "stays", 2);
+  Graph& g = f.g;
+  Node *a = f.parm(0), *n = f.parm(1);
+  Node* loop = f.loop(f.fun);
+  Node* zero = f.con(0);
+  Node* i = f.loopPhi(loop, zero);
+  Node* sum = f.loopPhi(loop, zero);
+  auto head = f.branch(loop, f.cmp(Op::LT, i, n));
+  auto arm = f.branch(head.t, f.cmp(Op::LT, i, a));
+  Node* one = f.con(1);
+  Node* merge = f.region({arm.t, arm.f});
+  Node* s1 = f.phi(merge, {f.add(sum, one), f.op(Op::Sub, sum, one)});
+  Node* ia = f.op(Op::Mul, i, a);
+  Node* s2 = f.add(s1, ia);
+  f.closeLoop(loop, merge);
+  f.setBack(i, f.add(i, one));
+  f.setBack(sum, s2);
+  f.ret(head.f, f.mem, sum);
+  Schedule s = checkedGcm(g);
+  CHECK(s.blockIndexOf(ia) == blockOfHead(s, merge));
+  CHECK(s.blockIndexOf(s2) == blockOfHead(s, merge));
+}
+
 TEST_CASE("Phi inputs are placed in the matching predecessors", "[sched][gcm]") {
   Unit u;
   FunBuilder f(u, "phi", 2);
