@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -301,36 +300,9 @@ _Noreturn void __simplec_rt_error(int64_t kind, const char* file, int64_t line, 
   _exit(kRuntimeErrorStatus);
 }
 
-/* Blocks of 4 MiB or more come straight from mmap, 2 MiB-aligned and
- * marked for transparent huge pages where the kernel offers them on
- * request: one page fault per 2 MiB instead of per 4 KiB, and fewer TLB
- * misses. A program filling a growing 32 MiB buffer spent a fifth of its
- * time in page faults. mmap memory is zeroed, like calloc's; nothing is
- * ever freed. Returns NULL when the mapping fails. */
-enum { kHugePage = 2 << 20, kHugeFrom = 4 << 20 };
-static void* allocHuge(size_t bytes) {
-  size_t len = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  char* p = mmap(NULL, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return NULL;
-  char* aligned = (char*)(((uintptr_t)p + kHugePage - 1) & ~(uintptr_t)(kHugePage - 1));
-  /* Give back the unaligned slack at both ends. */
-  if (aligned > p) munmap(p, (size_t)(aligned - p));
-  size_t tail = (size_t)(p + len + kHugePage - (aligned + len));
-  if (tail > 0) munmap(aligned + len, tail);
-#ifdef MADV_HUGEPAGE
-  madvise(aligned, len, MADV_HUGEPAGE);
-#endif
-  return aligned;
-}
-
 void* __simplec_alloc(int64_t bytes, const char* file, int64_t line, int64_t col) {
   if (bytes < 0 || (uint64_t)bytes > (uint64_t)SIZE_MAX - 16)
     __simplec_rt_error(SIMPLEC_ERR_OOM, file, line, col, bytes, 0);
-  if (bytes >= kHugeFrom && (uint64_t)bytes <= (uint64_t)SIZE_MAX / 2) {
-    void* big = allocHuge((size_t)bytes);
-    if (big == NULL) __simplec_rt_error(SIMPLEC_ERR_OOM, file, line, col, bytes, 0);
-    return big;
-  }
   /* calloc memory is aligned for max_align_t (16 on x86-64) and zeroed;
    * a zero-byte request still gets a unique non-null address. */
   void* p = calloc(1, bytes == 0 ? 1 : (size_t)bytes);

@@ -124,19 +124,6 @@ static void childAlloc(const char* what) {
       if (a[0] != len || !zero || (len >= 8 && ((uintptr_t)(a + 1) & 15) != 0)) printC("bad array\n");
       for (int64_t i = 1; i <= len; i++) a[i] = -1;
     }
-    /* Blocks of 4 MiB and more come from mmap (huge pages): zeroed and
-     * aligned too, every page of them writable, and each its own. */
-    uint8_t* prev = NULL;
-    for (int64_t size = (4 << 20) - 1; size < (10 << 20); size += (3 << 20) + 37) {
-      uint8_t* p = __simplec_alloc(size, "a.smp", 1, 1);
-      int zero = p[size - 1] == 0;
-      for (int64_t i = 0; i < size; i += 4096) zero &= p[i] == 0;
-      if (!zero || ((uintptr_t)p & 15) != 0 || p == prev) printC("bad big block\n");
-      memset(p, 0xff, (size_t)size);
-      prev = p;
-    }
-    int64_t* big = __simplec_new_array(1 << 20, 8, "a.smp", 1, 1);
-    if (big[0] != 1 << 20 || big[1 << 20] != 0 || ((uintptr_t)(big + 1) & 15) != 0) printC("bad big array\n");
     printC("ok\n");
     return;
   }
