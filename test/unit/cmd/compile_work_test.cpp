@@ -86,6 +86,23 @@ std::string constantsReadTwice(int n) {
   return s + "return (t + int(f)) & 127;\n";
 }
 
+// bench/gen_large.py's `ifs` shape: each variable mixes the two before it
+// (values of arg alone, which GCM places late, next to their test), then
+// an if tests it. A code-motion rule that pulls such expressions up to
+// where their inputs could first be computed keeps them all alive from the
+// entry on (an early version of GCM's last-use rule took 5.8 GB at 50k
+// lines of that shape).
+std::string mixedVariables(int n) {
+  std::string s = "int s = arg;\nint v0 = arg * 7 + 3;\nint v1 = arg * 13 + 5;\n";
+  for (int i = 2; i < n; i++) {
+    std::string v = "v" + std::to_string(i), a = "v" + std::to_string(i - 2), b = "v" + std::to_string(i - 1);
+    s += "int " + v + " = ((" + a + " ^ " + b + ") + (" + b + " * " + std::to_string(i % 29 + 2) + ")) % 1000003;\n";
+    s += "if (" + v + " > " + std::to_string(i * 7919 % 1000003) + ") s = s + " + v + "; else s = s - (" + v +
+         " & 255);\n";
+  }
+  return s + "return s & 127;\n";
+}
+
 WorkCounters workFor(const std::string& src, int level) {
   FILE* sink = std::tmpfile();
   DiagEngine diag(sink);
@@ -136,6 +153,9 @@ TEST_CASE("compile work grows linearly: one function with many allocations", "[c
   checkLinear(manyAllocations, 100);
 }
 TEST_CASE("compile work grows linearly: many call sites of one function", "[cmd][work]") { checkLinear(manyCalls, 300); }
+TEST_CASE("compile work grows linearly: variables mixing earlier ones, each tested", "[cmd][work][gcm]") {
+  checkLinear(mixedVariables, 300);
+}
 TEST_CASE("compile work grows linearly: constants read far apart", "[cmd][work][isel]") {
   checkLinear(constantsReadTwice, 100);
 }
