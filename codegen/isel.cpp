@@ -242,7 +242,8 @@ class Selector {
   bool isMadeConstant(const Node* n) const {
     if (n->op != Op::Con) return false;
     const Type* t = n->type;
-    return t->isInt() || t->isFltConst() || t->isNullPtr() || ((t->kind() == TKind::FunPtr || t->isPtr()) && t->isConst());
+    return t->isInt() || t->isFltConst() || t->isNullPtr() ||
+           ((t->kind() == TKind::FunPtr || t->isPtr()) && t->isConst());
   }
   void emitConstant(const Node* n, int v) {
     const Type* t = n->type;

@@ -203,7 +203,8 @@ Liveness computeLiveness(const MFunction& f) {
     }
   }
   uint64_t entries = 0;
-  for (int b = 0; b < n; ++b) entries += lv.liveIn[size_t(b)].elements().size() + lv.liveOut[size_t(b)].elements().size();
+  for (int b = 0; b < n; ++b)
+    entries += lv.liveIn[size_t(b)].elements().size() + lv.liveOut[size_t(b)].elements().size();
   workCounters().liveSetEntries += entries;
   return lv;
 }

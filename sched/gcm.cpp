@@ -2,8 +2,9 @@
 // and loops, then schedule early, schedule late, and the choice of the block
 // with the shallowest loop depth between the two, then values that end
 // their inputs' lives moved up within their control-equivalence class; then
-// the layout and the local schedule of each block. Works on reverse post-order block numbers
-// and renumbers to the layout order only when building the Schedule.
+// the layout and the local schedule of each block. Works on reverse
+// post-order block numbers and renumbers to the layout order only when
+// building the Schedule.
 #include "sched/gcm.h"
 
 #include <string>
