@@ -7,23 +7,13 @@
 // lived from the entry to the end: live sets, and the allocator's work,
 // grew with the square of the function's size.
 #pragma once
-#include <vector>
-
 #include "sched/schedule.h"
 
 namespace simplec {
 
-class ConstantHomes {
- public:
-  explicit ConstantHomes(const Schedule& s);
-  // The block where a constant that GCM placed in `conBlock` is made for a
-  // read in `useBlock` (conBlock dominates useBlock). Costs at most the
-  // loop depth of useBlock.
-  int home(int useBlock, int conBlock) const;
-
- private:
-  std::vector<int> domDepth_;  // by block: depth in the dominator tree
-  std::vector<int> up_;        // by block: nearest strict dominator with a smaller loop depth, or -1
-};
+// The block where a constant that GCM placed in `conBlock` is made for a
+// read in `useBlock` (conBlock dominates useBlock). Walks the schedule's
+// shallowerDom links: at most the loop depth of useBlock.
+int constantHome(const Schedule& s, int useBlock, int conBlock);
 
 }  // namespace simplec

@@ -101,7 +101,7 @@ std::vector<ArgPlace> placeArgs(const std::vector<bool>& isFloat) {
 class Selector {
  public:
   Selector(const Graph& g, const Schedule& s, const IselContext& cx)
-      : g_(g), s_(s), cx_(cx), homes_(s), vreg_(g.size(), -1), fused_(g.size(), 0), indexInBlock_(g.size(), -1) {
+      : g_(g), s_(s), cx_(cx), vreg_(g.size(), -1), fused_(g.size(), 0), indexInBlock_(g.size(), -1) {
     for (const BasicBlock& bb : s_.blocks)
       for (size_t i = 0; i < bb.nodes.size(); i++) indexInBlock_[bb.nodes[i]->id] = int(i);
   }
@@ -273,7 +273,7 @@ class Selector {
   // main path has made it already (the stub is entered from there).
   int constantVReg(const Node* n) {
     int conBlock = s_.blockIndexOf(n);
-    int home = conBlock < 0 ? curBlock_ : homes_.home(curBlock_, conBlock);
+    int home = conBlock < 0 ? curBlock_ : constantHome(s_, curBlock_, conBlock);
     auto it = made_.find(constantKey(n, home));
     if (it == made_.end() && home != curBlock_) it = made_.find(constantKey(n, home = curBlock_));
     if (it != made_.end() && (it->second.made || home != curBlock_)) return it->second.vreg;
@@ -313,7 +313,7 @@ class Selector {
                 at = i - 1 < preds.size() ? preds[i - 1] : -1;
               }
               if (at < 0) continue;
-              int home = homes_.home(at, int(b));
+              int home = constantHome(s_, at, int(b));
               if (home == at || made_.count(constantKey(c, home))) continue;
               made_.emplace(constantKey(c, home), MadeConstant{newVRegFor(c), false});
               hoisted_[size_t(home)].push_back(c);
@@ -1262,7 +1262,6 @@ class Selector {
   const Graph& g_;
   const Schedule& s_;
   const IselContext& cx_;
-  ConstantHomes homes_;
   MFunction f_;
   int cur_ = 0;
   int curBlock_ = 0;  // the schedule block being selected

@@ -5,7 +5,7 @@
 namespace simplec {
 
 std::vector<int> controlEquivalenceTops(const std::vector<std::vector<int>>& succs, const DomTree& dom,
-                                        const LoopNest& nest) {
+                                        const LoopNest& nest, const std::vector<int>& shallower) {
   size_t n = succs.size();
   std::vector<int> top(n);
   for (size_t b = 0; b < n; b++) top[b] = int(b);
@@ -74,17 +74,12 @@ std::vector<int> controlEquivalenceTops(const std::vector<std::vector<int>>& suc
     return pre[x] <= pre[y] && pre[y] <= last[x];
   };
 
-  // up[b]: the nearest strict dominator of b in a shallower loop, or -1;
-  // it steps over an inner loop's blocks at once.
+  // The nearest dominator of each block in no deeper loop: `shallower`
+  // steps over an inner loop's blocks at once.
   const std::vector<int>& depth = nest.depth;
-  std::vector<int> up(n, -1);
   for (int b : dom.preorderList()) {
-    int c = dom.idom(b);
-    while (c >= 0 && depth[size_t(c)] >= depth[size_t(b)]) c = up[size_t(c)];
-    up[size_t(b)] = c;
-    // The nearest dominator of b in no deeper loop.
     int d = dom.idom(b);
-    while (d >= 0 && depth[size_t(d)] > depth[size_t(b)]) d = up[size_t(d)];
+    while (d >= 0 && depth[size_t(d)] > depth[size_t(b)]) d = shallower[size_t(d)];
     if (d >= 0 && nest.innermost[size_t(b)] == nest.innermost[size_t(d)] && postdominates(b, d))
       top[size_t(b)] = top[size_t(d)];
   }

@@ -19,7 +19,8 @@ namespace simplec {
 // post-order from the entry 0; blocks without successors lead to the exit.
 // When some block cannot reach an exit, every block is its own class.
 // Linear apart from the dominator computation on the reversed CFG.
+// `shallower` is shallowerDominators(dom, nest).
 std::vector<int> controlEquivalenceTops(const std::vector<std::vector<int>>& succs, const DomTree& dom,
-                                        const LoopNest& nest);
+                                        const LoopNest& nest, const std::vector<int>& shallower);
 
 }  // namespace simplec

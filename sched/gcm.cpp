@@ -26,8 +26,8 @@ namespace {
 class Placer {
  public:
   Placer(const Graph& g, const FunctionCfg& cfg, const DomTree& dom, const LoopNest& nest, const MemoryIndex& mem,
-         const std::vector<int>& equivalenceTop)
-      : g_(g), cfg_(cfg), dom_(dom), nest_(nest), mem_(mem), equivalenceTop_(equivalenceTop) {}
+         const std::vector<int>& shallower, const std::vector<int>& equivalenceTop)
+      : g_(g), cfg_(cfg), dom_(dom), nest_(nest), mem_(mem), up_(shallower), equivalenceTop_(equivalenceTop) {}
 
   // The block (RPO number) of every node of cfg.nodes, by index.
   std::vector<int> place() {
@@ -36,7 +36,6 @@ class Placer {
     block_.assign(n, -1);
     floating_.assign(n, 0);
     for (size_t i = 0; i < n; i++) pin(i);
-    computeShallowerUp();
     scheduleEarly();
     scheduleLate();
     hoistLastUses();
@@ -81,19 +80,6 @@ class Placer {
     int i = cfg_.indexOf(d);
     if (i < 0) internalError("gcm", nodeLabel(user) + " uses " + nodeLabel(d) + ", which is not in the function");
     return i;
-  }
-
-  // up_[b]: the nearest strict dominator of b with a smaller loop depth, or -1.
-  // Walking up_ from `late` visits exactly the candidates that beat every
-  // block below them, so choosing a block costs at most the loop depth.
-  void computeShallowerUp() {
-    up_.assign(size_t(dom_.size()), -1);
-    for (int b : dom_.preorderList()) {
-      if (b == 0) continue;
-      int c = dom_.idom(b);
-      while (c != -1 && nest_.depth[size_t(c)] >= nest_.depth[size_t(b)]) c = up_[size_t(c)];
-      up_[size_t(b)] = c;
-    }
   }
 
   // The deeper of two blocks on one dominator chain.
@@ -298,8 +284,9 @@ class Placer {
   const DomTree& dom_;
   const LoopNest& nest_;
   const MemoryIndex& mem_;
+  const std::vector<int>& up_;  // shallowerDominators: walked from `late`, at most the loop depth
   const std::vector<int>& equivalenceTop_;
-  std::vector<int> block_, early_, lca_, up_, topo_;
+  std::vector<int> block_, early_, lca_, topo_;
   std::vector<char> floating_;
 };
 
@@ -319,8 +306,9 @@ Schedule runGcm(const Graph& g) {
   MemoryIndex mem(g, cfg.nodes);
   std::vector<std::vector<int>> succs(nb);
   for (size_t b = 0; b < nb; b++) succs[b] = cfg.blocks[b].succs;
-  std::vector<int> equivalenceTop = controlEquivalenceTops(succs, dom, nest);
-  std::vector<int> placed = Placer(g, cfg, dom, nest, mem, equivalenceTop).place();
+  std::vector<int> shallower = shallowerDominators(dom, nest);
+  std::vector<int> equivalenceTop = controlEquivalenceTops(succs, dom, nest, shallower);
+  std::vector<int> placed = Placer(g, cfg, dom, nest, mem, shallower, equivalenceTop).place();
 
   // Renumber to the layout order.
   std::vector<int> order = loopLayout(nest);
@@ -336,6 +324,8 @@ Schedule runGcm(const Graph& g) {
     for (int x : cfg.blocks[b].succs) bb.succs.push_back(pos[size_t(x)]);
     bb.idom = dom.idom(int(b)) < 0 ? -1 : pos[size_t(dom.idom(int(b)))];
     bb.loopDepth = nest.depth[b];
+    bb.domDepth = dom.depth(int(b));
+    bb.shallowerDom = shallower[b] < 0 ? -1 : pos[size_t(shallower[b])];
   }
   // Values used in another block or by a Phi: roots of the local schedule.
   // Found from the users' side, walking only this function's edges.

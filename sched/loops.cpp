@@ -115,4 +115,14 @@ std::vector<int> loopLayout(const LoopNest& nest) {
   return order;
 }
 
+std::vector<int> shallowerDominators(const DomTree& dom, const LoopNest& nest) {
+  std::vector<int> up(size_t(dom.size()), -1);
+  for (int b : dom.preorderList()) {  // a block's dominators before it
+    int c = dom.idom(b);
+    while (c != -1 && nest.depth[size_t(c)] >= nest.depth[size_t(b)]) c = up[size_t(c)];
+    up[size_t(b)] = c;
+  }
+  return up;
+}
+
 }  // namespace simplec

@@ -33,4 +33,10 @@ LoopNest findLoops(const std::vector<std::vector<int>>& preds, const DomTree& do
 // Entry first; a block still comes after all of its dominators.
 std::vector<int> loopLayout(const LoopNest& nest);
 
+// By block: its nearest strict dominator in a shallower loop nest (a smaller
+// depth), or -1. Walking it from a block visits exactly the dominators that
+// are shallower than every block below them (GCM's candidates), so a walk
+// costs at most the loop depth. Linear.
+std::vector<int> shallowerDominators(const DomTree& dom, const LoopNest& nest);
+
 }  // namespace simplec

@@ -35,6 +35,9 @@ struct BasicBlock {
   std::vector<int> succs;        // If: {true block, false block}; Never: {arm 0, arm 1}
   int idom = -1;                 // immediate dominator (block index), -1 for entry
   int loopDepth = 0;             // number of loops (Loop nodes) whose body holds it
+  int domDepth = 0;              // depth in the dominator tree (entry: 0)
+  int shallowerDom = -1;         // nearest strict dominator with a smaller loopDepth, or -1
+                                 // (sched/loops.h: shallowerDominators)
   Node* last() const { return nodes.empty() ? nullptr : nodes.back(); }
 };
 

@@ -17,7 +17,7 @@ std::vector<int> topsOf(const std::vector<std::vector<int>>& succs,
     for (int s : succs[b]) preds[size_t(s)].push_back(int(b));
   DomTree dom(computeIdoms(preds));
   LoopNest nest = findLoops(preds, dom, backEdges);
-  return controlEquivalenceTops(succs, dom, nest);
+  return controlEquivalenceTops(succs, dom, nest, shallowerDominators(dom, nest));
 }
 
 }  // namespace

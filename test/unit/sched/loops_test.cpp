@@ -26,6 +26,9 @@ TEST_CASE("nested loops: depth, parent, body", "[sched][loops]") {
   CHECK(nest.depth == std::vector<int>{0, 1, 1, 2, 2, 1, 0});
   CHECK(nest.innermost == std::vector<int>{-1, 0, 0, 1, 1, 0, -1});
   CHECK(loopLayout(nest) == std::vector<int>{0, 1, 2, 3, 4, 5, 6});
+  // Nearest dominator in a shallower nest: the inner body (3, 4) steps out
+  // to 2, the outer body (1, 2, 5) to 0; 0 and the exit 6 have none.
+  CHECK(shallowerDominators(dom, nest) == std::vector<int>{-1, 0, 0, 2, 2, 0, -1});
 }
 
 TEST_CASE("layout moves a loop's blocks together", "[sched][loops]") {
