@@ -753,18 +753,23 @@ class Selector {
   }
 
   // Out-of-line stub reporting a runtime error at `pos`; returns its block.
-  int errorStub(int64_t kind, SrcPos pos) {
+  // `a` and `b` (an index and a length) are the values the message shows.
+  // They go to r8/r9 first: a value the stub reads then ends there, before
+  // rdi-rcx are set, so it may live in those registers in the code the stub
+  // hangs off (else every index a check reports stays out of rdi, rsi, rdx
+  // and rcx for its whole life, and a loop runs short of registers).
+  int errorStub(int64_t kind, SrcPos pos, Opnd a = Opnd::imm64(0), Opnd b = Opnd::imm64(0)) {
     int saved = cur_;
     int stub = newBlock(0);
     f_.blocks[size_t(stub)].cold = true;
     cur_ = stub;
     SrcPos at = reported(pos);
+    emit(MOp::Mov, {Opnd::preg(R8), a});
+    emit(MOp::Mov, {Opnd::preg(R9), b});
     emit(MOp::Mov, {Opnd::preg(RDI), Opnd::imm64(kind)});
     emit(MOp::Lea, {Opnd::preg(RSI), Opnd::memSym(cx_.fileLabels[at.file])});
     emit(MOp::Mov, {Opnd::preg(RDX), Opnd::imm64(at.line)});
     emit(MOp::Mov, {Opnd::preg(RCX), Opnd::imm64(at.col)});
-    emit(MOp::Mov, {Opnd::preg(R8), Opnd::imm64(0)});
-    emit(MOp::Mov, {Opnd::preg(R9), Opnd::imm64(0)});
     MInst call(MOp::Call, {Opnd::symbol("__simplec_rt_error")});
     call.argRegs = {RDI, RSI, RDX, RCX, R8, R9};
     call.noReturn = true;
@@ -855,19 +860,7 @@ class Selector {
     // One unsigned compare: a negative index is a huge unsigned one.
     Opnd len = use(n, 2);
     emit(MOp::Cmp, {reg(n->in[1]), len});
-    int saved = cur_;
-    int stub = errorStub(kErrBounds, n->pos);
-    // The stub passes the index and length to the message.
-    cur_ = stub;
-    auto& insts = f_.blocks[size_t(stub)].insts;
-    MInst call = std::move(insts.back());
-    insts.pop_back();
-    insts.pop_back();  // r9 = 0
-    insts.pop_back();  // r8 = 0
-    emit(MOp::Mov, {Opnd::preg(R8), reg(n->in[1])});
-    emit(MOp::Mov, {Opnd::preg(R9), len});
-    emit(std::move(call));
-    cur_ = saved;
+    int stub = errorStub(kErrBounds, n->pos, reg(n->in[1]), len);
     MInst j(MOp::Jcc, {Opnd::block(stub)});
     j.cc = Cond::AE;
     emit(std::move(j));

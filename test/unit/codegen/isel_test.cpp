@@ -300,3 +300,33 @@ TEST_CASE("codegen/isel: x > 3 compares x with an immediate 3", "[codegen][isel]
   CHECK(text.find("cmp v0, 3") != std::string::npos);
   CHECK(text.find("mov v1, 3") == std::string::npos);
 }
+
+TEST_CASE("codegen/isel: a value a bounds check reports may live in rdi-rcx", "[codegen][isel]") {
+  // A dispatch loop whose stack indices and register number are read by
+  // bounds-check stubs, and a step count that lives across the calls after
+  // it. The stubs set r8/r9 from those values before rdi-rcx, so the values
+  // can take rdi-rcx and the count keeps a callee-saved register. (With
+  // the index moves last, the indices held every callee-saved register and
+  // the count went to a stack slot, stored and loaded on every step.)
+  const std::string src =
+      "val out = { int x -> sys.io.p(x); return 0; };\n"
+      "val run = { int[] code ->\n"
+      "  int[] stack = new int[16]; int[] regs = new int[4];\n"
+      "  int sp = 0; int pc = 0; int steps = 0;\n"
+      "  while (1) {\n"
+      "    int op = code[pc]; int arg = code[pc + 1]; pc += 2; steps++;\n"
+      "    if (op == 0) break;\n"
+      "    else if (op == 1) { stack[sp] = arg; sp++; }\n"
+      "    else if (op == 2) { stack[sp] = regs[arg]; sp++; }\n"
+      "    else if (op == 3) { sp--; regs[arg] = stack[sp]; }\n"
+      "    else if (op == 4) { sp--; stack[sp - 1] = stack[sp - 1] + stack[sp]; }\n"
+      "    else if (op == 5) { sp--; stack[sp - 1] = stack[sp - 1] * stack[sp]; }\n"
+      "    else if (op == 8) { sp -= 2; if (stack[sp] < stack[sp + 1]) pc = arg; }\n"
+      "  }\n"
+      "  out(regs[1]); out(regs[0]);\n"
+      "  return steps; };";
+  mir::MFunction f = test::programMir(src, "run", true);
+  std::string text = mir::print(f);
+  INFO(text);
+  CHECK(f.numSlots == 0);
+}
