@@ -13,7 +13,7 @@ int boundsCheckElim(Graph& g) {
   auto cf = controlFlow(g);
   const ControlFlow& dom = *cf;
   if (!dom.reached(fun)) return 0;
-  IndexFacts facts;
+  IndexFacts facts(g);
   std::vector<Node*> redundant;
   // Explicit-stack DFS; a node's facts hold for its dominator-tree subtree.
   std::vector<std::pair<Node*, size_t>> stack;

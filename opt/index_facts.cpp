@@ -65,14 +65,27 @@ Node* IndexFacts::canon(Node* n) {
   n = uncast(n);
   if (!n || !isLength(n)) return n;
   Node* array = uncast(n->in[2]);
-  auto it = lengthOf_.find(array);
-  if (it != lengthOf_.end()) return it->second;
-  Node* common = commonArrayLength(array);
-  return lengthOf_.emplace(array, common ? uncast(common) : n).first->second;
+  if (array->id >= lengthOf_.size()) lengthOf_.resize(size_t(array->id) + 1, nullptr);
+  Node*& known = lengthOf_[array->id];
+  if (!known) {
+    Node* common = commonArrayLength(array);
+    known = common ? uncast(common) : n;
+  }
+  return known;
+}
+
+IndexFacts::IndexFacts(const Graph& g)
+    : onPath_(g.size(), -1), loHead_(g.size() + 1, -1), hiHead_(g.size() + 1, -1),
+      lengthOf_(g.size(), nullptr) {}
+
+// v[k], the table grown (with -1) if a node is newer than the tables.
+int32_t& IndexFacts::at(std::vector<int32_t>& v, size_t k) {
+  if (k >= v.size()) v.resize(k + 1, -1);
+  return v[k];
 }
 
 void IndexFacts::enter(Node* n) {
-  onPath_[n] = int(path_.size());
+  at(onPath_, n->id) = int32_t(path_.size());
   path_.push_back(n);
   marks_.push_back(facts_.size());
   if (n->op == Op::BoundsCheck && n->in.size() > 2 && isIntNode(n->in[1]) && isIntNode(n->in[2])) {
@@ -89,12 +102,12 @@ void IndexFacts::leave() {
   size_t mark = marks_.back();
   while (facts_.size() > mark) {
     const Fact& f = facts_.back();
-    byLo_[f.lo].pop_back();
-    byHi_[f.hi].pop_back();
+    loHead_[key(f.lo)] = f.prevLo;
+    hiHead_[key(f.hi)] = f.prevHi;
     facts_.pop_back();
   }
   marks_.pop_back();
-  onPath_.erase(path_.back());
+  onPath_[path_.back()->id] = -1;
   path_.pop_back();
 }
 
@@ -102,13 +115,15 @@ void IndexFacts::add(Node* lo, Node* hi, bool strict) {
   lo = canon(lo);
   hi = canon(hi);
   if (lo == hi) return;
-  std::vector<size_t>& same = byLo_[lo];
+  int32_t& loHead = at(loHead_, key(lo));
   // Already known (a repeated check): one entry is enough.
-  for (size_t k = same.size(), n = 0; k-- > 0 && n < 4; n++)
-    if (facts_[same[k]].hi == hi && facts_[same[k]].strict >= strict) return;
-  same.push_back(facts_.size());
-  byHi_[hi].push_back(facts_.size());
-  facts_.push_back({lo, hi, strict, int(path_.size()) - 1});
+  for (int32_t k = loHead, n = 0; k >= 0 && n < 4; k = facts_[size_t(k)].prevLo, n++)
+    if (facts_[size_t(k)].hi == hi && facts_[size_t(k)].strict >= strict) return;
+  int32_t& hiHead = at(hiHead_, key(hi));
+  int32_t self = int32_t(facts_.size());
+  facts_.push_back({lo, hi, strict, int(path_.size()) - 1, loHead, hiHead});
+  loHead = self;
+  hiHead = self;
 }
 
 // The arm of `if (x < y)` proves x < y (true) or y <= x (false); `<=`,
@@ -139,24 +154,25 @@ void IndexFacts::addBranchFacts(Node* proj) {
 
 bool IndexFacts::spend() { return budget_-- > 0; }
 
-// The most recent facts about `key` that hold above depth `limit`. A list
-// is in path order, deepest last, so those below the limit come first; at
-// most kScan entries are looked at, whatever the list's length.
-std::vector<const IndexFacts::Fact*> IndexFacts::recent(const FactIndex& index, Node* key, int limit) const {
+// The most recent facts about `n` (as lo, or as hi) that hold above depth
+// `limit`. A chain runs from the deepest fact up the path, so those below
+// the limit come first; at most kScan entries are looked at, whatever its
+// length.
+std::vector<const IndexFacts::Fact*> IndexFacts::recent(bool byLo, Node* n, int limit) {
   std::vector<const Fact*> r;
-  auto it = index.find(key);
-  if (it == index.end()) return r;
-  const std::vector<size_t>& list = it->second;
-  for (size_t k = list.size(), scanned = 0; k-- > 0 && scanned < kScan && r.size() < kFanout; scanned++) {
-    const Fact& f = facts_[list[k]];
+  std::vector<int32_t>& heads = byLo ? loHead_ : hiHead_;
+  size_t k0 = key(n);
+  if (k0 >= heads.size()) return r;
+  for (int32_t k = heads[k0], scanned = 0; k >= 0 && scanned < int32_t(kScan) && r.size() < kFanout; scanned++) {
+    const Fact& f = facts_[size_t(k)];
     if (f.depth < limit) r.push_back(&f);
+    k = byLo ? f.prevLo : f.prevHi;
   }
   return r;
 }
 
 int IndexFacts::depthOnPath(Node* ctrl) const {
-  auto it = onPath_.find(ctrl);
-  return it == onPath_.end() ? -1 : it->second;
+  return ctrl && ctrl->id < onPath_.size() ? onPath_[ctrl->id] : -1;
 }
 
 bool IndexFacts::provesInBounds(Node* index, Node* length) {
@@ -183,11 +199,11 @@ bool IndexFacts::less(Node* a, Node* b, bool strict, int limit, int depth) {
 // a R m and m R' b (or a R m' with m' R' b known), chained.
 bool IndexFacts::lessByFacts(Node* ua, Node* ub, Node* a, Node* b, bool strict, int limit, int depth) {
   (void)ub;
-  for (const Fact* f : recent(byLo_, ua, limit)) {
+  for (const Fact* f : recent(true, ua, limit)) {
     if (f->hi == canon(b) && (f->strict || !strict)) return true;
     if (less(f->hi, b, strict && !f->strict, limit, depth - 1)) return true;
   }
-  for (const Fact* f : recent(byHi_, canon(b), limit))
+  for (const Fact* f : recent(false, canon(b), limit))
     if (less(a, f->lo, strict && !f->strict, limit, depth - 1)) return true;
   return false;
 }
@@ -215,7 +231,7 @@ bool IndexFacts::lessByOffsets(Node* ua, Node* ub, Node* a, Node* b, bool strict
   splitOffset(b, limit, &y, &e);
   if (splitOffset(a, limit, &x, &c)) {
     if (lessOnOneBase(a, b, strict, limit)) return true;
-    for (const Fact* f : c > 0 ? recent(byLo_, x, limit) : std::vector<const Fact*>{}) {
+    for (const Fact* f : c > 0 ? recent(true, x, limit) : std::vector<const Fact*>{}) {
       Node* fy;
       int64_t d;
       if (!splitOffset(f->hi, limit, &fy, &d)) continue;
@@ -379,9 +395,9 @@ IndexFacts::Range IndexFacts::rangeOf(Node* n, int limit, int depth) {
   if (isLength(u) || isLength(uncast(n))) r.lo = std::max<int64_t>(r.lo, 0);  // headers are never negative
   const Range typed = r;
   // Bounds by constants (or by ranges) the facts give.
-  for (const Fact* f : recent(byLo_, u, limit))
+  for (const Fact* f : recent(true, u, limit))
     if (typeRange(f->hi, &lo, &hi) && fits(__int128(hi) - f->strict)) r.hi = std::min<int64_t>(r.hi, hi - f->strict);
-  for (const Fact* f : recent(byHi_, u, limit)) {
+  for (const Fact* f : recent(false, u, limit)) {
     Range m{0, 0};
     if (f->lo && !typeRange(f->lo, &m.lo, &m.hi)) continue;
     if (fits(__int128(m.lo) + f->strict)) r.lo = std::max<int64_t>(r.lo, m.lo + f->strict);

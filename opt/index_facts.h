@@ -10,7 +10,7 @@
 // current path of a walk down the dominator tree, so it holds wherever
 // that walk is; the prover only answers yes when the claim is proven.
 #pragma once
-#include <unordered_map>
+#include <cstdint>
 #include <vector>
 
 #include "son/graph.h"
@@ -19,6 +19,11 @@ namespace simplec {
 
 class IndexFacts {
  public:
+  // Side tables are indexed by the ids of g's nodes (a hash map per value
+  // cost a malloc and a cache miss per fact on huge functions).
+  // (Without a graph the tables grow as nodes come.)
+  IndexFacts() = default;
+  explicit IndexFacts(const Graph& g);
   // The walk enters control node n, a child of the node entered last that
   // is not yet left (or the first): record what n establishes below it.
   void enter(Node* n);
@@ -37,6 +42,7 @@ class IndexFacts {
     Node* hi;
     bool strict;  // lo < hi, else lo <= hi
     int depth;    // of the node that established it
+    int32_t prevLo, prevHi;  // the previous fact with the same lo (hi), or -1
   };
   struct Range {
     int64_t lo, hi;
@@ -68,11 +74,16 @@ class IndexFacts {
   std::vector<Fact> facts_;
   std::vector<size_t> marks_;  // facts_.size() at each entered node
   std::vector<Node*> path_;    // the entered nodes, root first
-  std::unordered_map<Node*, int> onPath_;
-  using FactIndex = std::unordered_map<Node*, std::vector<size_t>>;  // value -> facts_ indices
-  std::vector<const Fact*> recent(const FactIndex& index, Node* key, int limit) const;
-  FactIndex byLo_, byHi_;
-  std::unordered_map<Node*, Node*> lengthOf_;  // array -> its canonical length load
+  // By node id: the node's depth on the path, or -1.
+  std::vector<int32_t> onPath_;
+  // By node id + 1 (0: the constant 0): the newest fact with that lo (hi),
+  // or -1; older ones are linked through Fact::prevLo (prevHi).
+  std::vector<int32_t> loHead_, hiHead_;
+  static int32_t& at(std::vector<int32_t>& v, size_t k);
+  static size_t key(const Node* n) { return n ? size_t(n->id) + 1 : 0; }
+  std::vector<const Fact*> recent(bool byLo, Node* key, int limit);
+  // By array node id: its canonical length load (null: not asked yet).
+  std::vector<Node*> lengthOf_;
   int budget_ = 0;
 };
 
