@@ -47,13 +47,12 @@ bool observed(const Node* st) {
 }  // namespace
 
 int deadStoreElim(Graph& g) {
-  std::vector<Node*> stores;
-  for (Node* n : liveNodes(g))
-    if (n->op == Op::Store && n->keep == 0 && n->in.size() > 4 && n->in[1]) stores.push_back(n);
-  int removed = 0;
   // By id: removing one store changes the uses the next walk sees, so the
   // order must not depend on addresses.
-  std::sort(stores.begin(), stores.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+  std::vector<Node*> stores;
+  for (Node* n : liveNodesOf(g, Op::Store))
+    if (n->keep == 0 && n->in.size() > 4 && n->in[1]) stores.push_back(n);
+  int removed = 0;
   for (Node* st : stores) {
     if (st->dead || observed(st)) continue;
     g.subsume(st, st->in[1]);

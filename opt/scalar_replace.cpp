@@ -248,11 +248,8 @@ class Allocation {
 }  // namespace
 
 int scalarReplace(Graph& g) {
-  std::vector<Node*> news;
-  for (Node* n : liveNodes(g))
-    if (n->op == Op::New && !n->dead) news.push_back(n);
+  std::vector<Node*> news = liveNodesOf(g, Op::New);
   if (news.empty()) return 0;
-  std::sort(news.begin(), news.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
   // Removing a New takes one straight-line node out of the control flow:
   // dominance among the remaining control nodes is unchanged, so one
   // analysis serves every allocation (and no control node is made).

@@ -297,8 +297,14 @@ void Graph::compact() {
   nodes_.resize(live);
   if (!serials_.empty()) serials_.resize(live);
   dead_ = 0;
+  bool swept = sweptAt == editVersion_;
+  bool listed = liveCacheVersion_ == editVersion_;
   editVersion_++;
   cfgVersion_++;  // ids changed
+  // Renumbering makes no garbage, and the walk from Stop follows pointers,
+  // not ids: the same nodes in the same order.
+  if (swept) sweptAt = editVersion_;
+  if (listed) liveCacheVersion_ = editVersion_;
 }
 
 void Graph::settle() {
@@ -355,8 +361,15 @@ void Graph::moveNodes(const std::function<bool(const Node*)>& shouldMove) {
     }
   liveCache_.clear();
   cfCache_.reset();
+  bool swept = sweptAt == editVersion_;
   editVersion_++;
   cfgVersion_++;
+  if (swept) sweptAt = editVersion_;  // moving makes no garbage
+}
+
+void Graph::keepLiveList(std::vector<Node*> live) {
+  liveCache_ = std::move(live);
+  liveCacheVersion_ = editVersion_;
 }
 
 void Graph::dropLiveCache() {
@@ -367,6 +380,19 @@ void Graph::dropLiveCache() {
 void Graph::dropCachedAnalyses() {
   dropLiveCache();
   cfCache_.reset();
+}
+
+std::vector<Node*> liveNodesOf(const Graph& g, Op op) {
+  std::vector<Node*> r;
+  if (g.sweptAt == g.editVersion()) {
+    for (Node* n : g.nodes_)
+      if (!n->dead && n->op == op) r.push_back(n);
+  } else {
+    for (Node* n : liveNodes(g))
+      if (n->op == op) r.push_back(n);
+    std::sort(r.begin(), r.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
+  }
+  return r;
 }
 
 std::vector<Node*> liveNodes(const Graph& g) {

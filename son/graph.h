@@ -152,6 +152,11 @@ class Graph {
   friend std::shared_ptr<const ControlFlow> controlFlow(const Graph& g);
   friend size_t cachedControlFlowBytes(const Graph& g);
   friend std::vector<Node*> liveNodes(const Graph& g);
+  friend std::vector<Node*> liveNodesOf(const Graph& g, Op op);
+  friend void sweepUnreachable(Graph& g);
+  // liveNodes()'s answer for the graph as it is now (a sweep that only
+  // dropped garbage knows it: the walk from Stop never saw the garbage).
+  void keepLiveList(std::vector<Node*> live);
   void addUse(Node* d, Node* user, uint32_t slot);
   void removeUse(Node* d, Node* user, uint32_t slot);
   void markDead(Node* n);
@@ -186,5 +191,10 @@ class Graph {
 // (post-order of a DFS over inputs: definitions before uses, except around
 // loop back edges).
 std::vector<Node*> liveNodes(const Graph& g);
+
+// The live nodes of one kind, in id order. When the graph has no garbage
+// (swept since its last edit) a scan over its nodes in id order finds them,
+// without the walk from Stop.
+std::vector<Node*> liveNodesOf(const Graph& g, Op op);
 
 }  // namespace simplec

@@ -175,8 +175,10 @@ void sweepUnreachable(Graph& g) {
   if (any) {
     // Drop garbage users from every live use list in one pass per list (the
     // Start node alone may list a great many dead constants), then unhook
-    // the garbage itself.
+    // the garbage itself. The walk from Stop is as it was: it never went
+    // through the garbage (inputs of live nodes are live).
     g.dropUses(reach);
+    g.keepLiveList(std::move(live));
   }
   g.sweptAt = g.editVersion();
 }

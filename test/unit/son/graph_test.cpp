@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "lexer/diag.h"
+#include "lexer/work_counters.h"
 #include "son/control_flow.h"
 #include "son/verify.h"
 #include "test/unit/son/graph_builder.h"
@@ -348,6 +349,38 @@ TEST_CASE("son/graph: a sweep right after a sweep has nothing to do, but sees wh
   sweepUnreachable(g);
   CHECK(later->dead);
   CHECK(verifyText(u) == "");
+}
+
+TEST_CASE("son/graph: a sweep and compact() keep liveNodes' answer; liveNodesOf scans a swept graph",
+          "[son][graph]") {
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
+  Node* x = b.add(b.parm(0), b.con(1));
+  Node* y = b.op(Op::Mul, x, b.con(3));
+  b.ret(b.fun, b.add(y, x));
+  Node* orphan = b.op(Op::Mul, b.parm(0), b.con(2));  // unreachable from Stop
+  // Not swept: the walk from Stop finds the two live Adds (by id), not the orphan's Mul.
+  CHECK(liveNodesOf(g, Op::Mul) == std::vector<Node*>{y});
+  sweepUnreachable(g);
+  REQUIRE(orphan->dead);
+  // The sweep's walk is the answer, through compact() too (ids change,
+  // the walk from Stop does not): no visit counted.
+  uint64_t visits = workCounters().liveNodeVisits;
+  std::vector<Node*> live = liveNodes(g);
+  g.compact();
+  CHECK(liveNodes(g) == live);
+  CHECK(workCounters().liveNodeVisits == visits);
+  // Swept: the scan in id order gives what the walk gives, sorted by id.
+  std::vector<Node*> adds = liveNodesOf(g, Op::Add);
+  CHECK(workCounters().liveNodeVisits == visits);
+  CHECK(adds.size() == 2);
+  CHECK(adds[0]->id < adds[1]->id);
+  // An edit makes it walk again (a new orphan is not listed).
+  Node* later = b.add(b.parm(0), b.con(5));
+  CHECK(liveNodesOf(g, Op::Add) == adds);
+  CHECK(workCounters().liveNodeVisits > visits);
+  CHECK_FALSE(later->dead);
 }
 
 TEST_CASE("son/graph: -g bindings follow their control node to what took its place", "[son][graph]") {
