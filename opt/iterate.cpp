@@ -27,6 +27,57 @@ void pushMemoryReaders(PeepholeWorklist& work, Node* u) {
   }
 }
 
+// Runs the worklist until it is empty: each node popped goes through its
+// peephole, and a change queues what it may enable. True if anything changed.
+bool drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>& lost, size_t& steps,
+           size_t limit) {
+  bool progress = false;
+  while (!work.empty()) {
+    SIMPLEC_CHECK(++steps < limit, "peephole", "peepholes did not reach a fixed point");
+    workCounters().peepholeSteps++;
+    Node* n = work.pop();
+    if (n->dead || n->op == Op::Start || n->op == Op::Stop) continue;
+    const Type* oldType = n->type;
+    Node* x = peep.run(n);
+    if (x != n) {
+      // The users of n, not of x: only their inputs changed (value
+      // numbering finds x's own users equal to them from their side). A
+      // shared constant's other users have nothing new to see.
+      std::vector<Node*> users;
+      if (!n->dead) {
+        users = n->out;
+        g.subsume(n, x);
+      }
+      work.push(x);
+      for (Node* u : users) {
+        work.push(u);
+        pushMemoryReaders(work, u);
+      }
+      progress = true;
+    } else if (n->type != oldType || peep.changedInPlace()) {
+      for (Node* u : n->out) {
+        work.push(u);
+        pushMemoryReaders(work, u);
+        // A changed If or CallEnd changes what its projections see.
+        if (u->isMulti())
+          for (Node* uu : u->out) work.push(uu);
+      }
+      progress = true;
+    }
+    // Cut short while still changing: it goes on in this round.
+    if (peep.unfinished()) work.push(x);
+    for (Node* t : peep.touched()) {
+      work.push(t);
+      pushMemoryReaders(work, t);
+    }
+    // A store left with one user may now be overwritten by it.
+    for (Node* d : lost)
+      if (!d->dead && d->op == Op::Store && d->out.size() == 1) work.push(d->out[0]);
+    lost.clear();
+  }
+  return progress;
+}
+
 }  // namespace
 
 void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
@@ -53,49 +104,7 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
     sweepUnreachable(g);
     lost.clear();
     for (Node* n : liveNodes(g)) work.push(n);
-    while (!work.empty()) {
-      SIMPLEC_CHECK(++steps < limit, "peephole", "peepholes did not reach a fixed point");
-      workCounters().peepholeSteps++;
-      Node* n = work.pop();
-      if (n->dead || n->op == Op::Start || n->op == Op::Stop) continue;
-      const Type* oldType = n->type;
-      Node* x = peep.run(n);
-      if (x != n) {
-        // The users of n, not of x: only their inputs changed (value
-        // numbering finds x's own users equal to them from their side). A
-        // shared constant's other users have nothing new to see.
-        std::vector<Node*> users;
-        if (!n->dead) {
-          users = n->out;
-          g.subsume(n, x);
-        }
-        work.push(x);
-        for (Node* u : users) {
-          work.push(u);
-          pushMemoryReaders(work, u);
-        }
-        progress = true;
-      } else if (n->type != oldType || peep.changedInPlace()) {
-        for (Node* u : n->out) {
-          work.push(u);
-          pushMemoryReaders(work, u);
-          // A changed If or CallEnd changes what its projections see.
-          if (u->isMulti())
-            for (Node* uu : u->out) work.push(uu);
-        }
-        progress = true;
-      }
-      // Cut short while still changing: it goes on in this round.
-      if (peep.unfinished()) work.push(x);
-      for (Node* t : peep.touched()) {
-        work.push(t);
-        pushMemoryReaders(work, t);
-      }
-      // A store left with one user may now be overwritten by it.
-      for (Node* d : lost)
-        if (!d->dead && d->op == Op::Store && d->out.size() == 1) work.push(d->out[0]);
-      lost.clear();
-    }
+    if (drain(g, peep, work, lost, steps, limit)) progress = true;
   }
   g.lostUses = nullptr;
   // Rewrites leave garbage (e.g. constants made and then not used).
@@ -109,6 +118,28 @@ void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
     SIMPLEC_CHECK(x == n && n->type == t && n->in == ins, "peephole",
                   "fixed point check failed at node " + std::to_string(n->id) + " " + n->label());
   }
+}
+
+void peepsFrom(Graph& g, const std::vector<Node*>& changed, uint64_t seed) {
+  Peephole peep(g);
+  // Value numbering knows only what the worklist visits: the constants
+  // first, so that a fold to a value the function already has reuses it.
+  for (Node* n : g.nodes())
+    if (!n->dead && n->op == Op::Con) peep.gvn().findOrInsert(n);
+  PeepholeWorklist work(seed);
+  std::vector<Node*> lost;
+  g.lostUses = &lost;
+  size_t steps = 0, limit = 50 * g.size() + 1000;
+  workCounters().peepholeRuns++;
+  for (Node* n : changed) {
+    work.push(n);
+    if (!n->dead)
+      for (Node* u : n->out) work.push(u);
+  }
+  drain(g, peep, work, lost, steps, limit);
+  g.lostUses = nullptr;
+  reconnectEndlessLoops(g);
+  sweepUnreachable(g);
 }
 
 }  // namespace simplec

@@ -6,11 +6,22 @@
 // every node unreachable from Stop swept away.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "son/graph.h"
 
 namespace simplec {
 
 void iterPeeps(Graph& g, uint64_t seed = 0, bool checkFixedPoint = false);
+
+// After a pass that changed a few places of a function at a fixed point:
+// the peepholes from the nodes in `changed` (made or edited by the pass)
+// and their users, and from what their rewrites queue, until nothing is
+// queued; then the garbage is swept. The rest of the function is not
+// visited (a whole round over a huge function for a few new nodes was most
+// of such a pass's time), so a rewrite that would enable one far from what
+// changed may wait for the next full iterPeeps.
+// Pre: as iterPeeps. Post: the changed nodes typed and folded.
+void peepsFrom(Graph& g, const std::vector<Node*>& changed, uint64_t seed = 0);
 
 }  // namespace simplec

@@ -59,17 +59,18 @@ int strengthReduce(Graph& g, uint64_t seed) {
   for (Node* c : cf->order())
     if (c->op == Op::Loop && c->in.size() == 3 && c->in[1] && c->in[2] && cf->reached(c->in[2])) loops.push_back(c);
   int replaced = 0;
+  std::vector<Node*> made;  // new nodes (the products' users follow them)
   const Type* any = Type::intBot();
   for (Node* loop : loops) {
     LoopInvariance inv(*cf, loop);
     std::vector<BasicIV> ivs = findBasicIVs(inv);
     for (const BasicIV& iv : ivs) {
       // One new IV per factor: Muls of different Casts of the IV share it.
-      std::vector<std::pair<Node*, Node*>> made;  // factor -> new Phi
+      std::vector<std::pair<Node*, Node*>> phis;  // factor -> new Phi
       for (auto [mul, s] : products(iv, inv)) {
         if (mul->dead) continue;
         Node* phi = nullptr;
-        for (auto& [f, p] : made)
+        for (auto& [f, p] : phis)
           if (f == s) phi = p;
         if (!phi) {
           Node* init = g.make(Op::Mul, {nullptr, iv.init, s}, any);
@@ -78,16 +79,18 @@ int strengthReduce(Graph& g, uint64_t seed) {
           phi->pos = mul->pos;
           Node* next = g.make(iv.down ? Op::Sub : Op::Add, {nullptr, phi, step}, any);
           g.setDef(phi, 2, next);
-          made.push_back({s, phi});
+          phis.push_back({s, phi});
+          made.insert(made.end(), {init, step, phi, next});
         }
         g.subsume(mul, phi);
         replaced++;
       }
     }
   }
-  // Fold the new products (constants, GVN) and type the new nodes.
+  // Fold the new products (constants, GVN) and type the new nodes: the
+  // loops changed, not the whole function.
   if (!replaced) return 0;
-  iterPeeps(g, seed);
+  peepsFrom(g, made, seed);
   return replaced;
 }
 

@@ -595,9 +595,12 @@ int vectorizeLoops(Graph& g, uint64_t seed) {
   std::vector<Graph::DebugAnchor> anchors;
   if (!g.debugNames.empty() && !plans.empty()) anchors = g.debugAnchors();
   int done = 0;
+  size_t before = g.size();  // the nodes made from here on are the copies
   for (const Plan& p : plans) done += vectorize(g, p, anchors) ? 1 : 0;
   workCounters().loopsVectorized += uint64_t(done);
-  if (done) iterPeeps(g, seed);
+  // Fold and type the copies (and what now uses them: the loops they feed
+  // into), not the whole function.
+  if (done) peepsFrom(g, std::vector<Node*>(g.nodes().begin() + ptrdiff_t(before), g.nodes().end()), seed);
   return done;
 }
 

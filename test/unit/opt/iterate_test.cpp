@@ -298,3 +298,36 @@ TEST_CASE("opt/iterate: the users of a Phi folded with its Region are visited ag
     checkOneRewritingRound(u, b.g, seed, Op::Phi);
   }
 }
+
+TEST_CASE("opt/iterate: peepsFrom folds what a pass changed and visits nothing else", "[opt][iterate][work]") {
+  // A function at a fixed point with a long chain of sums it cannot fold
+  // (x * k + x for a parameter x), then a pass's edit: the Return now reads
+  // (2 + 3) + chain. peepsFrom folds 2 + 3 and its user, in work that does
+  // not depend on the chain's length; iterPeeps would visit the whole chain.
+  auto steps = [](int links) {
+    Unit u;
+    SonBuilder b(u, "f", 1);
+    Node* x = b.parm(0);
+    Node* chain = x;
+    for (int i = 0; i < links; i++) chain = b.add(b.op(Op::Mul, chain, b.con(3 + i)), x);
+    Node* ret = b.ret(b.fun, chain);
+    iterPeeps(b.g);
+    REQUIRE(verifyText(u) == "");
+    Node* five = b.add(b.con(2), b.con(3));
+    Node* sum = b.add(five, ret->in[2]);
+    b.g.setDef(ret, 2, sum);
+    workCounters() = WorkCounters{};
+    peepsFrom(b.g, {five, sum});
+    CHECK(verifyText(u) == "");
+    CHECK(five->dead);  // folded into a Con 5
+    CHECK(ret->in[2] == sum);
+    Node* k = sum->in[1]->op == Op::Con ? sum->in[1] : sum->in[2];  // constants go right
+    CHECK(k->op == Op::Con);
+    CHECK(k->type->value() == 5);
+    return workCounters().peepholeSteps;
+  };
+  uint64_t small = steps(50), large = steps(2000);
+  INFO("peephole steps: " << small << " for 50 links, " << large << " for 2000");
+  CHECK(small < 20);
+  CHECK(large == small);
+}

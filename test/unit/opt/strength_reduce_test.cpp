@@ -174,3 +174,28 @@ TEST_CASE("opt/strength_reduce: a product that bounds a range by a comparison st
   CHECK(r.before == 1);
   CHECK(r.left == 1);
 }
+
+TEST_CASE("opt/strength_reduce: the peepholes after it visit the loop, not the whole function",
+          "[opt][sr][work]") {
+  // One reducible loop after k lines of straight-line code: the pass's
+  // peephole work must not grow with k (a whole round over the function
+  // was most of the pass's time in huge functions: script 100k lines).
+  auto steps = [](int k) {
+    std::string s = "val f = { int[] b, int n, int x -> int s = x;\n";
+    for (int i = 0; i < k; i++) s += "  s = (s ^ " + std::to_string(i + 1) + ") * x + " + std::to_string(i) + ";\n";
+    s += "  for (int k = 0; k < n; k++) for (int j = 0; j < n; j++) s += b[(k * n + j * 3) % b#] + k * s;\n"
+         "  return s; };";
+    Unit u;
+    opttest::parseUpTo(u, s, "strength-reduce");
+    workCounters() = WorkCounters{};
+    int reduced = sontest::onEachFunction(u, [](Graph& g) { return strengthReduce(g); });
+    CHECK(reduced >= 1);
+    CHECK(sontest::verifyText(u) == "");
+    return workCounters().peepholeSteps;
+  };
+  uint64_t small = steps(100), large = steps(1000);
+  INFO("peephole steps: " << small << " after 100 lines, " << large << " after 1000");
+  CHECK(small > 0);
+  CHECK(double(large) / double(small) < 1.5);
+  CHECK(small < 500);  // a whole round would be thousands
+}

@@ -227,3 +227,25 @@ TEST_CASE("opt/vectorize: -g names the copy's values too", "[opt][vectorize]") {
   CHECK(named(true) == 1);  // t, on the VMul
   CHECK(phis() == before + 1);
 }
+
+TEST_CASE("opt/vectorize: the peepholes after it visit the copy, not the whole function",
+          "[opt][vectorize][work]") {
+  // One loop it vectorizes after k lines of straight-line code: the
+  // peephole work of the pass must not grow with k.
+  auto steps = [](int k) {
+    std::string s = "val f = { flt[] a, flt[] b, int n, int x, flt c -> int t = x;\n";
+    for (int i = 0; i < k; i++) s += "  t = (t ^ " + std::to_string(i + 1) + ") * x + " + std::to_string(i) + ";\n";
+    s += "  for (int j = 0; j < n; j++) b[j] = a[j] * c + 1.0;\n  return t; };";
+    Unit u;
+    opttest::parseUpTo(u, s, "vectorize");
+    workCounters() = WorkCounters{};
+    int done = sontest::onEachFunction(u, [](Graph& g) { return vectorizeLoops(g); });
+    CHECK(done == 1);
+    CHECK(sontest::verifyText(u) == "");
+    return workCounters().peepholeSteps;
+  };
+  uint64_t small = steps(100), large = steps(1000);
+  INFO("peephole steps: " << small << " after 100 lines, " << large << " after 1000");
+  CHECK(small > 0);
+  CHECK(double(large) / double(small) < 1.5);
+}
