@@ -16,6 +16,7 @@
 #include "opt/narrow.h"
 #include "opt/scalar_replace.h"
 #include "opt/sccp.h"
+#include "opt/split_compares.h"
 #include "opt/split_if.h"
 #include "opt/strength_reduce.h"
 #include "opt/tail_recursion.h"
@@ -50,6 +51,7 @@ void runHoistLoads(Graph& g, const PassOptions& o) { hoistLoads(g, o.seed); }
 void runStrengthReduce(Graph& g, const PassOptions& o) { strengthReduce(g, o.seed); }
 void runLoopVersioning(Graph& g, const PassOptions& o) { versionLoops(g, o.seed); }
 void runVectorize(Graph& g, const PassOptions& o) { vectorizeLoops(g, o.seed); }
+void runSplitCompares(Graph& g, const PassOptions&) { splitSharedCompares(g); }
 
 void verifyOrThrow(const Unit& u, const PassOptions& o, const std::string& pass) {
   std::vector<std::string> errs = verify(u);
@@ -191,6 +193,8 @@ const std::vector<Pass>& passTable() {
       {"vectorize", nullptr, runVectorize, 2, {"if-convert", "loop-version"}},
       // Last: calls in dead code are gone, inlined callees have no calls left.
       {"unused-funs", runUnusedFuns, nullptr, 1, {"peephole"}},
+      // After every pass that runs the peepholes (they would merge the copies).
+      {"split-compares", nullptr, runSplitCompares, 1, {"vectorize", "peephole"}},
   };
   return table;
 }
