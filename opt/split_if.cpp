@@ -76,8 +76,8 @@ int splitIfs(Graph& g) {
   // few rounds over the live Ifs.
   for (int round = 0; round < 4; round++) {
     int threaded = 0;
-    for (Node* n : liveNodes(g))
-      if (n->op == Op::If && !n->dead) threaded += splitOne(g, n);
+    for (Node* n : liveNodesOf(g, Op::If))
+      if (!n->dead) threaded += splitOne(g, n);
     total += threaded;
     if (!threaded) break;
   }

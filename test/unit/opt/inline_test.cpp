@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "lexer/diag.h"
+#include "lexer/work_counters.h"
 #include "opt/call_graph.h"
 #include "opt/inline.h"
 #include "opt/iterate.h"
@@ -256,4 +257,34 @@ TEST_CASE("opt/unused_funs: what main or an export reaches stays", "[opt][inline
     CHECK(present(g, "a"));
     CHECK(present(g, "b"));
   }
+}
+
+TEST_CASE("opt/call_graph: a swept body is scanned without the walk from Stop, to the same graph",
+          "[opt][inline][work]") {
+  const std::string src =
+      "val sq = { int x -> return x * x; };\n"
+      "val twice = { int x -> return sq(x) + sq(x + 1); };\n"
+      "val pick = { int k -> { int -> int } f = k > 0 ? sq : twice; return f(k); };\n"
+      "return twice(arg) + pick(arg) + sq(3);";
+  Unit g;
+  parse(g, src);
+  // Parsed bodies are swept: building the graph walks nothing.
+  workCounters() = WorkCounters{};
+  CallGraph fast(g);
+  CHECK(workCounters().liveNodeVisits == 0);
+  // Edited since (a node made): the walk from Stop, and the same answer.
+  for (FunInfo& f : g.funs)
+    if (f.hasBody()) f.graph->con(Type::intConst(12345));
+  CallGraph walked(g);
+  CHECK(workCounters().liveNodeVisits > 0);
+  CHECK(fast.directCalls == walked.directCalls);
+  CHECK(fast.refs == walked.refs);
+  CHECK(fast.callSites == walked.callSites);
+  CHECK(fast.bodySize == walked.bodySize);
+  CHECK(fast.hasIndirectCall == walked.hasIndirectCall);
+  CHECK(fast.component == walked.component);
+  int sq = funIndex(g, "sq"), pick = funIndex(g, "pick");
+  CHECK(fast.escapes(sq));
+  CHECK(fast.hasIndirectCall[size_t(pick)]);
+  CHECK(fast.callSites[size_t(sq)] == 3);
 }
