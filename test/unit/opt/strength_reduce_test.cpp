@@ -181,17 +181,12 @@ TEST_CASE("opt/strength_reduce: the peepholes after it visit the loop, not the w
   // peephole work must not grow with k (a whole round over the function
   // was most of the pass's time in huge functions: script 100k lines).
   auto steps = [](int k) {
-    std::string s = "val f = { int[] b, int n, int x -> int s = x;\n";
-    for (int i = 0; i < k; i++) s += "  s = (s ^ " + std::to_string(i + 1) + ") * x + " + std::to_string(i) + ";\n";
-    s += "  for (int k = 0; k < n; k++) for (int j = 0; j < n; j++) s += b[(k * n + j * 3) % b#] + k * s;\n"
-         "  return s; };";
-    Unit u;
-    opttest::parseUpTo(u, s, "strength-reduce");
-    workCounters() = WorkCounters{};
-    int reduced = sontest::onEachFunction(u, [](Graph& g) { return strengthReduce(g); });
-    CHECK(reduced >= 1);
-    CHECK(sontest::verifyText(u) == "");
-    return workCounters().peepholeSteps;
+    return opttest::peepholeStepsAfterLines(
+        "int[] b, int n, int x", k,
+        "  int s = t;\n"
+        "  for (int k = 0; k < n; k++) for (int j = 0; j < n; j++) s += b[(k * n + j * 3) % b#] + k * s;\n"
+        "  return s; };",
+        "strength-reduce", [](Graph& g) { return strengthReduce(g); });
   };
   uint64_t small = steps(100), large = steps(1000);
   INFO("peephole steps: " << small << " after 100 lines, " << large << " after 1000");

@@ -233,16 +233,9 @@ TEST_CASE("opt/vectorize: the peepholes after it visit the copy, not the whole f
   // One loop it vectorizes after k lines of straight-line code: the
   // peephole work of the pass must not grow with k.
   auto steps = [](int k) {
-    std::string s = "val f = { flt[] a, flt[] b, int n, int x, flt c -> int t = x;\n";
-    for (int i = 0; i < k; i++) s += "  t = (t ^ " + std::to_string(i + 1) + ") * x + " + std::to_string(i) + ";\n";
-    s += "  for (int j = 0; j < n; j++) b[j] = a[j] * c + 1.0;\n  return t; };";
-    Unit u;
-    opttest::parseUpTo(u, s, "vectorize");
-    workCounters() = WorkCounters{};
-    int done = sontest::onEachFunction(u, [](Graph& g) { return vectorizeLoops(g); });
-    CHECK(done == 1);
-    CHECK(sontest::verifyText(u) == "");
-    return workCounters().peepholeSteps;
+    return opttest::peepholeStepsAfterLines("flt[] a, flt[] b, int n, int x, flt c", k,
+                                            "  for (int j = 0; j < n; j++) b[j] = a[j] * c + 1.0;\n  return t; };",
+                                            "vectorize", [](Graph& g) { return vectorizeLoops(g); });
   };
   uint64_t small = steps(100), large = steps(1000);
   INFO("peephole steps: " << small << " after 100 lines, " << large << " after 1000");
