@@ -124,6 +124,26 @@ static void childAlloc(const char* what) {
       if (a[0] != len || !zero || (len >= 8 && ((uintptr_t)(a + 1) & 15) != 0)) printC("bad array\n");
       for (int64_t i = 1; i <= len; i++) a[i] = -1;
     }
+    /* Small blocks over more than one of the allocator's 1 MiB blocks, and
+     * sizes on both sides of those that get a mapping of their own: each
+     * zeroed, aligned, and apart from the others (a value written into
+     * each is read back after all are made). */
+    enum { kSmall = 100000 };
+    static uint8_t* small[kSmall];
+    for (int i = 0; i < kSmall; i++) {
+      small[i] = __simplec_alloc(24, "a.smp", 1, 1);
+      if (((uintptr_t)small[i] & 15) != 0 || small[i][0] != 0 || small[i][23] != 0) printC("bad small block\n");
+      memset(small[i], i & 0xff, 24);
+    }
+    for (int i = 0; i < kSmall; i++)
+      if (small[i][0] != (i & 0xff) || small[i][23] != (i & 0xff)) printC("small blocks overlap\n");
+    for (int64_t size = 200000; size < 1200000; size += 99991) {
+      uint8_t* p = __simplec_alloc(size, "a.smp", 1, 1);
+      int zero = 1;
+      for (int64_t i = 0; i < size; i += 4093) zero &= p[i] == 0;
+      if (!zero || p[size - 1] != 0 || ((uintptr_t)p & 15) != 0) printC("bad large block\n");
+      memset(p, 0xff, (size_t)size);
+    }
     printC("ok\n");
     return;
   }
