@@ -40,9 +40,8 @@ int splitSharedCompares(Graph& g) {
     std::sort(uses.begin(), uses.end(), [](const auto& a, const auto& b) {
       return a.first->id != b.first->id ? a.first->id < b.first->id : a.second < b.second;
     });
-    // A value read as a number too (or by a select of a float equality) is
-    // made anyway: testing it costs no more than a compare, and copies
-    // would keep the inputs alive longer.
+    // A value read as a number too is made anyway: testing it costs no
+    // more than a compare, and copies would keep the inputs alive longer.
     if (uses.size() != p->out.size()) continue;
     for (size_t k = 1; k < uses.size(); k++) {
       std::vector<Node*> ins(p->in.begin(), p->in.end());
