@@ -326,7 +326,7 @@ void* __simplec_alloc(int64_t bytes, const char* file, int64_t line, int64_t col
   if (n >= kOwnMapping) {
     p = mapZeroed(n);
   } else {
-    if ((size_t)(arenaEnd - arenaNext) < n) {
+    if (arenaNext == NULL || (size_t)(arenaEnd - arenaNext) < n) {
       char* block = mapZeroed(kArenaBlock);
       if (block == NULL) __simplec_rt_error(SIMPLEC_ERR_OOM, file, line, col, bytes, 0);
       arenaNext = block;
