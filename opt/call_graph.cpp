@@ -57,9 +57,8 @@ void CallGraph::scan(const Unit& u, int f, int sign) {
   // A swept body's live nodes are the ones not dead: a scan in id order
   // instead of the walk from Stop (one cache miss per node of a huge body).
   const Graph& g = *info.graph;
-  bool swept = g.sweptAt == g.editVersion();
   std::vector<std::pair<Node*, int>> calls;  // (Call, callee), sorted by id below
-  for (Node* x : swept ? g.nodes() : liveNodes(g)) {
+  for (Node* x : g.swept() ? g.nodes() : liveNodes(g)) {
     if (x->dead) continue;
     if (x->op != Op::Con) bodySize[size_t(f)]++;
     if (x->op == Op::Con && x->type && x->type->kind() == TKind::FunPtr) {

@@ -297,13 +297,13 @@ void Graph::compact() {
   nodes_.resize(live);
   if (!serials_.empty()) serials_.resize(live);
   dead_ = 0;
-  bool swept = sweptAt == editVersion_;
+  bool wasSwept = swept();
   bool listed = liveCacheVersion_ == editVersion_;
   editVersion_++;
   cfgVersion_++;  // ids changed
   // Renumbering makes no garbage, and the walk from Stop follows pointers,
   // not ids: the same nodes in the same order.
-  if (swept) sweptAt = editVersion_;
+  if (wasSwept) sweptAt = editVersion_;
   if (listed) liveCacheVersion_ = editVersion_;
 }
 
@@ -361,10 +361,10 @@ void Graph::moveNodes(const std::function<bool(const Node*)>& shouldMove) {
     }
   liveCache_.clear();
   cfCache_.reset();
-  bool swept = sweptAt == editVersion_;
+  bool wasSwept = swept();
   editVersion_++;
   cfgVersion_++;
-  if (swept) sweptAt = editVersion_;  // moving makes no garbage
+  if (wasSwept) sweptAt = editVersion_;  // moving makes no garbage
 }
 
 void Graph::keepLiveList(std::vector<Node*> live) {
@@ -384,7 +384,7 @@ void Graph::dropCachedAnalyses() {
 
 std::vector<Node*> liveNodesOf(const Graph& g, Op op) {
   std::vector<Node*> r;
-  if (g.sweptAt == g.editVersion()) {
+  if (g.swept()) {
     for (Node* n : g.nodes_)
       if (!n->dead && n->op == op) r.push_back(n);
   } else {

@@ -116,6 +116,8 @@ class Graph {
   // editVersion() when sweepUnreachable last left the graph without
   // garbage: another sweep before any edit has nothing to do.
   uint64_t sweptAt = ~uint64_t(0);
+  // No garbage since the last sweep: the live nodes are the ones not dead.
+  bool swept() const { return sweptAt == editVersion_; }
 
   // While the parser builds the graph, nodes it holds in local variables may
   // lose their last graph use for a while: then unused nodes are not killed

@@ -164,7 +164,7 @@ std::vector<std::string> verify(const Unit& u) {
 }
 
 void sweepUnreachable(Graph& g) {
-  if (g.sweptAt == g.editVersion()) return;
+  if (g.swept()) return;
   std::vector<Node*> live = liveNodes(g);
   std::vector<char> reach(g.size(), 0);
   for (Node* n : live) reach[n->id] = 1;

@@ -86,6 +86,18 @@ inline uint64_t peepholeStepsAfterLines(const std::string& params, int k, const 
   return workCounters().peepholeSteps;
 }
 
+// peepholeStepsAfterLines at 100 and 1000 lines: some work, the same for
+// ten times the code around the change (within 1.5x). Returns the first.
+inline uint64_t checkPeepholeStepsFlat(const std::string& params, const std::string& tail, const char* pass,
+                                       const std::function<int(Graph&)>& runPass) {
+  uint64_t small = peepholeStepsAfterLines(params, 100, tail, pass, runPass);
+  uint64_t large = peepholeStepsAfterLines(params, 1000, tail, pass, runPass);
+  INFO("peephole steps: " << small << " after 100 lines, " << large << " after 1000");
+  CHECK(small > 0);
+  CHECK(double(large) / double(small) < 1.5);
+  return small;
+}
+
 // `runPass` runs the pass on one function and returns how many nodes it removed.
 inline PassResult runPassOnProgram(const std::string& src, const char* pass,
                                    const std::function<int(const Unit&)>& count,
