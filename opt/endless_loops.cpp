@@ -36,9 +36,8 @@ bool reconnectEndlessLoops(Graph& g) {
       work.push_back(c->in[0]);
     }
   }
-  for (size_t id = 0; id < g.size(); id++) {
-    Node* loop = g.node(id);
-    if (loop->op != Op::Loop || loop->dead || reach[id] || loop->type != Type::ctrl()) continue;
+  for (Node* loop : g.loops()) {
+    if (reach[loop->id] || loop->type != Type::ctrl()) continue;
     Node* back = loop->in[2];
     if (!back || !back->isCFG() || back->type->kind() == TKind::XCtrl) continue;
     Node* ret = f.ret;

@@ -33,6 +33,7 @@ Graph::~Graph() {
 Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t aux) {
   Node* p = new (unit_->nodePool.take()) Node(uint32_t(nodes_.size()), op);
   nodes_.push_back(p);
+  if (op == Op::Loop) loopIds_.push_back(p->id);
   if (unit_->keepSerials) serials_.push_back(uint32_t(unit_->nodesMade));
   unit_->nodesMade++;
   workCounters().nodesMade++;
@@ -257,22 +258,32 @@ void Graph::kill(Node* n) {
 
 void Graph::dropUses(const std::vector<char>& keep) {
   editVersion_++;
-  for (Node* n : nodes_) {
-    if (n->dead || !keep[n->id]) continue;
-    size_t w = 0;
-    for (size_t k = 0; k < n->out.size(); k++) {
-      Node* u = n->out[k];
-      if (!keep[u->id]) continue;
-      uint32_t slot = n->out.link(k);
-      n->out[w] = u;
-      n->out.link(w) = slot;
-      u->in.link(slot) = uint32_t(w);
-      w++;
+  std::vector<Node*> garbage;
+  for (Node* n : nodes_)
+    if (!n->dead && !keep[n->id]) garbage.push_back(n);
+  // Only the inputs of garbage list garbage users: filter just their use
+  // lists, each once and in order (the Start node alone may list a great
+  // many dead constants), not every list in the function.
+  std::vector<char> filtered(nodes_.size(), 0);
+  for (Node* x : garbage)
+    for (size_t i = 0; i < x->in.size(); i++) {
+      Node* n = x->in[i];
+      if (!n || !keep[n->id] || filtered[n->id]) continue;
+      filtered[n->id] = 1;
+      workCounters().useScans += n->out.size();
+      size_t w = 0;
+      for (size_t k = 0; k < n->out.size(); k++) {
+        Node* u = n->out[k];
+        if (!keep[u->id]) continue;
+        uint32_t slot = n->out.link(k);
+        n->out[w] = u;
+        n->out.link(w) = slot;
+        u->in.link(slot) = uint32_t(w);
+        w++;
+      }
+      n->out.truncate(w);
     }
-    n->out.truncate(w);
-  }
-  for (Node* n : nodes_) {
-    if (n->dead || keep[n->id]) continue;
+  for (Node* n : garbage) {
     n->in.clear();
     n->out.clear();
     n->keep = 0;
@@ -284,6 +295,7 @@ void Graph::compact() {
   if (dead_ == 0) return;
   resolveDebugAnchors();
   size_t live = 0;
+  loopIds_.clear();
   for (Node* n : nodes_) {
     if (n->dead) {
       n->~Node();
@@ -292,6 +304,7 @@ void Graph::compact() {
     }
     if (!serials_.empty()) serials_[live] = serials_[n->id];
     n->id = uint32_t(live);
+    if (n->op == Op::Loop) loopIds_.push_back(n->id);
     nodes_[live++] = n;
   }
   nodes_.resize(live);
@@ -380,6 +393,13 @@ void Graph::dropLiveCache() {
 void Graph::dropCachedAnalyses() {
   dropLiveCache();
   cfCache_.reset();
+}
+
+std::vector<Node*> Graph::loops() const {
+  std::vector<Node*> r;
+  for (uint32_t id : loopIds_)
+    if (!nodes_[id]->dead) r.push_back(nodes_[id]);
+  return r;
 }
 
 std::vector<Node*> liveNodesOf(const Graph& g, Op op) {

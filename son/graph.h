@@ -67,11 +67,15 @@ class Graph {
   // Kill n if it has no uses and is not kept.
   void killIfUnused(Node* n);
   // Kills every node that keep[id] does not mark, dropping it from the use
-  // lists of the ones it marks, in one pass over the graph (sweeps).
+  // lists of the ones it marks (sweeps): a scan over the nodes, and only
+  // the use lists of the killed nodes' inputs are filtered.
   void dropUses(const std::vector<char>& keep);
 
   // Node ids are [0, size()); dead nodes keep theirs until compact().
   size_t size() const { return nodes_.size(); }
+  // The Loop nodes not killed (garbage among them until a sweep), in id
+  // order: found without a scan over every node.
+  std::vector<Node*> loops() const;
   Node* node(size_t id) const { return nodes_[id]; }
   const std::vector<Node*>& nodes() const { return nodes_; }
   // Is n a node of this graph (alive or dead)? O(1).
@@ -167,6 +171,7 @@ class Graph {
   int funIndex_;
   std::vector<Node*> nodes_;
   std::vector<uint32_t> serials_;  // by id, moved along by compact(); empty unless kept
+  std::vector<uint32_t> loopIds_;  // every Loop made, by id (compact() renumbers)
   size_t dead_ = 0;
   uint64_t cfgVersion_ = 0;
   // Changes with every edge edit, node made or killed: liveNodes() keeps

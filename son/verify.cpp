@@ -168,15 +168,15 @@ void sweepUnreachable(Graph& g) {
   std::vector<Node*> live = liveNodes(g);
   std::vector<char> reach(g.size(), 0);
   for (Node* n : live) reach[n->id] = 1;
+  size_t reached = live.size();
+  if (!reach[g.start()->id]) reached++;
   reach[g.start()->id] = 1;
-  bool any = false;
-  for (const auto& up : g.nodes())
-    if (!up->dead && !reach[up->id]) any = true;
-  if (any) {
-    // Drop garbage users from every live use list in one pass per list (the
-    // Start node alone may list a great many dead constants), then unhook
-    // the garbage itself. The walk from Stop is as it was: it never went
-    // through the garbage (inputs of live nodes are live).
+  // Every node the walk reached is alive: garbage exists when fewer were
+  // reached than are alive (counted, not looked for node by node).
+  if (reached < g.size() - g.deadCount()) {
+    // Drop garbage users from the live use lists, then unhook the garbage
+    // itself. The walk from Stop is as it was: it never went through the
+    // garbage (inputs of live nodes are live).
     g.dropUses(reach);
     g.keepLiveList(std::move(live));
   }

@@ -481,3 +481,49 @@ TEST_CASE("son/graph: serials survive compact() and are never reused", "[son][gr
   Graph& h = u.newGraph(int(u.funs.size()) - 1);
   CHECK(h.serial(h.start()) > g.serial(fresh));
 }
+
+TEST_CASE("son/graph: a sweep filters only the use lists of the garbage's inputs, keeping their order",
+          "[son][graph]") {
+  Unit u;
+  SonBuilder b(u, "f", 2);
+  Graph& g = b.g;
+  // parm 0 has many live users; the garbage cycle reads parm 1 only.
+  Node* sum = b.parm(0);
+  for (int i = 0; i < 1000; i++) sum = b.add(sum, b.parm(0));
+  Node* lp = b.loop(b.fun);
+  Node* p = b.loopPhi(lp, b.parm(1));
+  Node* inc = b.add(p, b.parm(1));
+  g.setDef(p, 2, inc);
+  Node* keepA = b.add(b.parm(1), b.con(1));
+  Node* keepB = b.add(b.parm(1), b.con(2));
+  b.ret(b.fun, b.add(sum, b.add(keepA, keepB)));
+  std::vector<Node*> before;
+  for (Node* x : b.parm(1)->out)
+    if (x != p && x != inc) before.push_back(x);
+  uint64_t scans = workCounters().useScans;
+  sweepUnreachable(g);
+  CHECK(p->dead);
+  CHECK(inc->dead);
+  CHECK(lp->dead);
+  CHECK(workCounters().useScans - scans < 20);  // not parm 0's thousand
+  CHECK(std::vector<Node*>(b.parm(1)->out.begin(), b.parm(1)->out.end()) == before);
+  CHECK(useListsExact(g));
+  CHECK(verifyText(u) == "");
+}
+
+TEST_CASE("son/graph: loops() lists the Loops not killed, through compact()", "[son][graph]") {
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
+  Node* first = b.loop(b.fun);
+  Node* orphan = b.add(b.parm(0), b.con(5));  // garbage, to renumber the nodes after it
+  Node* second = b.loop(b.fun);
+  CHECK(g.loops() == std::vector<Node*>{first, second});
+  g.kill(first);
+  REQUIRE(first->dead);
+  CHECK(g.loops() == std::vector<Node*>{second});
+  g.kill(orphan);
+  g.compact();
+  REQUIRE(g.loops() == std::vector<Node*>{second});
+  CHECK(g.node(second->id) == second);
+}
