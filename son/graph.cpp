@@ -431,6 +431,9 @@ std::vector<Node*> liveNodes(const Graph& g) {
       if (d && !seen[d->id]) {
         seen[d->id] = 1;
         stack.push_back({d, 0});
+        // Its inputs are read next, one after the other: fetch them all
+        // now, so that their cache misses overlap.
+        for (Node* x : d->in) __builtin_prefetch(x);
       }
     } else {
       order.push_back(n);
