@@ -17,11 +17,13 @@ Node* memParm(Node* fun) {
 }  // namespace
 
 bool reconnectEndlessLoops(Graph& g) {
+  FunInfo& f = g.info();
+  if (!f.ret || f.ret->dead || !f.fun) return false;
+  std::vector<Node*> loops = g.loops();
+  if (loops.empty()) return false;  // no walk for a function without loops
   // Control nodes from which some Return is reachable along live control.
   std::vector<char> reach(g.size(), 0);
   std::vector<Node*> work;
-  FunInfo& f = g.info();
-  if (!f.ret || f.ret->dead || !f.fun) return false;
   work.push_back(f.ret);
   auto live = [](Node* c) { return c && c->isCFG() && c->type && c->type->kind() != TKind::XCtrl; };
   while (!work.empty()) {
@@ -36,7 +38,7 @@ bool reconnectEndlessLoops(Graph& g) {
       work.push_back(c->in[0]);
     }
   }
-  for (Node* loop : g.loops()) {
+  for (Node* loop : loops) {
     if (reach[loop->id] || loop->type != Type::ctrl()) continue;
     Node* back = loop->in[2];
     if (!back || !back->isCFG() || back->type->kind() == TKind::XCtrl) continue;
