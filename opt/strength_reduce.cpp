@@ -1,6 +1,7 @@
 // Strength reduction of IV * invariant, loop by loop (see the header).
 #include "opt/strength_reduce.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -19,16 +20,30 @@ bool powerOfTwo(const Node* n) {
   return v > 0 && (v & (v - 1)) == 0;
 }
 
-// A product some Cast narrows by a comparison (`j < n` bounds j by n). The
-// new IV is typed as any int where the product had a range; the ranges the
-// Casts derived from it would have to widen, and types may only narrow
-// here (fuzz seed 8003791: a loop counter bounded by it grew one step per
-// peephole round; widening them instead undid facts other rewrites had
-// used, such as a divisor known non-zero). So such a product stays.
+// A product some Cast narrows by a comparison (`j < n` bounds j by n),
+// directly or through values computed from it (s = s / 256 + i * 9, then a
+// later loop `j < s`: fuzz seed 240112). The new IV is typed as any int
+// where the product had a range; the ranges the Casts derived from it would
+// have to widen, and types may only narrow here (fuzz seed 8003791: a loop
+// counter bounded by it grew one step per peephole round; widening them
+// instead undid facts other rewrites had used, such as a divisor known
+// non-zero). So such a product stays. The values followed are those with a
+// range that could widen (any int cannot); past kMaxFollowed of them the
+// product stays too.
 bool narrowsRanges(const Node* mul) {
+  constexpr size_t kMaxFollowed = 256;
   if (mul->type == Type::intBot()) return false;
-  for (const Node* u : mul->out)
-    if (u && u->op == Op::Cast) return true;
+  std::vector<const Node*> values{mul};
+  for (size_t k = 0; k < values.size(); k++) {
+    for (const Node* u : values[k]->out) {
+      if (!u) continue;
+      if (u->op == Op::Cast) return true;
+      if (u->isCFG() || !u->type || !u->type->isInt() || u->type == Type::intBot()) continue;
+      if (std::find(values.begin(), values.end(), u) != values.end()) continue;
+      if (values.size() == kMaxFollowed) return true;
+      values.push_back(u);
+    }
+  }
   return false;
 }
 

@@ -175,6 +175,23 @@ TEST_CASE("opt/strength_reduce: a product that bounds a range by a comparison st
   CHECK(r.left == 1);
 }
 
+TEST_CASE("opt/strength_reduce: a product that bounds a later loop through other values stays", "[opt][sr]") {
+  // i * 9 reaches the bound of the later loop only through s (typed
+  // [0,144]): reducing it made s any int and the later counter's range grew
+  // one step per peephole visit (fuzz seed 240112, golden
+  // loops/strength_reduce_product_bounds_later_loop).
+  opttest::PassResult r = run(
+      "val f = { int a -> int s = 0;\n"
+      "  for (int i = 0; i < 17; i++) { s >>>= 8; s += i * 9; }\n"
+      "  int c = 0; for (int j = 0; j < s; j++) c++; return c; };");
+  CHECK(r.before == 1);
+  CHECK(r.left == 1);
+  // Not bounding anything: reduced.
+  CHECK(run("val f = { int a -> int s = 0;\n"
+            "  for (int i = 0; i < 17; i++) { s >>>= 8; s += i * 9; } return s; };")
+            .left == 0);
+}
+
 TEST_CASE("opt/strength_reduce: the peepholes after it visit the loop, not the whole function",
           "[opt][sr][work]") {
   // One reducible loop after k lines of straight-line code: the pass's
