@@ -32,6 +32,13 @@ void pushMemoryReaders(PeepholeWorklist& work, Node* u) {
 bool drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>& lost, size_t& steps,
            size_t limit) {
   bool progress = false;
+  std::vector<Node*> edited;  // nodes whose inputs a step changed
+  struct Listen {  // restored on the way out, an internal error included
+    Graph& g;
+    std::vector<Node*>* outer;
+    Listen(Graph& g, std::vector<Node*>* list) : g(g), outer(g.editedNodes) { g.editedNodes = list; }
+    ~Listen() { g.editedNodes = outer; }
+  } listen(g, &edited);
   while (!work.empty()) {
     SIMPLEC_CHECK(++steps < limit, "peephole", "peepholes did not reach a fixed point");
     workCounters().peepholeSteps++;
@@ -74,6 +81,17 @@ bool drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>&
     for (Node* d : lost)
       if (!d->dead && d->op == Op::Store && d->out.size() == 1) work.push(d->out[0]);
     lost.clear();
+    // A rule run on n may edit other nodes (the users of what it
+    // subsumed, a Phi of its Region): they are visited again. n itself ran
+    // to its own fixed point, and its users are queued above if it changed.
+    for (Node* e : edited) {
+      if (e == n || e == x || e->dead) continue;
+      work.push(e);
+      // Rules read their inputs' inputs (x + c1 + c2): e's users may now
+      // rewrite too, though e itself does not.
+      for (Node* u : e->out) work.push(u);
+    }
+    edited.clear();
   }
   return progress;
 }
@@ -83,32 +101,50 @@ bool drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>&
 void iterPeeps(Graph& g, uint64_t seed, bool checkFixedPoint) {
   Peephole peep(g);
   PeepholeWorklist work(seed);
-  std::vector<Node*> lost;  // nodes that lost a use during one step
+  std::vector<Node*> lost;  // nodes that lost a use during one step, or to a sweep
   g.lostUses = &lost;
   size_t steps = 0, limit = 50 * g.size() + 1000;
-  // Rounds: every live node is visited at least once per round, and changes
-  // queue what they may enable. A rewrite can enable one farther away than
-  // its neighbourhood (a Region dropping an input changes its Phis' users),
-  // so rounds repeat until one makes no progress at all.
+  // A round visits every live node once, and each change queues what it may
+  // enable, so one round reaches the fixed point; rounds repeat only when
+  // loops were tied back to the Return (their nodes were garbage, not
+  // visited).
   workCounters().peepholeRuns++;
-  for (bool progress = true; progress;) {
-    progress = false;
+  for (bool round = true; round;) {
+    round = false;
     workCounters().peepholeRounds++;
-    // Loops whose exit just folded away are tied back to their Return
-    // before anything sweeps them.
-    if (reconnectEndlessLoops(g)) progress = true;
-    // Garbage first (nodes no longer reachable from Stop, e.g. a load of a
-    // loop that folded away): its uses would hide what the rules that count
-    // users may do (a store with one user left is overwritten by it), and
-    // sweeping after the last round would leave them undone.
+    // Loops whose exit folded away are tied back to their Return before
+    // anything sweeps them; then garbage goes (nodes no longer reachable
+    // from Stop), whose uses would hide what the rules that count users may
+    // do (a store with one user left is overwritten by it).
+    reconnectEndlessLoops(g);
     sweepUnreachable(g);
     lost.clear();
     for (Node* n : liveNodes(g)) work.push(n);
-    if (drain(g, peep, work, lost, steps, limit)) progress = true;
+    drain(g, peep, work, lost, steps, limit);
+    // Rewrites leave garbage (a load of a loop that folded away, constants
+    // made and then not used): sweep it and revisit what lost users to it,
+    // until a sweep finds none.
+    for (;;) {
+      if (reconnectEndlessLoops(g)) {
+        round = true;
+        break;
+      }
+      lost.clear();
+      sweepUnreachable(g);
+      if (lost.empty()) break;
+      std::vector<Node*> revisit;
+      revisit.swap(lost);
+      for (Node* d : revisit) {
+        work.push(d);
+        // The rules that count users look for one or two (not the Start's
+        // many constants).
+        if (!d->dead && d->out.size() <= 4)
+          for (Node* u : d->out) work.push(u);
+      }
+      drain(g, peep, work, lost, steps, limit);
+    }
   }
   g.lostUses = nullptr;
-  // Rewrites leave garbage (e.g. constants made and then not used).
-  sweepUnreachable(g);
   if (!checkFixedPoint) return;
   for (Node* n : liveNodes(g)) {
     if (n->op == Op::Start || n->op == Op::Stop) continue;

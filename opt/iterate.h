@@ -1,6 +1,9 @@
 // iterPeeps: runs every live node through its peephole from a worklist until
 // nothing changes. The worklist order comes from a seed (the fuzzer varies it;
-// the result must not depend on it beyond node numbering).
+// the result must not depend on it beyond node numbering). Each node is
+// visited once, and a change queues what it may enable (the users of what
+// changed, of what a rule edited, and their users: rules read their inputs'
+// inputs), so one round over the function reaches the fixed point.
 // Pre: a verified graph without Scope nodes. Post: a fixed point — checked in
 // debug mode by re-running every peephole and asserting no progress — with
 // every node unreachable from Stop swept away.

@@ -42,6 +42,7 @@ Node* Peephole::run(Node* n) {
     explicit Depth(int& d) : d(d) { ++d; }
     ~Depth() { --d; }
   } depth(depth_);
+  Node* first = n;
   for (int round = 0; round < kMaxRewrites; round++) {
     const Type* t = compute(n);
     // A Cast keeps the range sccp found (unless it becomes a constant or
@@ -54,6 +55,9 @@ Node* Peephole::run(Node* n) {
         t->isInt() && !t->isConst() && !t->isIntTop() && t != n->type && t->isa(n->type) &&
         ++loopPhiNarrowings_[n] > kMaxLoopPhiNarrowings)
       t = n->type;
+    // The caller sees a change of `first`'s type; a node further along the
+    // chain (one that `first` folded into) has its users queued here.
+    if (n != first && t != n->type) touched_.insert(touched_.end(), n->out.begin(), n->out.end());
     n->type = t;
     if (!enabled) return n;
     if (!n->isCFG() && !n->isConst() && n->type->isConst() && n->op != Op::Parm) {
@@ -70,6 +74,11 @@ Node* Peephole::run(Node* n) {
         x->keep++;  // n's inputs may include x
         g_.kill(n);
         x->keep--;
+      } else if (n != first) {
+        // A node a rule made and gave users (the Region that took over a
+        // Loop's users) and that now rewrites further: the caller moves the
+        // users of `first` only, so this one goes back on the worklist.
+        touched_.push_back(n);
       }
       n = x;
     }

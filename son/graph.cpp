@@ -97,6 +97,7 @@ void Graph::setDef(Node* n, size_t i, Node* d) {
   if (old) removeUse(old, n, uint32_t(i));
   n->in[i] = d;
   if (d) addUse(d, n, uint32_t(i));
+  if (editedNodes) editedNodes->push_back(n);
   if (old) killIfUnused(old);
 }
 
@@ -105,6 +106,7 @@ void Graph::addDef(Node* n, Node* d) {
   if (n->isRegion() || (n->isCFG() && n->in.empty())) cfgVersion_++;
   n->in.push_back(d, 0);
   if (d) addUse(d, n, uint32_t(n->in.size() - 1));
+  if (editedNodes) editedNodes->push_back(n);
 }
 
 void Graph::swapInputs(Node* n, size_t i, size_t j) {
@@ -114,6 +116,7 @@ void Graph::swapInputs(Node* n, size_t i, size_t j) {
   n->in.swap(i, j);
   if (n->in[i]) n->in[i]->out.link(n->in.link(i)) = uint32_t(i);
   if (n->in[j]) n->in[j]->out.link(n->in.link(j)) = uint32_t(j);
+  if (editedNodes) editedNodes->push_back(n);
 }
 
 void Graph::delDef(Node* n, size_t i) {
@@ -124,6 +127,7 @@ void Graph::delDef(Node* n, size_t i) {
   for (size_t j = i + 1; j < n->in.size(); j++)
     if (Node* d = n->in[j]) d->out.link(n->in.link(j)) = uint32_t(j - 1);
   n->in.erase(i);
+  if (editedNodes) editedNodes->push_back(n);
   if (old) killIfUnused(old);
 }
 
@@ -137,6 +141,7 @@ void Graph::subsume(Node* old, Node* nw) {
     uint32_t slot = old->out.link(k);
     use->in[slot] = nw;
     addUse(nw, use, slot);
+    if (editedNodes) editedNodes->push_back(use);
   }
   old->out.clear();
   old->keep = 0;
@@ -271,6 +276,7 @@ void Graph::dropUses(const std::vector<char>& keep) {
       if (!n || !keep[n->id] || filtered[n->id]) continue;
       filtered[n->id] = 1;
       workCounters().useScans += n->out.size();
+      if (lostUses) lostUses->push_back(n);
       size_t w = 0;
       for (size_t k = 0; k < n->out.size(); k++) {
         Node* u = n->out[k];

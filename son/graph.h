@@ -131,6 +131,10 @@ class Graph {
   // When set, every node that loses a use is appended here (a worklist
   // learns whose use count dropped without copying use lists).
   std::vector<Node*>* lostUses = nullptr;
+  // When set, every node whose inputs change (setDef, addDef, delDef,
+  // swapInputs, or as a user of a subsumed node) is appended here: a rule
+  // run on one node may edit another, which the worklist must see again.
+  std::vector<Node*>* editedNodes = nullptr;
 
   // -g: chains of variable names of values (Node::dbg links into it; entry
   // 0 is unused, so the vector stays empty without -g).
