@@ -253,12 +253,17 @@ int convertIfs(Graph& g) {
   int converted = 0;
   // An inner diamond converted empties the arm of the one around it
   // (`v < lo ? lo : v > hi ? hi : v`): a few rounds, each linear.
+  // The Regions, in the order of the walk from Stop: converting makes none
+  // and leaves the others reached, so the first walk serves every round.
+  std::vector<Node*> regions;
+  for (Node* n : liveNodes(g))
+    if (n->op == Op::Region) regions.push_back(n);
   for (int round = 0; round < 3; round++) {
     int now = 0;
     // Anew each round: an inner diamond's bindings now sit under its arm.
     ArmBindings arms = bindingsUnderArms(g);
-    for (Node* n : liveNodes(g)) {
-      if (n->dead || n->op != Op::Region) continue;
+    for (Node* n : regions) {
+      if (n->dead) continue;
       if (sinkStores(g, n)) now++;
       if (Node* iff = diamondIf(n)) {
         convert(g, n, iff, arms);

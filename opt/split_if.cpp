@@ -73,10 +73,12 @@ int splitOne(Graph& g, Node* j) {
 int splitIfs(Graph& g) {
   int total = 0;
   // Threading one If can expose another (a chain `a && b && c`): repeat a
-  // few rounds over the live Ifs.
+  // few rounds over the live Ifs. Threading makes no If and leaves every If
+  // reached (each keeps a predecessor), so the first list serves them all.
+  std::vector<Node*> ifs = liveNodesOf(g, Op::If);
   for (int round = 0; round < 4; round++) {
     int threaded = 0;
-    for (Node* n : liveNodesOf(g, Op::If))
+    for (Node* n : ifs)
       if (!n->dead) threaded += splitOne(g, n);
     total += threaded;
     if (!threaded) break;
