@@ -49,14 +49,22 @@ std::string sameForAllSeeds(const std::string& src) {
   });
 }
 
-// Runs iterPeeps on g (of unit u) with the fixed-point check: one round
-// reaches it, no `gone` node after it, and a graph that verifies.
-void checkOneRewritingRound(Unit& u, Graph& g, int seed, Op gone) {
-  workCounters() = WorkCounters{};
-  iterPeeps(g, uint64_t(seed), true);
-  CHECK(workCounters().peepholeRounds == 1);
-  CHECK(sontest::liveOfKind(u, gone).empty());
-  CHECK(verifyText(u) == "");
+// For `seeds` worklist seeds: builds f (with `params` int parameters) and
+// runs iterPeeps on it with the fixed-point check: one round reaches it,
+// no `gone` node is left (Op::Stop: none asked for), and the graph verifies.
+void oneRoundForEverySeed(int params, Op gone, const std::function<void(Unit&, SonBuilder&)>& build,
+                          int seeds = kSeeds) {
+  for (int seed = 0; seed < seeds; seed++) {
+    INFO("seed " << seed);
+    Unit u;
+    SonBuilder b(u, "f", params);
+    build(u, b);
+    workCounters() = WorkCounters{};
+    iterPeeps(b.g, uint64_t(seed), true);
+    CHECK(workCounters().peepholeRounds == 1);
+    if (gone != Op::Stop) CHECK(sontest::liveOfKind(u, gone).empty());
+    CHECK(verifyText(u) == "");
+  }
 }
 
 }  // namespace
@@ -234,10 +242,7 @@ TEST_CASE("opt/iterate: a load held up by a store is queued again when the store
   // store itself does not change then, so the load must be queued as the
   // store's reader. Otherwise a whole extra round finds it (one more visit
   // of every node of the function), for some worklist orders.
-  for (int seed = 0; seed < kSeeds; seed++) {
-    INFO("seed " << seed);
-    Unit u;
-    SonBuilder b(u, "f", 2);
+  oneRoundForEverySeed(2, Op::Load, [](Unit& u, SonBuilder& b) {
     MemAccess m;
     m.alias = u.aliasClass("[]int");
     m.size = 8;
@@ -246,10 +251,8 @@ TEST_CASE("opt/iterate: a load held up by a store is queued again when the store
     Node* off = b.add(b.op(Op::Sub, y, y), b.con(kArrayHeader + 8));
     Node* st = b.store(a.ctrl, a.mem, a.ptr, off, b.parm(1), m.encode());
     Node* ld = b.load(a.ctrl, st, a.ptr, b.con(kArrayHeader + 16), m.encode());
-    b.ret(a.ctrl, st, ld);
-    // The load reads the fresh array's zero.
-    checkOneRewritingRound(u, b.g, seed, Op::Load);
-  }
+    b.ret(a.ctrl, st, ld);  // the load reads the fresh array's zero
+  });
 }
 
 TEST_CASE("opt/iterate: a load walking up a long memory chain finishes in its round", "[opt][iterate]") {
@@ -259,10 +262,7 @@ TEST_CASE("opt/iterate: a load walking up a long memory chain finishes in its ro
   // allocation and reads its zero. The unfinished load is queued again in
   // the same round: without that, each further 4096 stores cost a round,
   // a visit of every node of the function.
-  for (int seed = 0; seed < 3; seed++) {
-    INFO("seed " << seed);
-    Unit u;
-    SonBuilder b(u, "f", 1);
+  oneRoundForEverySeed(1, Op::Load, [](Unit& u, SonBuilder& b) {
     MemAccess m;
     m.alias = u.aliasClass("[]int");
     m.size = 8;
@@ -273,8 +273,7 @@ TEST_CASE("opt/iterate: a load walking up a long memory chain finishes in its ro
       mem = b.store(a.ctrl, mem, a.ptr, b.con(kArrayHeader + 8 * k), b.parm(0), m.encode());
     Node* ld = b.load(a.ctrl, mem, a.ptr, b.con(kArrayHeader), m.encode());
     b.ret(a.ctrl, mem, ld);
-    checkOneRewritingRound(u, b.g, seed, Op::Load);
-  }
+  }, 3);
 }
 
 TEST_CASE("opt/iterate: the users of a Phi folded with its Region are visited again", "[opt][iterate]") {
@@ -282,10 +281,7 @@ TEST_CASE("opt/iterate: the users of a Phi folded with its Region are visited ag
   // The single-entry Region r folds, and with it q into p: p's back edge is
   // then p itself, so p is x. The Region's rewrite changed p's input; p must
   // be queued again in that round, not found by another whole round.
-  for (int seed = 0; seed < kSeeds; seed++) {
-    INFO("seed " << seed);
-    Unit u;
-    SonBuilder b(u, "f", 2);
+  oneRoundForEverySeed(2, Op::Phi, [](Unit&, SonBuilder& b) {
     Node* loop = b.loop(b.fun);
     Node* p = b.loopPhi(loop, b.parm(0));
     SonBuilder::Branch br = b.branch(loop, b.parm(1));
@@ -294,8 +290,7 @@ TEST_CASE("opt/iterate: the users of a Phi folded with its Region are visited ag
     b.closeLoop(loop, r);
     b.g.setDef(p, 2, q);
     b.ret(br.f, p);
-    checkOneRewritingRound(u, b.g, seed, Op::Phi);
-  }
+  });
 }
 
 TEST_CASE("opt/iterate: peepsFrom folds what a pass changed and visits nothing else", "[opt][iterate][work]") {
@@ -338,18 +333,13 @@ TEST_CASE("opt/iterate: a Region a rule made to replace a Loop, left with one en
   // and that Region must fold into the entry too. The worklist learns of it
   // only from the rule: no edge the caller changed leads to it, and the call
   // never folds.
-  for (int seed = 0; seed < kSeeds; seed++) {
-    INFO("seed " << seed);
-    Unit u;
-    SonBuilder b(u, "f", 1);
+  oneRoundForEverySeed(1, Op::Region, [](Unit&, SonBuilder& b) {
     Node* loop = b.loop(b.fun);
     SonBuilder::CallResult c = b.call(loop, b.mem, 0, {b.parm(0)});
     SonBuilder::Branch br = b.branch(c.ctrl, b.op(Op::Mul, b.parm(0), b.con(0)));
     b.closeLoop(loop, br.t);
     b.ret(br.f, c.mem, b.parm(0));
-    checkOneRewritingRound(u, b.g, seed, Op::Region);
-    CHECK(sontest::liveOfKind(u, Op::Loop).empty());
-  }
+  });
 }
 
 TEST_CASE("opt/iterate: an input turned into x + c by another node's fold lets its user fold in the round",
@@ -357,27 +347,20 @@ TEST_CASE("opt/iterate: an input turned into x + c by another node's fold lets i
   // a = y + p, b = a + 3, where p = Phi(2, 2) folds to the constant 2: a
   // itself does not change (y + 2), but b = (y + 2) + 3 folds to y + 5. The
   // rule reads b's input's input, so b is queued when a's inputs change.
-  for (int seed = 0; seed < kSeeds; seed++) {
-    INFO("seed " << seed);
-    Unit u;
-    SonBuilder b(u, "f", 2);
+  oneRoundForEverySeed(2, Op::Phi, [](Unit&, SonBuilder& b) {
     SonBuilder::Branch br = b.branch(b.fun, b.parm(1));
     Node* r = b.region({br.t, br.f});
     Node* p = b.phi(r, {b.con(2), b.con(2)}, Type::intBot());
     Node* a = b.add(b.parm(0), p);
     b.ret(r, b.add(a, b.con(3)));
-    checkOneRewritingRound(u, b.g, seed, Op::Phi);
-  }
+  });
 }
 
 TEST_CASE("opt/iterate: a node folded into another that then narrows has its users queued", "[opt][iterate]") {
   // q = Phi(r, p, p) folds into p = Phi(r, 1, 2), and in the same run p's
   // type narrows from int to [1,2]: p's users (p - 1) must see it in the
   // round, though the worklist only learns that q changed.
-  for (int seed = 0; seed < kSeeds; seed++) {
-    INFO("seed " << seed);
-    Unit u;
-    SonBuilder b(u, "f", 2);
+  oneRoundForEverySeed(2, Op::Stop, [](Unit&, SonBuilder& b) {
     SonBuilder::Branch br = b.branch(b.fun, b.parm(1));
     Node* r = b.region({br.t, br.f});
     Node* p = b.phi(r, {b.con(1), b.con(2)}, Type::intBot());
@@ -385,9 +368,5 @@ TEST_CASE("opt/iterate: a node folded into another that then narrows has its use
     Node* low = b.op(Op::Sub, p, b.con(1));
     low->type = Type::intBot();
     b.ret(r, b.add(q, low));
-    workCounters() = WorkCounters{};
-    iterPeeps(b.g, uint64_t(seed), true);  // the fixed-point check: types too
-    CHECK(workCounters().peepholeRounds == 1);
-    CHECK(verifyText(u) == "");
-  }
+  });  // the fixed-point check covers types too
 }
