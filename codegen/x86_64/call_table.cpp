@@ -2,6 +2,7 @@
 #include "codegen/x86_64/call_table.h"
 
 #include "codegen/x86_64/mc_lower.h"
+#include "codegen/x86_64/relative_field.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCExpr.h"
@@ -9,19 +10,6 @@
 #include "llvm/MC/MCStreamer.h"
 
 namespace simplec::x86_64 {
-
-namespace {
-
-// `target - .` as a 32-bit field: no dynamic relocation in a PIE.
-void emitRelative(llvm::MCSymbol* target, llvm::MCContext& ctx, llvm::MCStreamer& out) {
-  llvm::MCSymbol* here = ctx.createTempSymbol("call_field", true);
-  out.emitLabel(here);
-  out.emitValue(llvm::MCBinaryExpr::createSub(llvm::MCSymbolRefExpr::create(target, ctx),
-                                              llvm::MCSymbolRefExpr::create(here, ctx), ctx),
-                4);
-}
-
-}  // namespace
 
 void CallTable::afterCall(const mir::MFunction& f, const mir::MInst& mi, llvm::MCContext& ctx,
                           llvm::MCStreamer& out) {
@@ -55,19 +43,23 @@ void CallTable::emit(const mir::MModule& m, const McSymbols& syms, llvm::MCConte
     out.emitLabel(r);
     uint32_t count = uint32_t(s.chain.frames.size()) | (s.chain.reachesEntry ? 0x80000000u : 0);
     out.emitIntValue(count, 4);
+    int64_t at = 4;  // the offset in the record
     for (const mir::ChainFrame& fr : s.chain.frames) {
-      emitRelative(names[fr.fun], ctx, out);
-      emitRelative(syms.get(m.fileLabels[fr.file]), ctx, out);
+      emitRelativeField(names[fr.fun], r, at, ctx, out);
+      emitRelativeField(syms.get(m.fileLabels[fr.file]), r, at + 4, ctx, out);
       out.emitIntValue(fr.line, 4);
       out.emitIntValue(fr.col, 4);
+      at += 16;
     }
     records.push_back(r);
   }
   out.switchSection(ctx.getELFSection(kCallTableSection, llvm::ELF::SHT_PROGBITS, llvm::ELF::SHF_ALLOC));
   out.emitValueToAlignment(llvm::Align(4));
+  llvm::MCSymbol* table = ctx.createTempSymbol("call_table", true);
+  out.emitLabel(table);
   for (size_t i = 0; i < sites_.size(); ++i) {
-    emitRelative(sites_[i].ret, ctx, out);
-    emitRelative(records[i], ctx, out);
+    emitRelativeField(sites_[i].ret, table, int64_t(8 * i), ctx, out);
+    emitRelativeField(records[i], table, int64_t(8 * i + 4), ctx, out);
   }
 }
 
