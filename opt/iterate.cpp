@@ -28,10 +28,9 @@ void pushMemoryReaders(PeepholeWorklist& work, Node* u) {
 }
 
 // Runs the worklist until it is empty: each node popped goes through its
-// peephole, and a change queues what it may enable. True if anything changed.
-bool drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>& lost, size_t& steps,
+// peephole, and a change queues what it may enable.
+void drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>& lost, size_t& steps,
            size_t limit) {
-  bool progress = false;
   std::vector<Node*> edited;  // nodes whose inputs a step changed
   struct Listen {  // restored on the way out, an internal error included
     Graph& g;
@@ -60,7 +59,6 @@ bool drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>&
         work.push(u);
         pushMemoryReaders(work, u);
       }
-      progress = true;
     } else if (n->type != oldType || peep.changedInPlace()) {
       for (Node* u : n->out) {
         work.push(u);
@@ -69,7 +67,6 @@ bool drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>&
         if (u->isMulti())
           for (Node* uu : u->out) work.push(uu);
       }
-      progress = true;
     }
     // Cut short while still changing: it goes on in this round.
     if (peep.unfinished()) work.push(x);
@@ -93,7 +90,6 @@ bool drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>&
     }
     edited.clear();
   }
-  return progress;
 }
 
 }  // namespace
