@@ -22,6 +22,7 @@ struct WorkCounters {
   uint64_t parseRounds = 0;       // whole-file parses (a file is parsed again when an assumption fails)
   uint64_t loopOptSteps = 0;      // nodes looked at by the loop analyses (invariance, induction variables, lengths)
   uint64_t liveSetEntries = 0;    // registers in the blocks' live-in and live-out sets (register allocation)
+  uint64_t memoryWalkSteps = 0;   // memory nodes a load looked through for the store it reads (peephole)
   // Memory rather than work (not in total()): the most parser scopes held
   // at once, which should follow the largest function, not the file.
   uint64_t scopesHeldPeak = 0;
@@ -39,7 +40,7 @@ struct WorkCounters {
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
-           inlinedNodes + loopOptSteps + liveSetEntries;
+           inlinedNodes + loopOptSteps + liveSetEntries + memoryWalkSteps;
   }
   // Each counter by name, for reports.
   template <class F>
@@ -57,6 +58,7 @@ struct WorkCounters {
     f("parse rounds", parseRounds);
     f("loop analysis steps", loopOptSteps);
     f("live-set entries", liveSetEntries);
+    f("memory walk steps", memoryWalkSteps);
     f("parser scopes held at most", scopesHeldPeak);
     f("graphs packed", graphsPacked);
     f("node chunks freed", poolChunksFreed);

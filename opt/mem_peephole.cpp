@@ -4,6 +4,7 @@
 // store nothing else saw replaces it, and a bounds check of an index known
 // to be in range goes away. Loads never see stores of other alias classes:
 // each class has its own memory chain.
+#include "lexer/work_counters.h"
 #include "opt/peephole.h"
 #include "son/unit.h"
 #include "son/mem_access.h"
@@ -15,7 +16,6 @@ namespace simplec {
 namespace {
 bool isIntCon(const Node* n) { return n && n->op == Op::Con && n->type->isInt() && n->type->isConst(); }
 bool isStringCon(const Node* n) { return n && n->op == Op::Con && n->type->isPtr() && n->type->fun() >= 0; }
-constexpr int kMaxWalk = 64;  // stores looked through per load: bounds the work
 Node* untruncated(Node* v, int size);
 
 // The memory of alias class k in all memory `mm` (a MergeMem: class k is
@@ -54,8 +54,9 @@ Node* Peephole::idealizeLoad(Node* n) {
   Node* mem = n->in[1];
   if (!mem) return nullptr;
   if (narrowMemory(g_, n, m.alias)) return n;
-  bool changed = false;
-  for (int step = 0; step < kMaxWalk && mem; step++) {
+  for (int step = 0;; step++) {
+    if (step == kMaxMemoryWalk) return nullptr;
+    workCounters().memoryWalkSteps++;
     Node* before;  // the memory before this store or allocation
     if (mem->op == Op::Store && MemAccess::decode(mem->aux).alias == m.alias) {
       MemAccess sm = MemAccess::decode(mem->aux);
@@ -84,11 +85,13 @@ Node* Peephole::idealizeLoad(Node* n) {
     } else {
       break;
     }
+    if (!before) break;
     mem = before;
-    g_.setDef(n, 1, mem);
-    changed = true;
   }
-  return changed ? n : nullptr;
+  // Past what cannot change what it reads, up to what may.
+  if (mem == n->in[1]) return nullptr;
+  g_.setDef(n, 1, mem);
+  return n;
 }
 
 // v with a truncation to `size` bytes or wider removed: a narrow store

@@ -20,10 +20,15 @@ class Peephole {
   // Did the last run() rewrite its node in place (inputs changed)?
   bool changedInPlace() const { return changedInPlace_; }
   // Did the last run() stop while n could still change (kMaxRewrites
-  // rewrites in a row: a load walking up a long memory chain)? The caller
-  // visits it again rather than leaving it to another round.
+  // rewrites in a row)? The caller visits it again rather than leaving it
+  // to another round.
   bool unfinished() const { return unfinished_; }
   static constexpr int kMaxRewrites = 64;
+  // Memory nodes a load looks through per visit for the store it reads.
+  // A load whose answer lies further up stays where it is: moving it part
+  // of the way would leave the next visit more to do (no fixed point), and
+  // the work would grow with the distance, which grows with the function.
+  static constexpr int kMaxMemoryWalk = 256;
   // Nodes whose inputs the last run() changed besides its own node and that
   // node's users (the users of a Phi folded away with its Region): a
   // worklist visits them again.

@@ -64,6 +64,18 @@ std::string manyAllocations(int n) {
   return s + "  return s;\n};\nreturn build(arg) & 127;\n";
 }
 
+// One function with n allocations, each followed by a read of the first
+// object's field: a load looks up the memory chain past every allocation
+// made since, so following it all the way would cost n^2/2 steps.
+std::string fieldReadFarAway(int n) {
+  std::string s = "struct N { int v; };\nval build = { int seed ->\n  int s = seed;\n";
+  for (int i = 0; i < n; i++) {
+    std::string k = std::to_string(i);
+    s += "  N o" + k + " = new N { v = s + " + k + "; }; s = (s + o0.v + o" + k + ".v) % 100003;\n";
+  }
+  return s + "  return s;\n};\nreturn build(arg) & 127;\n";
+}
+
 // n call sites of one small function.
 std::string manyCalls(int n) {
   std::string s = "val mix = { int a, int b -> int r = (a * 31 + b) % 1000003; if (r < 0) r = -r; return r; };\n";
@@ -151,6 +163,9 @@ TEST_CASE("compile work grows linearly: many functions", "[cmd][work]") { checkL
 TEST_CASE("compile work grows linearly: variables each tested by an if", "[cmd][work]") { checkLinear(ifsAndLoops, 300); }
 TEST_CASE("compile work grows linearly: one function with many allocations", "[cmd][work]") {
   checkLinear(manyAllocations, 100);
+}
+TEST_CASE("compile work grows linearly: a field read far from its allocation", "[cmd][work][peephole]") {
+  checkLinear(fieldReadFarAway, 1000);
 }
 TEST_CASE("compile work grows linearly: many call sites of one function", "[cmd][work]") { checkLinear(manyCalls, 300); }
 TEST_CASE("compile work grows linearly: variables mixing earlier ones, each tested", "[cmd][work][gcm]") {

@@ -160,6 +160,44 @@ TEST_CASE("mem: a load skips stores into (and the making of) another allocation"
   CHECK(r->type == Type::intConst(0));
 }
 
+// a = new int[4] (the fixture's), then n more arrays, each written: a load
+// of a[0] after them all.
+Node* loadPastArrays(Fixture& f, int n) {
+  Node* ctrl = f.a.ctrl;
+  Node* mem = f.a.mem;
+  for (int k = 0; k < n; k++) {
+    SonBuilder::NewResult c = f.b.newArray(ctrl, mem, f.b.con(2), 8);
+    ctrl = c.ctrl;
+    mem = f.b.store(ctrl, c.mem, c.ptr, f.off(1), f.v(), intAccess(f.cls));
+  }
+  Node* ld = f.b.load(ctrl, mem, f.a.ptr, f.off(0), intAccess(f.cls));
+  f.b.ret(ctrl, mem, ld);
+  return ld;
+}
+
+TEST_CASE("mem: a load looks a bounded way up the memory chain", "[opt][mem]") {
+  // Each array is two memory nodes to pass (its New and its store).
+  int within = Peephole::kMaxMemoryWalk / 2 - 1, beyond = Peephole::kMaxMemoryWalk / 2 + 1;
+  SECTION("its store within reach: read") {
+    Fixture f;
+    Node* r = f.rewrite(loadPastArrays(f, within));
+    REQUIRE(r->isConst());
+    CHECK(r->type == Type::intConst(0));
+  }
+  SECTION("beyond: the load stays where it was, and visiting it again changes nothing") {
+    Fixture f;
+    Node* ld = loadPastArrays(f, beyond);
+    Node* mem = ld->in[1];
+    for (int visit = 0; visit < 2; visit++) {
+      CHECK(f.rewrite(ld) == ld);
+      CHECK(ld->in[1] == mem);
+      CHECK_FALSE(f.peep.changedInPlace());
+    }
+    sweepUnreachable(f.g);
+    CHECK(verifyText(f.g) == "");
+  }
+}
+
 TEST_CASE("mem: a load never skips a store that may touch its bytes", "[opt][mem]") {
   Fixture f;
   Node* offI = f.b.add(f.b.op(Op::Shl, f.i(), f.b.con(3)), f.b.con(8));
