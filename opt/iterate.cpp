@@ -156,8 +156,7 @@ void peepsFrom(Graph& g, const std::vector<Node*>& changed, uint64_t seed) {
   Peephole peep(g);
   // Value numbering knows only what the worklist visits: the constants
   // first, so that a fold to a value the function already has reuses it.
-  for (Node* n : g.nodes())
-    if (!n->dead && n->op == Op::Con) peep.gvn().findOrInsert(n);
+  for (Node* n : g.nodesOf(Op::Con)) peep.gvn().findOrInsert(n);
   PeepholeWorklist work(seed);
   std::vector<Node*> lost;
   g.lostUses = &lost;

@@ -23,6 +23,8 @@ void Graph::checkOwned(const Node* d, const char* what) const {
                                ") of another function's graph");
 }
 
+static_assert(kNumOps < 0xFF, "Graph::ops_ keeps 0xFF for dead nodes");
+
 Graph::~Graph() {
   for (Node* n : nodes_) {
     n->~Node();
@@ -33,6 +35,7 @@ Graph::~Graph() {
 Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t aux) {
   Node* p = new (unit_->nodePool.take()) Node(uint32_t(nodes_.size()), op);
   nodes_.push_back(p);
+  ops_.push_back(uint8_t(op));
   if (op == Op::Loop) loopIds_.push_back(p->id);
   if (unit_->keepSerials) serials_.push_back(uint32_t(unit_->nodesMade));
   unit_->nodesMade++;
@@ -85,6 +88,7 @@ void Graph::markDead(Node* n) {
   if (n->isCFG() && !debugNames.empty()) noteKilledControl(n);
   editVersion_++;
   n->dead = true;
+  ops_[n->id] = kDeadOp;
   dead_++;
   if (n->isCFG()) cfgVersion_++;
 }
@@ -264,8 +268,8 @@ void Graph::kill(Node* n) {
 void Graph::dropUses(const std::vector<char>& keep) {
   editVersion_++;
   std::vector<Node*> garbage;
-  for (Node* n : nodes_)
-    if (!n->dead && !keep[n->id]) garbage.push_back(n);
+  for (size_t id = 0; id < nodes_.size(); id++)
+    if (ops_[id] != kDeadOp && !keep[id]) garbage.push_back(nodes_[id]);
   // Only the inputs of garbage list garbage users: filter just their use
   // lists, each once and in order (the Start node alone may list a great
   // many dead constants), not every list in the function.
@@ -311,9 +315,11 @@ void Graph::compact() {
     if (!serials_.empty()) serials_[live] = serials_[n->id];
     n->id = uint32_t(live);
     if (n->op == Op::Loop) loopIds_.push_back(n->id);
+    ops_[live] = uint8_t(n->op);
     nodes_[live++] = n;
   }
   nodes_.resize(live);
+  ops_.resize(live);
   if (!serials_.empty()) serials_.resize(live);
   dead_ = 0;
   bool wasSwept = swept();
@@ -330,6 +336,7 @@ void Graph::settle() {
   compact();
   if (nodes_.capacity() > nodes_.size() + nodes_.size() / 4 + 16) {
     nodes_.shrink_to_fit();
+    ops_.shrink_to_fit();
     serials_.shrink_to_fit();
   }
   dropCachedAnalyses();
@@ -404,20 +411,23 @@ void Graph::dropCachedAnalyses() {
 std::vector<Node*> Graph::loops() const {
   std::vector<Node*> r;
   for (uint32_t id : loopIds_)
-    if (!nodes_[id]->dead) r.push_back(nodes_[id]);
+    if (!deadAt(id)) r.push_back(nodes_[id]);
+  return r;
+}
+
+std::vector<Node*> Graph::nodesOf(Op op) const {
+  std::vector<Node*> r;
+  for (size_t id = 0; id < ops_.size(); id++)
+    if (ops_[id] == uint8_t(op)) r.push_back(nodes_[id]);
   return r;
 }
 
 std::vector<Node*> liveNodesOf(const Graph& g, Op op) {
+  if (g.swept()) return g.nodesOf(op);
   std::vector<Node*> r;
-  if (g.swept()) {
-    for (Node* n : g.nodes_)
-      if (!n->dead && n->op == op) r.push_back(n);
-  } else {
-    for (Node* n : liveNodes(g))
-      if (n->op == op) r.push_back(n);
-    std::sort(r.begin(), r.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
-  }
+  for (Node* n : liveNodes(g))
+    if (n->op == op) r.push_back(n);
+  std::sort(r.begin(), r.end(), [](const Node* a, const Node* b) { return a->id < b->id; });
   return r;
 }
 

@@ -78,6 +78,13 @@ class Graph {
   std::vector<Node*> loops() const;
   Node* node(size_t id) const { return nodes_[id]; }
   const std::vector<Node*>& nodes() const { return nodes_; }
+  // By id, without reading the node (a byte per node, in one array): is it
+  // dead, and (when not) its kind.
+  bool deadAt(size_t id) const { return ops_[id] == kDeadOp; }
+  Op opAt(size_t id) const { return Op(ops_[id]); }
+  // The nodes of kind op that are not dead (live, or garbage not yet
+  // swept), in id order.
+  std::vector<Node*> nodesOf(Op op) const;
   // Is n a node of this graph (alive or dead)? O(1).
   bool owns(const Node* n) const { return n && n->id < nodes_.size() && nodes_[n->id] == n; }
   // A number that n keeps for its whole life (compact() renumbers ids, not
@@ -174,6 +181,10 @@ class Graph {
   Unit* unit_;
   int funIndex_;
   std::vector<Node*> nodes_;
+  // By id, the node's Op, or kDeadOp once it is dead: scans for nodes of
+  // a kind read one byte per node instead of each node's memory.
+  static constexpr uint8_t kDeadOp = 0xFF;
+  std::vector<uint8_t> ops_;
   std::vector<uint32_t> serials_;  // by id, moved along by compact(); empty unless kept
   std::vector<uint32_t> loopIds_;  // every Loop made, by id (compact() renumbers)
   size_t dead_ = 0;

@@ -527,3 +527,26 @@ TEST_CASE("son/graph: loops() lists the Loops not killed, through compact()", "[
   REQUIRE(g.loops() == std::vector<Node*>{second});
   CHECK(g.node(second->id) == second);
 }
+
+TEST_CASE("son/graph: the kinds by id follow made, killed and compacted nodes", "[son][graph]") {
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
+  Node* x = b.add(b.parm(0), b.con(1));
+  Node* orphan = b.op(Op::Mul, b.parm(0), b.con(2));  // garbage: not dead until killed
+  Node* y = b.op(Op::Mul, x, b.con(3));
+  b.ret(b.fun, y);
+  CHECK(g.opAt(x->id) == Op::Add);
+  CHECK(g.nodesOf(Op::Mul) == std::vector<Node*>{orphan, y});
+  g.kill(orphan);
+  CHECK(g.deadAt(orphan->id));
+  CHECK(g.nodesOf(Op::Mul) == std::vector<Node*>{y});
+  // Renumbered: each id still tells its node's kind, and none is dead.
+  g.compact();
+  for (size_t id = 0; id < g.size(); id++) {
+    INFO("id " << id);
+    CHECK_FALSE(g.deadAt(id));
+    CHECK(g.opAt(id) == g.node(uint32_t(id))->op);
+  }
+  CHECK(g.nodesOf(Op::Mul) == std::vector<Node*>{y});
+}
