@@ -32,6 +32,7 @@ bool safeFieldLoad(const Graph& g, const Node* n) {
 }  // namespace
 
 int hoistLoads(Graph& g, uint64_t seed) {
+  if (g.loops().empty()) return 0;  // nothing to hoist out of; and no walk or control-flow analysis
   auto cf = controlFlow(g);
   std::unordered_map<Node*, std::unique_ptr<LoopInvariance>> byLoop;
   auto invariantIn = [&](Node* loop, Node* load) {

@@ -403,6 +403,7 @@ void version(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& anc
 }  // namespace
 
 int versionLoops(Graph& g, uint64_t seed) {
+  if (g.loops().empty()) return 0;  // before the control-flow analysis a huge loopless body would pay for
   auto cf = controlFlow(g);
   if (!hasLoop(*cf)) return 0;
   Planner planner(g, *cf);

@@ -69,6 +69,7 @@ std::vector<std::pair<Node*, Node*>> products(const BasicIV& iv, LoopInvariance&
 }  // namespace
 
 int strengthReduce(Graph& g, uint64_t seed) {
+  if (g.loops().empty()) return 0;  // before the control-flow analysis a huge loopless body would pay for
   auto cf = controlFlow(g);
   std::vector<Node*> loops;
   for (Node* c : cf->order())

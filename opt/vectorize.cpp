@@ -588,6 +588,7 @@ bool vectorize(Graph& g, const Plan& p, const std::vector<Graph::DebugAnchor>& a
 }  // namespace
 
 int vectorizeLoops(Graph& g, uint64_t seed) {
+  if (g.loops().empty()) return 0;  // before the control-flow analysis a huge loopless body would pay for
   auto cf = controlFlow(g);
   if (!hasLoop(*cf)) return 0;
   Planner planner(g, *cf);
