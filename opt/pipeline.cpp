@@ -227,6 +227,38 @@ void afterParse(Unit& u, const PassOptions& opts) {
   if (opts.timer) opts.timer->setNodes("parse", liveNodeCount(u));
 }
 
+// A stretch of per-function passes, one function at a time: each function
+// goes through all of them while its nodes are in the cache, and its
+// control-flow analysis serves every one of them that finds the control
+// flow unchanged (run pass by pass over a unit of many functions, the
+// analyses past the cache's budget were made again by each pass). A
+// per-function pass sees only its own graph, so the order over (function,
+// pass) pairs does not change the result.
+void runFunctionMajor(Unit& u, const PassOptions& opts, const std::vector<const Pass*>& passes) {
+  std::vector<size_t> nodesAfter(passes.size(), 0);
+  size_t cached = 0;  // bytes of control-flow analyses kept for the next pass
+  for (FunInfo& f : u.funs) {
+    if (!f.hasBody()) continue;
+    for (size_t k = 0; k < passes.size(); k++) {
+      const Pass& p = *passes[k];
+      try {
+        PassScope timed(opts.timer, p.name);
+        p.runFunction(*f.graph, opts);
+        compactIfSparse(*f.graph);
+      } catch (InternalError& e) {
+        if (e.pass.empty() || e.pass == "graph") e.pass = p.name;
+        throw;
+      }
+      // What liveNodeCount(u) gives after the pass ran everywhere: this
+      // function's share is final once the pass ran on it.
+      nodesAfter[k] += f.graph->size() - f.graph->deadCount();
+    }
+    cacheWithinBudget(*f.graph, &cached);
+  }
+  if (opts.timer)
+    for (size_t k = 0; k < passes.size(); k++) opts.timer->setNodes(passes[k]->name, nodesAfter[k]);
+}
+
 void runPipeline(Unit& u, const PassOptions& opts) {
   std::optional<EvalResult> reference;
   uint64_t checked = 0;  // fingerprint of the graph last evaluated
@@ -234,8 +266,19 @@ void runPipeline(Unit& u, const PassOptions& opts) {
     reference = evaluateAfter(u, opts, "parse");
     checked = fingerprint(u);
   }
-  for (const Pass& p : passTable()) {
+  bool passByPass = opts.passByPass || opts.verifyEach || opts.checkPasses || opts.observe || !opts.dumpAfter.empty();
+  const std::vector<Pass>& table = passTable();
+  for (size_t i = 0; i < table.size(); i++) {
+    const Pass& p = table[i];
     if (opts.optLevel < p.minLevel) continue;
+    if (p.runFunction && !passByPass) {
+      std::vector<const Pass*> stretch;
+      for (; i < table.size() && (table[i].runFunction || opts.optLevel < table[i].minLevel); i++)
+        if (opts.optLevel >= table[i].minLevel) stretch.push_back(&table[i]);
+      i--;  // the loop's increment passes the last one
+      runFunctionMajor(u, opts, stretch);
+      continue;
+    }
     try {
       PassScope timed(opts.timer, p.name);
       size_t cached = 0;  // bytes of control-flow analyses kept for the next pass

@@ -42,6 +42,11 @@ struct PassOptions {
   // --emit=html: shown the unit after parsing and after every pass that ran,
   // with the pass's name ("parse" first), before the verifier (null: none).
   std::function<void(const Unit&, const std::string& pass)> observe;
+  // Run every pass over the whole unit before the next (as the options
+  // above that look at the unit between passes do anyway), instead of
+  // running each stretch of per-function passes one function at a time.
+  // The result is the same: a test compares the two.
+  bool passByPass = false;
 };
 
 struct Pass {
