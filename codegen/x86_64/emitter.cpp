@@ -45,7 +45,7 @@ struct McSession {
             nullptr, &target.options) {
     fileInfo.reset(t.target->createMCObjectFileInfo(ctx, /*PIC=*/true));
     ctx.setObjectFileInfo(fileInfo.get());
-    ctx.setUseNamesOnTempLabels(true);  // readable labels in assembly output
+    ctx.setUseNamesOnTempLabels(true);  // readable labels in assembly output (ModuleWriter::begin: not in objects)
     ctx.setDiagnosticHandler([this](const llvm::SMDiagnostic& d, bool, const llvm::SourceMgr&,
                                     std::vector<const llvm::MDNode*>&) {
       if (!diags.empty()) diags += "; ";
@@ -164,6 +164,9 @@ bool ModuleWriter::begin(const std::vector<std::string>& functionNames, std::str
   State& st = *s_;
   bool object = form_ == Form::Object;
   if (object) {
+    // An object's temporary labels never reach its symbol table: unnamed,
+    // they cost no name and no entry in MC's symbol map.
+    st.s.ctx.setUseNamesOnTempLabels(false);
     st.objectStream = std::make_unique<llvm::raw_svector_ostream>(st.objectBytes);
     std::unique_ptr<llvm::MCAsmBackend> backend(
         t->target->createMCAsmBackend(*t->subtarget, *t->regInfo, t->options));

@@ -223,8 +223,9 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
   blockIndex_ = -1;
   blockLabels_.clear();
   for (size_t b = 0; b < f.blocks.size(); ++b)
-    blockLabels_.push_back(ctx_.createTempSymbol(
-        "BB" + std::to_string(funcIndex) + "_" + std::to_string(b), /*AlwaysAddSuffix=*/false));
+    // A Twine: the name is made only where labels have names (assembly).
+    blockLabels_.push_back(ctx_.createTempSymbol(llvm::Twine("BB") + llvm::Twine(funcIndex) + "_" + llvm::Twine(b),
+                                                 /*AlwaysAddSuffix=*/false));
   // The prologue has no position of its own: it belongs to the function's
   // first line, not to the end of the function before it.
   lastLine_ = lastCol_ = 0;
