@@ -55,8 +55,9 @@ void CallGraph::scan(const Unit& u, int f, int sign) {
   const FunInfo& info = u.funs[size_t(f)];
   if (!info.hasBody()) return;
   // A swept body's live nodes are the ones not dead: a scan of their kinds
-  // in id order (reading only the constants and calls themselves) instead
-  // of the walk from Stop (one cache miss per node of a huge body).
+  // in id order (reading only the calls themselves, and the graph's list of
+  // function-pointer constants) instead of the walk from Stop (one cache
+  // miss per node of a huge body).
   const Graph& g = *info.graph;
   std::vector<std::pair<Node*, int>> calls;  // (Call, callee), sorted by id below
   auto visit = [&](Node* x) {
@@ -87,8 +88,9 @@ void CallGraph::scan(const Unit& u, int f, int sign) {
       if (g.deadAt(id)) continue;
       Op op = g.opAt(id);
       if (op != Op::Con) bodySize[size_t(f)]++;
-      if (op == Op::Con || op == Op::Call) visit(g.nodes()[id]);
+      if (op == Op::Call) visit(g.nodes()[id]);
     }
+    for (Node* c : g.funPtrConstants()) visit(c);
   } else {
     for (Node* x : liveNodes(g)) {
       if (x->op != Op::Con) bodySize[size_t(f)]++;

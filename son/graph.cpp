@@ -37,6 +37,8 @@ Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t 
   nodes_.push_back(p);
   ops_.push_back(uint8_t(op));
   if (op == Op::Loop) loopIds_.push_back(p->id);
+  // A constant's type is its value: it never changes.
+  if (op == Op::Con && t && t->kind() == TKind::FunPtr) funPtrConIds_.push_back(p->id);
   if (unit_->keepSerials) serials_.push_back(uint32_t(unit_->nodesMade));
   unit_->nodesMade++;
   workCounters().nodesMade++;
@@ -306,6 +308,7 @@ void Graph::compact() {
   resolveDebugAnchors();
   size_t live = 0;
   loopIds_.clear();
+  funPtrConIds_.clear();
   for (Node* n : nodes_) {
     if (n->dead) {
       n->~Node();
@@ -315,6 +318,7 @@ void Graph::compact() {
     if (!serials_.empty()) serials_[live] = serials_[n->id];
     n->id = uint32_t(live);
     if (n->op == Op::Loop) loopIds_.push_back(n->id);
+    if (n->op == Op::Con && n->type && n->type->kind() == TKind::FunPtr) funPtrConIds_.push_back(n->id);
     ops_[live] = uint8_t(n->op);
     nodes_[live++] = n;
   }
@@ -411,6 +415,13 @@ void Graph::dropCachedAnalyses() {
 std::vector<Node*> Graph::loops() const {
   std::vector<Node*> r;
   for (uint32_t id : loopIds_)
+    if (!deadAt(id)) r.push_back(nodes_[id]);
+  return r;
+}
+
+std::vector<Node*> Graph::funPtrConstants() const {
+  std::vector<Node*> r;
+  for (uint32_t id : funPtrConIds_)
     if (!deadAt(id)) r.push_back(nodes_[id]);
   return r;
 }

@@ -76,6 +76,9 @@ class Graph {
   // The Loop nodes not killed (garbage among them until a sweep), in id
   // order: found without a scan over every node.
   std::vector<Node*> loops() const;
+  // The constants of a function-pointer type not killed (the call graph's
+  // references), in id order: found without a scan over every node.
+  std::vector<Node*> funPtrConstants() const;
   Node* node(size_t id) const { return nodes_[id]; }
   const std::vector<Node*>& nodes() const { return nodes_; }
   // By id, without reading the node (a byte per node, in one array): is it
@@ -187,6 +190,7 @@ class Graph {
   std::vector<uint8_t> ops_;
   std::vector<uint32_t> serials_;  // by id, moved along by compact(); empty unless kept
   std::vector<uint32_t> loopIds_;  // every Loop made, by id (compact() renumbers)
+  std::vector<uint32_t> funPtrConIds_;  // every Con of a function-pointer type made, likewise
   size_t dead_ = 0;
   uint64_t cfgVersion_ = 0;
   // Changes with every edge edit, node made or killed: liveNodes() keeps

@@ -550,3 +550,19 @@ TEST_CASE("son/graph: the kinds by id follow made, killed and compacted nodes", 
   }
   CHECK(g.nodesOf(Op::Mul) == std::vector<Node*>{y});
 }
+
+TEST_CASE("son/graph: funPtrConstants lists the function constants not killed, through compact()", "[son][graph]") {
+  Unit u;
+  SonBuilder b(u, "f", 1);
+  Graph& g = b.g;
+  Node* first = g.con(Type::funPtr(0));
+  Node* orphan = b.add(b.parm(0), b.con(5));  // garbage, to renumber the nodes after it
+  Node* second = g.con(Type::funPtr(1));
+  b.con(7);  // an int constant is not listed
+  CHECK(g.funPtrConstants() == std::vector<Node*>{first, second});
+  g.kill(first);
+  g.kill(orphan);
+  g.compact();
+  REQUIRE(g.funPtrConstants() == std::vector<Node*>{second});
+  CHECK(g.node(second->id) == second);
+}
