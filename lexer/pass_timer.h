@@ -21,6 +21,8 @@ class PassTimer {
   // process's peak resident memory when the pass last ended (where it grew).
   std::string report(const std::string& title) const;
   double total() const;
+  // How many times add() read the process's peak memory (for tests).
+  size_t peakReads() const { return peakReads_; }
 
  private:
   struct Entry {
@@ -31,6 +33,10 @@ class PassTimer {
   };
   Entry& entry(const std::string& name);
   std::vector<Entry> entries_;
+  Clock::time_point peakReadAt_;
+  bool peakRead_ = false;
+  long peakKB_ = 0;
+  size_t peakReads_ = 0;
 };
 
 // Times a scope as pass `name` (nothing when timer is null).
