@@ -20,4 +20,11 @@ size_t __simplec_format_i64(int64_t v, char out[24]);
 /* Python-repr text of a float (no terminator); returns its length (< 40). */
 size_t __simplec_format_f64(double v, char out[40]);
 size_t __simplec_format_f32(float v, char out[40]);
+
+/* Makes the whole pages inside [p, p+n) present and writable in one system
+ * call, for a large write about to fill them (a copy into a fresh array
+ * would otherwise take one page fault per 4 KiB). Only whole pages inside
+ * the range, so no byte outside it is touched; does nothing where the
+ * kernel lacks MADV_POPULATE_WRITE (before Linux 5.14). */
+void __simplec_prefault(void* p, size_t n);
 #endif

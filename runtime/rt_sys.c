@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "runtime/rt_internal.h"
@@ -52,8 +53,24 @@ void* __simplec_args(void) {
   return args;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void __simplec_prefault(void* p, size_t n) {
+  uintptr_t page = 4096, lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
+  if (hi > lo) (void)madvise((void*)lo, hi - lo, MADV_POPULATE_WRITE);
+}
+
+/* Copies of 256 KiB and more prefault their destination: a growing buffer
+ * (sys.aryu8's doubling) copies into an array just mapped, and the faults
+ * one page at a time cost more than the copy (strbuild: 95 -> 89 ms). */
+enum { kPrefaultCopy = 1 << 18 };
+
 int64_t __simplec_copy_bytes(int64_t* dst, int64_t doff, const int64_t* src, int64_t soff, int64_t len) {
-  memmove((char*)(dst + 1) + doff, (const char*)(src + 1) + soff, (size_t)len);
+  char* to = (char*)(dst + 1) + doff;
+  if (len >= kPrefaultCopy) __simplec_prefault(to, (size_t)len);
+  memmove(to, (const char*)(src + 1) + soff, (size_t)len);
   return 0;
 }
 
