@@ -78,7 +78,7 @@ bool UnitLowering::lowerFunctions(const std::function<bool(mir::MFunction&&)>& s
       if (opts.allocate) {
         {
           PassScope t(opts.timer, "regalloc");
-          allocateRegisters(mf);
+          allocateRegisters(mf, opts.splitSpilled);
         }
         PassScope t(opts.timer, "machine");
         lowerFrame(mf);

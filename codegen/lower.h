@@ -18,6 +18,7 @@ struct LowerOptions {
   bool allocate = true;     // false: stop after instruction selection (virtual registers)
   bool dropGraphs = false;  // free each function's graph once it is lowered
   bool wrapEarlyReturns = false;  // optimizing: see codegen/early_return.h
+  bool splitSpilled = false;      // optimizing: see codegen/spill_split.h
   PassTimer* timer = nullptr;  // --time-passes: gcm, isel, regalloc, machine
 };
 

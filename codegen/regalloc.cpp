@@ -6,6 +6,8 @@
 // read, would make a list of the register's values grow without bound). When no
 // register is free, the cheapest choice (loop-weighted use counts; ties as
 // Poletto & Sarkar) is spilled whole, reloaded at each use (spill_rewrite).
+// With splitting, the spilled values' copies between calls (spill_split.h)
+// then take registers the scan left free over their short lives.
 #include "codegen/regalloc.h"
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include "codegen/liveness.h"
 #include "codegen/reg_occupancy.h"
 #include "codegen/spill_rewrite.h"
+#include "codegen/spill_split.h"
 #include "lexer/diag.h"
 
 namespace simplec {
@@ -74,6 +77,10 @@ class LinearScan {
   void run();
   const std::vector<int>& regs() const { return reg_; }
   const std::vector<bool>& spilled() const { return spilled_; }
+  // After run(): a register of the class free over all of `iv` (a copy's
+  // life, spill_split.h), now holding vreg `copy`; or -1. A callee-saved
+  // register counts only when the scan already used it (no new save).
+  int takeFreeRegister(int copy, const LiveInterval& iv, bool xmm);
 
  private:
   const LiveInterval& iv(int v) const { return li_.vregs[size_t(v)]; }
@@ -152,6 +159,8 @@ class LinearScan {
   std::vector<unsigned> seen_;
   unsigned stamp_ = 0;
   std::vector<int> parent_;                  // union-find of copy groups
+  uint32_t scanUsed_ = 0;                    // registers the scan gave out (takeFreeRegister)
+  bool scanUsedKnown_ = false;
   // By group root: the first registers its members got (-1: none yet).
   static constexpr size_t kGroupRegs = 4;
   std::vector<std::array<int8_t, kGroupRegs>> groupRegs_;
@@ -226,6 +235,25 @@ void LinearScan::allocate(int v) {
   }
 }
 
+int LinearScan::takeFreeRegister(int copy, const LiveInterval& iv, bool xmm) {
+  if (!scanUsedKnown_) {
+    for (int r : reg_)
+      if (r >= 0) scanUsed_ |= 1u << r;
+    scanUsedKnown_ = true;
+  }
+  auto usedByScan = [&](int r) { return (scanUsed_ >> r) & 1u; };
+  const int* cands = xmm ? kAllocatableXmms : kAllocatableGprs;
+  int numCands = xmm ? 14 : 12;
+  for (int k = 0; k < numCands; ++k) {
+    int r = cands[k];
+    if (isCalleeSaved(r) && !usedByScan(r)) continue;
+    if (li_.fixed[size_t(r)].intersects(iv) || occupied_[size_t(r)].intersects(iv)) continue;
+    occupied_[size_t(r)].add(copy, iv);
+    return r;
+  }
+  return -1;
+}
+
 void LinearScan::run() {
   findCopyGroups();
   std::vector<int> order;
@@ -279,7 +307,7 @@ std::vector<int> assignSpillSlots(MFunction& f, const LiveIntervals& li,
 
 }  // namespace
 
-void allocateRegisters(MFunction& f) {
+void allocateRegisters(MFunction& f, bool splitSpilledValues) {
   checkOperands(f);
   RegAssignment a;
   {
@@ -291,6 +319,23 @@ void allocateRegisters(MFunction& f) {
     scan.run();
     a.reg = scan.regs();
     a.slot = assignSpillSlots(f, li, scan.spilled());
+    const std::vector<bool>& spilled = scan.spilled();
+    if (splitSpilledValues && std::find(spilled.begin(), spilled.end(), true) != spilled.end()) {
+      // Copies of the spilled values, each in a register free over its
+      // life (positions of the code before the copies were added), or in
+      // its parent's slot: the first scan's assignment stands as it is.
+      SpilledCopies c = splitSpilled(f, spilled, li.blockFirstInst);
+      a.reg.resize(f.vregs.size(), -1);
+      a.slot.resize(f.vregs.size(), -1);
+      for (size_t k = 0; k < c.parent.size(); ++k) {
+        int t = c.first + int(k);
+        LiveInterval life;
+        life.ranges.push_back(c.life[k]);
+        int r = scan.takeFreeRegister(t, life, inXmm(f.vregs[size_t(t)]));
+        a.reg[size_t(t)] = r;
+        if (r < 0) a.slot[size_t(t)] = a.slot[size_t(c.parent[k])];
+      }
+    }
   }
 
   // Callee-saved registers written by the function: those given to values

@@ -1,6 +1,7 @@
 // Register allocation: linear scan over live intervals (Poletto & Sarkar,
 // with Wimmer's lifetime holes and fixed intervals) for one MFunction;
-// spilled values live in frame slots for their whole lifetime.
+// spilled values live in frame slots, and copies of them in registers
+// between calls where the scan left registers free (spill_split.h).
 // Invariant: afterwards no VReg and no ParMove remain, and the function
 // computes what it did before. The result is deterministic.
 #pragma once
@@ -23,9 +24,12 @@ extern const int kAllocatableXmms[14];
 // Postconditions: no VReg operand and no ParMove remain; spilled values live
 // in new frame slots; f.usedCalleeSaved lists the callee-saved registers the
 // function writes, in kCalleeSaved order.
+// With splitSpilledValues, a spilled value read more than once between two
+// calls is reloaded once into a register of its own where one is free
+// (spill_split.h); without, every read reloads it (faster to compile: -O0).
 // Throws InternalError("regalloc", ...) on malformed MIR it cannot allocate
 // (e.g. a register number out of range).
-void allocateRegisters(mir::MFunction& f);
+void allocateRegisters(mir::MFunction& f, bool splitSpilledValues = true);
 
 // For verification: describes the first VReg operand or ParMove left in `f`,
 // or returns "" when there is none.

@@ -118,6 +118,12 @@ void Rewriter::rewrite(const MInst& in, std::vector<MInst>* out) {
     rewriteParMove(in, out);
     return;
   }
+  // A spilled copy's move to or from its parent (spill_split.h) shares
+  // the parent's slot: a move of the slot to itself.
+  if (in.op == MOp::Mov && in.size == 8 && in.ops.size() == 2 && in.ops[0].kind == Opnd::VReg &&
+      in.ops[1].kind == Opnd::VReg && spilled(in.ops[0].reg) && spilled(in.ops[1].reg) &&
+      a_.slot[size_t(in.ops[0].reg)] == a_.slot[size_t(in.ops[1].reg)] && in.dbgValue == 0)
+    return;
   // 1. Find the spilled vregs and how the instruction uses them.
   SpillRefs refs;
   auto refOf = [&](int v) -> SpillRef& {

@@ -21,11 +21,11 @@ std::string findUnloweredOperands(const MFunction& f) {
   return "";
 }
 
-AllocCheck allocateAndCompare(const MFunction& f, const std::vector<InterpConfig>& inputs) {
+AllocCheck allocateAndCompare(const MFunction& f, const std::vector<InterpConfig>& inputs, bool split) {
   AllocCheck c;
   c.allocated = f;
   try {
-    allocateRegisters(c.allocated);
+    allocateRegisters(c.allocated, split);
     std::string left = findVirtualRegisters(c.allocated);
     if (!left.empty()) {
       c.error = "after allocation: " + left;

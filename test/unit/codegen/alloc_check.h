@@ -20,8 +20,10 @@ struct AllocCheck {
 
 // Allocates and lowers a copy of `f`, checks that no virtual register,
 // ParMove, Slot or InArg operand remains, then compares the two versions on
-// each input (the `lowered` flag of the inputs is ignored).
-AllocCheck allocateAndCompare(const mir::MFunction& f, const std::vector<InterpConfig>& inputs);
+// each input (the `lowered` flag of the inputs is ignored). `split`: the
+// allocator's splitting of spilled values (on at -O1 and up, off at -O0).
+AllocCheck allocateAndCompare(const mir::MFunction& f, const std::vector<InterpConfig>& inputs,
+                              bool split = true);
 
 // Describes the first operand that must not survive frame lowering (VReg,
 // ParMove, Slot, InArg), or "".

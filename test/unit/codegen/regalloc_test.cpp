@@ -587,21 +587,23 @@ TEST_CASE("regalloc: random programs behave the same after allocation", "[regall
   };
   const Shape shapes[] = {{4, 25, 2, true},   {10, 30, 2, true}, {24, 30, 2, true},
                           {40, 40, 3, true},  {24, 40, 2, false}, {110, 60, 2, true}};
+  // Both with the splitting of spilled values (-O1 and up) and without (-O0).
   int runs = 0;
-  for (const Shape& s : shapes) {
-    for (uint64_t seed = 1; seed <= 40; ++seed) {
-      RandomMirOptions o;
-      o.numValues = s.values;
-      o.numStatements = s.statements;
-      o.maxDepth = s.depth;
-      o.calls = s.calls;
-      MFunction f = randomMir(seed, o);
-      AllocCheck c = allocateAndCompare(f, randomMirInputs(seed, 3));
-      INFO("values " << s.values << " seed " << seed << "\n" << c.error << "\n"
-                     << (c.ok() ? std::string() : print(f)));
-      REQUIRE(c.ok());
-      ++runs;
+  for (bool split : {true, false})
+    for (const Shape& s : shapes) {
+      for (uint64_t seed = 1; seed <= 40; ++seed) {
+        RandomMirOptions o;
+        o.numValues = s.values;
+        o.numStatements = s.statements;
+        o.maxDepth = s.depth;
+        o.calls = s.calls;
+        MFunction f = randomMir(seed, o);
+        AllocCheck c = allocateAndCompare(f, randomMirInputs(seed, 3), split);
+        INFO("split " << split << " values " << s.values << " seed " << seed << "\n" << c.error << "\n"
+                      << (c.ok() ? std::string() : print(f)));
+        REQUIRE(c.ok());
+        ++runs;
+      }
     }
-  }
-  CHECK(runs == 240);
+  CHECK(runs == 480);
 }
