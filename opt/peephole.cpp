@@ -67,7 +67,13 @@ Node* Peephole::run(Node* n) {
     Node* x = idealize(n);
     if (!x) break;
     if (round + 1 == kMaxRewrites) unfinished_ = true;
-    if (x == n) changedInPlace_ = true;
+    if (x == n) {
+      changedInPlace_ = true;
+      // Likewise a node further along that changes in place (an existing
+      // node `first` folded into, whose constant then moves right): rules
+      // read their inputs' inputs, so its users look again.
+      if (n != first) touched_.insert(touched_.end(), n->out.begin(), n->out.end());
+    }
     if (x != n) {
       // The replacement is new or already canonical; keep peepholing it.
       if (n->unused()) {

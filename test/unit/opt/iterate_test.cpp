@@ -372,3 +372,18 @@ TEST_CASE("opt/iterate: a node folded into another that then narrows has its use
     b.ret(r, b.add(q, low));
   });  // the fixed-point check covers types too
 }
+
+TEST_CASE("opt/iterate: a node that another folds into and that then changes in place has its users queued",
+          "[opt][iterate]") {
+  // q = Phi(r, a, a) folds into a = 2 + y, and the same run goes on to move
+  // a's constant right (y + 2): a's user a + 3 must see that in the round
+  // and fold to y + 5, though the worklist only learns that q changed.
+  // (Found by the fuzzer: seed 310388 with worklist seed 429356.)
+  oneRoundForEverySeed(2, Op::Phi, [](Unit&, SonBuilder& b) {
+    SonBuilder::Branch br = b.branch(b.fun, b.parm(1));
+    Node* r = b.region({br.t, br.f});
+    Node* a = b.add(b.con(2), b.parm(0));
+    Node* q = b.phi(r, {a, a}, Type::intBot());
+    b.ret(r, b.add(b.add(a, b.con(3)), q));
+  }, 64);
+}
