@@ -37,6 +37,9 @@ struct WorkCounters {
   uint64_t loopsVersioned = 0;
   // Loops given a two-lane copy (opt/vectorize.h).
   uint64_t loopsVectorized = 0;
+  // Comparisons of an induction variable moved to its product by strength
+  // reduction (linear-function test replacement, opt/strength_reduce.h).
+  uint64_t testsReplaced = 0;
 
   uint64_t total() const {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
@@ -64,6 +67,7 @@ struct WorkCounters {
     f("node chunks freed", poolChunksFreed);
     f("loops versioned", loopsVersioned);
     f("loops vectorized", loopsVectorized);
+    f("loop tests replaced", testsReplaced);
   }
 };
 

@@ -2,6 +2,7 @@
 #include "opt/strength_reduce.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -66,6 +67,68 @@ std::vector<std::pair<Node*, Node*>> products(const BasicIV& iv, LoopInvariance&
   return r;
 }
 
+// Does x * y stay within int64 for every x in a's range and y in b's?
+bool productFits(const Type* a, const Type* b) {
+  if (!a || !b || !a->isInt() || !b->isInt() || a->isIntTop() || b->isIntTop()) return false;
+  for (__int128 x : {__int128(a->lo()), __int128(a->hi())})
+    for (__int128 y : {__int128(b->lo()), __int128(b->hi())}) {
+      __int128 p = x * y;
+      if (p < INT64_MIN || p > INT64_MAX) return false;
+    }
+  return true;
+}
+
+// Linear-function test replacement: once iv's products have become the new
+// IV j = iv * s, iv may be left with nothing to do but count and be
+// compared: `iv < lim` is then `j < lim * s` (s > 0, and neither product
+// overflows over the ranges of iv, lim and s), and iv dies. That is done
+// only when iv would die: everything that reads it (transitively) is its
+// increment, a Cast (of iv, or of another value bounded by it: `lim > iv`
+// narrows lim), or such a comparison with an invariant. Otherwise iv stays
+// and the rewrite would only add a product.
+// Returns the comparisons replaced; new nodes go to `made`.
+int replaceTests(Graph& g, const BasicIV& iv, Node* s, Node* j, LoopInvariance& inv, std::vector<Node*>& made) {
+  constexpr size_t kMaxDying = 32;
+  if (!s->type->isInt() || s->type->isIntTop() || s->type->lo() <= 0 || !productFits(iv.phi->type, s->type))
+    return 0;
+  Node* next = iv.phi->in[2];
+  if (!next || next->op != (iv.down ? Op::Sub : Op::Add)) return 0;
+  std::vector<Node*> dying{iv.phi};  // iv, its increment, the Casts that read them
+  std::vector<Node*> tests;
+  auto has = [](const std::vector<Node*>& v, Node* n) { return std::find(v.begin(), v.end(), n) != v.end(); };
+  for (size_t k = 0; k < dying.size(); k++) {
+    Node* v = dying[k];
+    for (Node* u : v->out) {
+      workCounters().loopOptSteps++;
+      if (has(dying, u) || has(tests, u)) continue;
+      if (u == next || u->op == Op::Cast) {
+        if (dying.size() == kMaxDying) return 0;
+        dying.push_back(u);
+        continue;
+      }
+      bool compare = (u->op == Op::LT || u->op == Op::LE) && u->in.size() == 3 && !u->in[0];
+      Node* lim = compare ? (u->in[1] == v ? u->in[2] : u->in[1]) : nullptr;
+      if (!compare || has(dying, lim) || !inv.invariant(lim) || !productFits(lim->type, s->type))
+        return 0;  // iv has another use: it stays, and so do its tests
+      tests.push_back(u);
+    }
+  }
+  // iv itself must be compared (not only a Cast bounded by it), and the
+  // increment must be iv's.
+  if (tests.empty() || !has(dying, next)) return 0;
+  const Type* any = Type::intBot();
+  for (Node* t : tests) {
+    bool ivLeft = has(dying, t->in[1]);
+    Node* lim = ivLeft ? t->in[2] : t->in[1];
+    Node* scaled = g.make(Op::Mul, {nullptr, lim, s}, any);
+    Node* c = g.make(t->op, {nullptr, ivLeft ? j : scaled, ivLeft ? scaled : j}, t->type);
+    c->pos = t->pos;
+    made.insert(made.end(), {scaled, c});
+    g.subsume(t, c);
+  }
+  return int(tests.size());
+}
+
 }  // namespace
 
 int strengthReduce(Graph& g, uint64_t seed) {
@@ -101,6 +164,8 @@ int strengthReduce(Graph& g, uint64_t seed) {
         g.subsume(mul, phi);
         replaced++;
       }
+      // With one factor, the tests of iv can count in the new IV instead.
+      if (phis.size() == 1) workCounters().testsReplaced += replaceTests(g, iv, phis[0].first, phis[0].second, inv, made);
     }
   }
   // Fold the new products (constants, GVN) and type the new nodes: the

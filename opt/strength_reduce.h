@@ -10,6 +10,11 @@
 // cost no more than the add. A product used only after the loop would
 // also get its add in the loop; the pass does not look where products are
 // used.
+// Linear-function test replacement follows: a counter whose products all
+// became the new IV and that is otherwise only stepped and compared with
+// invariants (`i < n`) is compared through the product instead
+// (`j < n * s`, for a factor s > 0 and ranges under which neither product
+// overflows), and dies.
 // Pre: a verified graph (after boundscheck, whose proofs read the products'
 // ranges). Post: the same program; the peepholes' fixed point again.
 #pragma once

@@ -205,3 +205,55 @@ TEST_CASE("opt/strength_reduce: the peepholes after it visit the loop, not the w
       "strength-reduce", [](Graph& g) { return strengthReduce(g); });
   CHECK(small < 500);  // a whole round would be thousands
 }
+
+namespace {
+
+// Loop Phis of integers (the counters and sums of the loops).
+int loopIntPhis(const Unit& u) {
+  int n = 0;
+  for (Node* p : sontest::liveOfKind(u, Op::Phi))
+    n += p->in[0]->op == Op::Loop && p->type && p->type->isInt();
+  return n;
+}
+
+// Strength reduction on src after the passes before it: the loop Phis left,
+// and the comparisons it moved to a product.
+std::pair<int, uint64_t> phisAndTests(const std::string& src) {
+  Unit u;
+  opttest::parseUpTo(u, src, "strength-reduce");
+  workCounters() = WorkCounters{};
+  sontest::onEachFunction(u, [](Graph& g) { return strengthReduce(g); });
+  CHECK(sontest::verifyText(u) == "");
+  return {loopIntPhis(u), workCounters().testsReplaced};
+}
+
+}  // namespace
+
+TEST_CASE("opt/strength_reduce: a counter left only to count and compare is replaced by its product",
+          "[opt][sr][lftr]") {
+  // i * 7 becomes j (+7 each round); i is then only compared with n % 5000
+  // and stepped, so the test becomes j < (n % 5000) * 7 and i goes: the
+  // loop keeps two Phis (j and t), not three.
+  CHECK(phisAndTests("val f = { int n -> int t = 0;\n"
+                     "  for (int i = 0; i < n % 5000; i++) t += i * 7; return t; };") == std::pair<int, uint64_t>{2, 1});
+  // <=, the counter on the right, counting down, a factor with a known range.
+  CHECK(phisAndTests("val f = { int n -> int t = 0;\n"
+                     "  for (int i = 0; n % 100 >= i; i++) t += i * 3; return t; };") == std::pair<int, uint64_t>{2, 1});
+  CHECK(phisAndTests("val f = { int n -> int t = 0;\n"
+                     "  for (int i = 999; i >= 0; i--) t ^= i * 11; return t; };") == std::pair<int, uint64_t>{2, 1});
+  CHECK(phisAndTests("val f = { int n, int m -> int s = m % 9 + 10; int t = 0;\n"
+                     "  for (int i = 0; i < n % 5000; i++) t += i * s; return t; };") == std::pair<int, uint64_t>{2, 1});
+}
+
+TEST_CASE("opt/strength_reduce: tests that stay on the counter", "[opt][sr][lftr]") {
+  // The counter has another use; the limit or the factor could make the
+  // product overflow (any int); the factor may be negative or zero.
+  CHECK(phisAndTests("val f = { int n -> int t = 0;\n"
+                     "  for (int i = 0; i < n % 5000; i++) t += i * 7 + i; return t; };") == std::pair<int, uint64_t>{3, 0});
+  CHECK(phisAndTests("val f = { int n -> int t = 0;\n"
+                     "  for (int i = 0; i < n; i++) t += i * 7; return t; };") == std::pair<int, uint64_t>{3, 0});
+  CHECK(phisAndTests("val f = { int n, int s -> int t = 0;\n"
+                     "  for (int i = 0; i < n % 5000; i++) t += i * s; return t; };") == std::pair<int, uint64_t>{3, 0});
+  CHECK(phisAndTests("val f = { int n, int m -> int s = m % 9; int t = 0;\n"
+                     "  for (int i = 0; i < n % 5000; i++) t += i * s; return t; };") == std::pair<int, uint64_t>{3, 0});
+}
