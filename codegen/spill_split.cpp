@@ -6,7 +6,6 @@
 // read keeps the slot as its operand (x86 reads memory in place).
 #include "codegen/spill_split.h"
 
-#include <algorithm>
 #include <utility>
 
 #include "son/small_vec.h"
@@ -115,22 +114,28 @@ class Splitter {
   std::vector<int> later_;  // backwards walk: reads after the current instruction
   std::vector<int> cur_;    // forwards walk: the copy holding v now, or -1
   std::vector<int> touched_;
-  std::vector<Accesses> accesses_;  // by instruction of the block
+  // The block's accesses, each with its instruction's index, in the
+  // backward walk's order (the last instruction's first).
+  struct Entry {
+    size_t k;
+    Access a;
+  };
+  std::vector<Entry> entries_;
+  Accesses acc_;  // one instruction's, while collecting
 };
 
 void Splitter::splitBlock(int block) {
   MBlock& b = f_.blocks[size_t(block)];
   size_t n = b.insts.size();
-  accesses_.resize(std::max(accesses_.size(), n));
+  entries_.clear();
   bool copies = false;  // does any access make a copy?
   // Backwards: later reads in the stretch, for each access.
   for (size_t k = n; k-- > 0;) {
     const MInst& mi = b.insts[k];
-    Accesses& acc = accesses_[k];
     // The reads after a call or a ParMove are another stretch's.
     if (clobbers(mi) || mi.op == MOp::ParMove) forget(later_, touched_, 0);
-    collect(mi, acc);
-    for (Access& a : acc) {
+    collect(mi, acc_);
+    for (Access& a : acc_) {
       int& later = later_[size_t(a.v)];
       a.later = later;
       copies |= later > 0;  // a read with more to follow, or a definition read later
@@ -140,6 +145,8 @@ void Splitter::splitBlock(int block) {
       else if (a.read) ++later;
       touched_.push_back(a.v);
     }
+    // Read back to front, so an instruction's accesses go in reverse.
+    for (size_t i = acc_.size(); i-- > 0;) entries_.push_back({k, acc_[i]});
   }
   forget(later_, touched_, 0);
   if (!copies) return;  // the forward walk would change nothing
@@ -147,15 +154,16 @@ void Splitter::splitBlock(int block) {
   // Forwards: rewrite.
   std::vector<MInst> out;
   out.reserve(n + n / 4);
+  size_t next = entries_.size();  // entries_[next - 1] is the first not yet done
   for (size_t k = 0; k < n; ++k) {
     int read = 2 * (blockFirstInst_[size_t(block)] + int(k)), write = read + 1;
     MInst mi = std::move(b.insts[k]);
-    const Accesses& acc = accesses_[k];
     struct Store {
       int v, copy;
     };
     SmallVec<Store, 2> after;  // stores to make after the instruction
-    for (const Access& a : acc) {
+    for (; next > 0 && entries_[next - 1].k == k; --next) {
+      const Access& a = entries_[next - 1].a;
       int& cur = cur_[size_t(a.v)];
       if (a.read) {
         // Reads of the value this instruction reads, after it: none when
