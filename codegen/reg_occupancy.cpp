@@ -37,4 +37,12 @@ void RegOccupancy::remove(const LiveInterval& iv) {
   for (const LiveRange& r : iv.ranges) held_.erase(r.from);
 }
 
+void RegOccupancy::expireBefore(int pos) {
+  while (!held_.empty() && held_.begin()->second.to < pos) {
+    auto it = held_.begin();
+    past_.push_back(Past{it->first, it->second.to, it->second.vreg});
+    held_.erase(it);
+  }
+}
+
 }  // namespace simplec

@@ -6,8 +6,10 @@
 // Invariant: the held ranges are pairwise disjoint (vregs given the same
 // register never intersect).
 #pragma once
+#include <algorithm>
 #include <map>
 #include <memory_resource>
+#include <vector>
 
 #include "codegen/live_intervals.h"
 
@@ -33,10 +35,36 @@ class RegOccupancy {
   // `vreg` with interval `iv` now holds the register. Its ranges must not
   // intersect the held ones.
   void add(int vreg, const LiveInterval& iv);
-  // Releases the ranges of `iv` (given to add() before).
+  // Releases the ranges of `iv` (given to add() before) that are still held.
   void remove(const LiveInterval& iv);
 
+  // Moves the held ranges that end before `pos` out of the map into the
+  // record of the past: a scan that visits intervals by their start never
+  // asks about positions before the current start again, and the map stays
+  // as small as what is live now.
+  void expireBefore(int pos);
+  // After the scan: does a range of `iv` overlap a held range, or an expired
+  // one whose vreg `stillHere` (a vreg spilled after its range expired has
+  // left the register)?
+  template <typename Alive>
+  bool intersectsEver(const LiveInterval& iv, Alive stillHere) const {
+    if (intersects(iv)) return true;
+    for (const LiveRange& r : iv.ranges) {
+      // past_ is sorted by start, and so by end (disjoint ranges).
+      auto it = std::lower_bound(past_.begin(), past_.end(), r.from,
+                                 [](const Past& p, int pos) { return p.to < pos; });
+      for (; it != past_.end() && it->from <= r.to; ++it)
+        if (stillHere(it->vreg)) return true;
+    }
+    return false;
+  }
+
  private:
+  struct Past {
+    int from, to, vreg;
+  };
+  std::vector<Past> past_;  // expired ranges, by start
+
   struct Held {
     int to;
     int vreg;

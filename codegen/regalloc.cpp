@@ -247,7 +247,9 @@ int LinearScan::takeFreeRegister(int copy, const LiveInterval& iv, bool xmm) {
   for (int k = 0; k < numCands; ++k) {
     int r = cands[k];
     if (isCalleeSaved(r) && !usedByScan(r)) continue;
-    if (li_.fixed[size_t(r)].intersects(iv) || occupied_[size_t(r)].intersects(iv)) continue;
+    if (li_.fixed[size_t(r)].intersects(iv) ||
+        occupied_[size_t(r)].intersectsEver(iv, [&](int w) { return !spilled_[size_t(w)]; }))
+      continue;
     occupied_[size_t(r)].add(copy, iv);
     return r;
   }
@@ -261,7 +263,14 @@ void LinearScan::run() {
     if (!iv(v).empty()) order.push_back(v);
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return iv(a).start() < iv(b).start(); });
-  for (int v : order) allocate(v);
+  for (size_t k = 0; k < order.size(); ++k) {
+    int v = order[k];
+    // What ended before v starts can meet neither v nor anything after it:
+    // out of the maps every 64 intervals (small functions never need it).
+    if (k % 64 == 63)
+      for (RegOccupancy& o : occupied_) o.expireBefore(iv(v).start());
+    allocate(v);
+  }
 }
 
 // Spill slots: a linear scan over the spilled intervals, where a slot is

@@ -87,3 +87,28 @@ TEST_CASE("register occupancy: agrees with pairwise interval intersection", "[re
     }
   }
 }
+
+TEST_CASE("register occupancy: expired ranges leave the map but are still known after the scan",
+          "[regalloc]") {
+  std::pmr::unsynchronized_pool_resource pool;
+  RegOccupancy occ(&pool);
+  occ.add(0, interval({{1, 4}, {30, 40}}));
+  occ.add(1, interval({{6, 9}}));
+  occ.add(2, interval({{12, 20}}));
+  occ.expireBefore(10);  // [1,4] and [6,9] end before 10; [12,20] and [30,40] stay
+  // The scan's queries see only what is held now.
+  CHECK_FALSE(occ.intersects(interval({{2, 3}})));
+  CHECK(occ.intersects(interval({{35, 35}})));
+  CHECK(conflicts(occ, interval({{0, 100}})) == std::vector<int>{0, 2});
+  // After it, a question about any position sees the expired ranges too,
+  // unless their vreg has left the register (spilled).
+  auto all = [](int) { return true; };
+  CHECK(occ.intersectsEver(interval({{2, 3}}), all));
+  CHECK(occ.intersectsEver(interval({{9, 11}}), all));
+  CHECK_FALSE(occ.intersectsEver(interval({{5, 5}, {10, 11}, {21, 29}}), all));
+  CHECK_FALSE(occ.intersectsEver(interval({{6, 9}}), [](int v) { return v != 1; }));
+  CHECK(occ.intersectsEver(interval({{6, 9}}), [](int v) { return v != 0; }));
+  // Removing a vreg drops what is still held of it.
+  occ.remove(interval({{1, 4}, {30, 40}}));
+  CHECK_FALSE(occ.intersects(interval({{35, 35}})));
+}
