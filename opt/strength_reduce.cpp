@@ -83,9 +83,12 @@ bool productFits(const Type* a, const Type* b) {
 // compared: `iv < lim` is then `j < lim * s` (s > 0, and neither product
 // overflows over the ranges of iv, lim and s), and iv dies. That is done
 // only when iv would die: everything that reads it (transitively) is its
-// increment, a Cast (of iv, or of another value bounded by it: `lim > iv`
-// narrows lim), or such a comparison with an invariant. Otherwise iv stays
-// and the rewrite would only add a product.
+// increment, a Cast, or such a comparison of iv's value with an invariant.
+// A Cast of iv (or of such a Cast) carries iv's value; a Cast of another
+// value bounded by iv (`lim > iv` narrows lim in the loop) only depends on
+// iv, and a comparison of it is not one of iv (`lim < 300` in the loop
+// must stay as it is). Otherwise iv stays, and the rewrite would only add
+// a product.
 // Returns the comparisons replaced; new nodes go to `made`.
 int replaceTests(Graph& g, const BasicIV& iv, Node* s, Node* j, LoopInvariance& inv, std::vector<Node*>& made) {
   constexpr size_t kMaxDying = 32;
@@ -93,7 +96,8 @@ int replaceTests(Graph& g, const BasicIV& iv, Node* s, Node* j, LoopInvariance& 
     return 0;
   Node* next = iv.phi->in[2];
   if (!next || next->op != (iv.down ? Op::Sub : Op::Add)) return 0;
-  std::vector<Node*> dying{iv.phi};  // iv, its increment, the Casts that read them
+  std::vector<Node*> dying{iv.phi};   // iv, its increment, the Casts that read them
+  std::vector<Node*> values{iv.phi};  // those of them that are iv's value
   std::vector<Node*> tests;
   auto has = [](const std::vector<Node*>& v, Node* n) { return std::find(v.begin(), v.end(), n) != v.end(); };
   for (size_t k = 0; k < dying.size(); k++) {
@@ -104,21 +108,22 @@ int replaceTests(Graph& g, const BasicIV& iv, Node* s, Node* j, LoopInvariance& 
       if (u == next || u->op == Op::Cast) {
         if (dying.size() == kMaxDying) return 0;
         dying.push_back(u);
+        if (u->op == Op::Cast && u->in.size() > 1 && has(values, u->in[1])) values.push_back(u);
         continue;
       }
       bool compare = (u->op == Op::LT || u->op == Op::LE) && u->in.size() == 3 && !u->in[0];
-      Node* lim = compare ? (u->in[1] == v ? u->in[2] : u->in[1]) : nullptr;
-      if (!compare || has(dying, lim) || !inv.invariant(lim) || !productFits(lim->type, s->type))
-        return 0;  // iv has another use: it stays, and so do its tests
+      bool left = compare && has(values, u->in[1]), right = compare && has(values, u->in[2]);
+      Node* lim = left ? u->in[2] : right ? u->in[1] : nullptr;
+      if (left == right || has(dying, lim) || !inv.invariant(lim) || !productFits(lim->type, s->type))
+        return 0;  // iv (or what depends on it) has another use: it stays, and so do its tests
       tests.push_back(u);
     }
   }
-  // iv itself must be compared (not only a Cast bounded by it), and the
-  // increment must be iv's.
+  // iv itself must be compared, and the increment must be iv's.
   if (tests.empty() || !has(dying, next)) return 0;
   const Type* any = Type::intBot();
   for (Node* t : tests) {
-    bool ivLeft = has(dying, t->in[1]);
+    bool ivLeft = has(values, t->in[1]);
     Node* lim = ivLeft ? t->in[2] : t->in[1];
     Node* scaled = g.make(Op::Mul, {nullptr, lim, s}, any);
     Node* c = g.make(t->op, {nullptr, ivLeft ? j : scaled, ivLeft ? scaled : j}, t->type);

@@ -256,4 +256,9 @@ TEST_CASE("opt/strength_reduce: tests that stay on the counter", "[opt][sr][lftr
                      "  for (int i = 0; i < n % 5000; i++) t += i * s; return t; };") == std::pair<int, uint64_t>{3, 0});
   CHECK(phisAndTests("val f = { int n, int m -> int s = m % 9; int t = 0;\n"
                      "  for (int i = 0; i < n % 5000; i++) t += i * s; return t; };") == std::pair<int, uint64_t>{3, 0});
+  // The limit m, narrowed in the loop by `i < m`, is compared too: that
+  // comparison is not one of i, and it keeps i (through m's Cast) alive.
+  CHECK(phisAndTests("val f = { int n -> int t = 0; int m = n % 5000;\n"
+                     "  for (int i = 0; i < m; i++) { t += i * 7; if (m < 300) t += 1; } return t; };") ==
+        std::pair<int, uint64_t>{3, 0});
 }
