@@ -86,6 +86,18 @@ struct FnBuilder {
     if (n > 6) f.numIncomingStackArgs = n - 6;
     return vs;
   }
+  // n values made from the vregs `from` in turn: x = from[i % size]; x op= imm(i).
+  template <typename Imm>
+  std::vector<int> valuesFrom(const std::vector<int>& from, int n, mir::MOp op, Imm imm) {
+    std::vector<int> vs;
+    for (int i = 0; i < n; ++i) {
+      int x = vreg();
+      mov(V(x), V(from[size_t(i) % from.size()]));
+      this->op(op, V(x), I(imm(i)));
+      vs.push_back(x);
+    }
+    return vs;
+  }
   mir::MFunction& finish() {
     std::vector<std::vector<int>> s = blockSuccessors(f);
     for (size_t b = 0; b < f.blocks.size(); ++b) f.blocks[b].succs = s[b];

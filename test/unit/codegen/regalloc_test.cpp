@@ -255,14 +255,7 @@ TEST_CASE("regalloc: values live across calls", "[regalloc]") {
   // spills across the call; the call results feed the arguments of the next.
   FnBuilder b;
   b.at(b.block());
-  std::vector<int> p = b.params(2);
-  std::vector<int> keep;
-  for (int i = 0; i < 7; ++i) {
-    int x = b.vreg();
-    b.mov(V(x), V(p[size_t(i % 2)]));
-    b.op(MOp::Add, V(x), I(i * 10));
-    keep.push_back(x);
-  }
+  std::vector<int> keep = b.valuesFrom(b.params(2), 7, MOp::Add, [](int i) { return i * 10; });
   int r1 = b.vreg(), r2 = b.vreg(), acc = b.vreg();
   b.call("g", {V(keep[0]), V(keep[1]), I(5)}, r1);
   b.call("h", {V(r1), V(keep[2])}, r2);

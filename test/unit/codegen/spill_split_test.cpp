@@ -146,14 +146,7 @@ TEST_CASE("spill split: values spilled across a call are reloaded once per stret
   // split, each is reloaded once into a free caller-saved register.
   FnBuilder b;
   b.at(b.block());
-  std::vector<int> p = b.params(2);
-  std::vector<int> keep;
-  for (int i = 0; i < 7; ++i) {
-    int x = b.vreg();
-    b.mov(V(x), V(p[size_t(i % 2)]));
-    b.op(MOp::Imul, V(x), I(i + 3));
-    keep.push_back(x);
-  }
+  std::vector<int> keep = b.valuesFrom(b.params(2), 7, MOp::Imul, [](int i) { return i + 3; });
   int r = b.vreg(), acc = b.vreg();
   b.call("g", {V(keep[0])}, r);
   b.mov(V(acc), V(r));
