@@ -80,7 +80,7 @@ class Splitter {
     out_.life.push_back(LiveRange{from, from});
     return t;
   }
-  // The copy t is read (or written, at.to = 2i + 1) at position `pos`.
+  // The copy t is used at `pos` (read at 2i, or written at 2i + 1).
   void extend(int t, int pos) {
     LiveRange& r = out_.life[size_t(t - out_.first)];
     if (pos > r.to) r.to = pos;

@@ -8,9 +8,10 @@
 // and never evicts a value; a copy left without one reads and writes its
 // parent's slot, which is then exactly the code without the copy.
 // A stretch is a run of one block's instructions that ends at a call (the
-// copies never live across a call, so they need no callee-saved register)
-// or at the block's end (the slot holds the value at every block boundary,
-// so no move is needed on any edge).
+// copies never live across a call, so they need no callee-saved register),
+// at a ParMove (which reads and writes the slots) or at the block's end
+// (the slot holds the value at every block boundary, so no move is needed
+// on any edge).
 #pragma once
 #include <vector>
 
