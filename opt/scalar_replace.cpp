@@ -147,12 +147,17 @@ class Allocation {
     return Kind::Through;
   }
 
-  // The stored value as the load reads it back, or null when it cannot be
-  // expressed (a float narrowed by the store).
+  // The stored value as the load reads it back (narrowed as the store
+  // narrows it), or null when it cannot be expressed.
   Node* readBack(Node* st, const MemAccess& m, bool build) {
     Node* v = st->in[4];
     if (!v || !v->type) return nullptr;
-    if (m.value == MemValue::Float && m.size == 4) return v->op == Op::FToF32 ? v : nullptr;
+    if (m.value == MemValue::Float && m.size == 4) {
+      // The load gives the value rounded to single: v itself when it is.
+      if (v->op == Op::FToF32 || (v->type->isFltConst() && double(float(v->type->fltValue())) == v->type->fltValue()))
+        return v;
+      return build ? typed(g_.make(Op::FToF32, {nullptr, v})) : v;
+    }
     if (v->type->isa(m.loadType())) return v;
     if (m.value != MemValue::Int || m.size >= 8 || !v->type->isInt()) return nullptr;
     if (!build) return v;

@@ -2,6 +2,7 @@
 // (son/debug_info.h) as the parser defines them, and names the value
 // each is given. Does nothing without -g.
 #include "parser/parser_impl.h"
+#include "parser/struct_layout.h"
 #include "son/mem_access.h"
 
 namespace simplec {
@@ -61,13 +62,13 @@ void Parser::debugMerge(int idx, Node* v, Node* merge) {
   if (d >= 0) G().addDebugName(v, d, DebugName::Merge, merge);
 }
 
-// The debug type of values of static type t: as a variable or struct field
-// holds them (f32 widened to a double, narrow integers extended), or, with
-// inArray, as an array element is stored (f32 in 4 bytes).
-int Parser::debugTypeOf(const SType& t, bool inArray) {
+// The debug type of values of static type t: as a variable holds them (f32
+// widened to a double, narrow integers extended), or, with inMemory, as an
+// array element or struct field is stored (f32 in 4 bytes).
+int Parser::debugTypeOf(const SType& t, bool inMemory) {
   SType base = t.nonNull();
   base.readonly = false;
-  std::string key = base.str() + (inArray && t.kind == SType::Float ? "@mem" : "");
+  std::string key = base.str() + (inMemory && t.kind == SType::Float ? "@mem" : "");
   auto it = debugTypeIds_.find(key);
   if (it != debugTypeIds_.end()) return it->second;
   int id = int(u_.debugTypes.size());
@@ -86,20 +87,23 @@ int Parser::debugTypeOf(const SType& t, bool inArray) {
       break;
     case SType::Float:
       d.kind = DebugType::Float;
-      d.size = inArray ? t.bits / 8 : 8;  // f32 variables and fields hold doubles
+      d.size = inMemory ? t.bits / 8 : 8;  // f32 variables hold doubles
       break;
     case SType::Struct: {
       d.kind = DebugType::Struct;
-      int slot = 0;
-      for (const FieldInfo& f : t.strct->fields) {
+      // Fields in declaration order, at their offsets in the layout, each
+      // as stored (an f32 in 4 bytes).
+      StructLayout l = layoutOf(*t.strct);
+      for (size_t i = 0; i < t.strct->fields.size(); i++) {
+        const FieldInfo& f = t.strct->fields[i];
         if (f.isConst()) continue;
         DebugField df;
         df.name = f.name;
-        df.offset = kArrayHeader + 8 * int64_t(slot++);
-        df.type = debugTypeOf(f.type);
+        df.offset = l.offset[i];
+        df.type = debugTypeOf(f.type, true);
         d.fields.push_back(df);
       }
-      d.size = int(kArrayHeader + 8 * int64_t(slot));
+      d.size = int(kArrayHeader + l.bytes);
       break;
     }
     case SType::Array:

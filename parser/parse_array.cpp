@@ -5,6 +5,7 @@
 //   index   = postfix '[' expr ']' [('=' | op'=') assign | '++' | '--']
 //   length  = postfix '#'
 #include "parser/parser_impl.h"
+#include "parser/storage.h"
 #include "son/mem_access.h"
 
 namespace simplec {
@@ -21,31 +22,13 @@ void Parser::registerArrayAliases() {
 }
 
 MemAccess Parser::elemAccess(const SType& elem) {
-  MemAccess m;
+  MemAccess m = storageOf(elem);
   switch (elem.kind) {
-    case SType::Int:
-      m.size = elem.bits / 8;
-      m.isSigned = !elem.isUnsigned;
-      m.alias = u_.aliasClass("[]" + elem.str());
-      break;
-    case SType::Bool:
-      m.size = 1;
-      m.isSigned = false;
-      m.alias = u_.aliasClass("[]bool");
-      break;
-    case SType::Float:
-      m.size = elem.bits / 8;
-      m.value = MemValue::Float;
-      m.alias = u_.aliasClass(elem.bits == 32 ? "[]f32" : "[]flt");
-      break;
-    case SType::Fun:
-      m.value = MemValue::Fun;
-      m.alias = u_.aliasClass("[]fun");
-      break;
-    default:
-      m.value = MemValue::Ptr;
-      m.alias = u_.aliasClass("[]ref");
-      break;
+    case SType::Int: m.alias = u_.aliasClass("[]" + elem.str()); break;
+    case SType::Bool: m.alias = u_.aliasClass("[]bool"); break;
+    case SType::Float: m.alias = u_.aliasClass(elem.bits == 32 ? "[]f32" : "[]flt"); break;
+    case SType::Fun: m.alias = u_.aliasClass("[]fun"); break;
+    default: m.alias = u_.aliasClass("[]ref"); break;
   }
   return m;
 }

@@ -1,32 +1,18 @@
 // Memory operations on struct objects: allocation, field loads and stores.
-// Layout: an object is allocated like an array of 8-byte slots (son's New,
-// with the slot count in its header word); the field with storage index i
-// lives at byte offset 8 + 8 * i and is always accessed as 8 bytes, a
-// narrow field holding its value already truncated (and so extended).
-// Each field is its own alias class, `S.f`; the New itself uses the
-// struct's class `S`, so allocations of different structs are independent.
+// An object is allocated like an array of bytes (son's New, with its size
+// in its header word); each field sits at its offset in the struct's layout
+// (parser/struct_layout.h) and is accessed in its own width, as an array
+// element of its type is. Each field is its own alias class, `S.f`; the New
+// itself uses the struct's class `S`, so allocations of different structs
+// are independent.
 #include <cmath>
 
 #include "parser/parser_impl.h"
+#include "parser/storage.h"
+#include "parser/struct_layout.h"
 #include "son/mem_access.h"
 
 namespace simplec {
-
-namespace {
-int64_t fieldOffset(const StructInfo& s, int field) {
-  int slot = 0;
-  for (int i = 0; i < field; i++)
-    if (!s.fields[size_t(i)].isConst()) slot++;
-  return kArrayHeader + 8 * int64_t(slot);
-}
-
-MemValue slotKind(const SType& t) {
-  if (t.kind == SType::Struct || t.kind == SType::Array) return MemValue::Ptr;
-  if (t.kind == SType::Fun) return MemValue::Fun;
-  if (t.isFloat()) return MemValue::Float;  // a double, also for f32 (rounded)
-  return MemValue::Int;
-}
-}  // namespace
 
 void Parser::registerStructAliases() {
   // Every class exists before the first function is parsed: a class that
@@ -42,11 +28,11 @@ Node* Parser::nullCon() { return conOf(Type::nullPtr()); }
 
 Node* Parser::emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcPos pos) {
   int objClass = u_.aliasClass(s.name);
-  // An object is allocated like an array of 8-byte slots (one per field).
-  MemAccess slots;
-  slots.alias = objClass;
-  slots.size = 8;
-  Node* ptr = allocate(slots, con(int64_t(fieldValues.size())), pos);
+  MemAccess bytes;
+  bytes.alias = objClass;
+  bytes.size = 1;
+  bytes.isSigned = false;
+  Node* ptr = allocate(bytes, con(layoutFor(s).bytes), pos);
   // Initial values: the memory is zero-filled, so zeros need no store.
   size_t v = 0;
   for (size_t i = 0; i < s.fields.size(); i++) {
@@ -62,10 +48,10 @@ Node* Parser::emitNew(StructInfo& s, const std::vector<Node*>& fieldValues, SrcP
 
 Val Parser::emitLoad(Val obj, StructInfo& s, int field, SrcPos pos) {
   const FieldInfo& f = s.fields[size_t(field)];
-  MemAccess m;
+  MemAccess m = storageOf(f.type);
   m.alias = u_.aliasClass(s.name + "." + f.name);
-  m.value = slotKind(f.type);
-  Node* ld = mk(Op::Load, {ctrl(), scope()->memOf(m.alias), obj.n, con(fieldOffset(s, field))}, nullptr, m.encode());
+  Node* ld = mk(Op::Load, {ctrl(), scope()->memOf(m.alias), obj.n, con(layoutFor(s).offset[size_t(field)])}, nullptr,
+                m.encode());
   ld->pos = pos;
   Node* x = peep(ld);
   if (x != ld) G().killIfUnused(ld);
@@ -75,11 +61,10 @@ Val Parser::emitLoad(Val obj, StructInfo& s, int field, SrcPos pos) {
 
 void Parser::emitStore(Val obj, StructInfo& s, int field, Val v, SrcPos pos, bool init) {
   const FieldInfo& f = s.fields[size_t(field)];
-  MemAccess m;
+  MemAccess m = storageOf(f.type);
   m.alias = u_.aliasClass(s.name + "." + f.name);
-  m.value = slotKind(f.type);
-  Node* st = mk(Op::Store, {ctrl(), scope()->memOf(m.alias), obj.n, con(fieldOffset(s, field)), v.n}, Type::mem(),
-                m.encode());
+  Node* st = mk(Op::Store, {ctrl(), scope()->memOf(m.alias), obj.n, con(layoutFor(s).offset[size_t(field)]), v.n},
+                Type::mem(), m.encode());
   st->pos = pos;
   scope()->setMemOf(m.alias, peep(st));
   if (!init) noteStore(false, m.alias);

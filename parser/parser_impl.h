@@ -408,7 +408,7 @@ class Parser {
   // -g: the variables declared since symbol nvars live in the source block
   // [begin, end] (a lexical block for the debugger).
   void debugScope(size_t nvars, SrcPos begin, SrcPos end);
-  int debugTypeOf(const SType& t, bool inArray = false);
+  int debugTypeOf(const SType& t, bool inMemory = false);
   std::unordered_map<std::string, int> debugTypeIds_;
   void noteStore(bool element, int key);
   void noteCall();

@@ -9,6 +9,7 @@
 
 #include "lexer/source.h"
 #include "parser/stype.h"
+#include "parser/struct_layout.h"
 
 namespace simplec {
 
@@ -45,6 +46,8 @@ struct StructInfo {
   std::vector<FieldInfo> fields;
   bool fieldsParsed = false;
   bool replaying = false;  // a `new` of it is evaluating its field initializers
+  StructLayout layout;     // through layoutFor (parser/struct_layout.h)
+  bool laidOut = false;
   int find(const std::string& field) const {
     for (size_t i = 0; i < fields.size(); i++)
       if (fields[i].name == field) return int(i);

@@ -623,6 +623,10 @@ class Evaluator {
     int64_t len = 0;
     std::vector<int64_t> cells;
     std::vector<EvalKind> kinds;
+    // A struct object: len is its size in bytes, and cells are its 8-byte
+    // words, little-endian, with narrow fields packed into them (an array's
+    // cells are its elements).
+    bool packed = false;
   };
 
   const Obj& object(const Frame& f, const EvalNode& user, Val p) const {
@@ -642,15 +646,25 @@ class Evaluator {
     return Val{object(f, n, p).len, EvalKind::Int};
   }
 
+  // Array classes are named `[]T`; any other class of a New is a struct's.
+  bool isStructClass(int alias) const {
+    return alias > 0 && size_t(alias) < g_.aliases.size() && g_.aliases[size_t(alias)].rfind("[]", 0) != 0;
+  }
+
   void allocate(Frame& f, const EvalNode& c) {
     int64_t n = intOf(f, c, eval(f, c, c.ins[2]));
     if (n < 0) runtimeError(c.node->pos, "negative array size " + std::to_string(n));
-    heapCells_ += uint64_t(n) + 1;
+    MemAccess m = MemAccess::decode(c.node->aux);
+    bool packed = isStructClass(m.alias);
+    if (packed && m.size != 1) fail(f, c, "allocates a struct object in units other than bytes");
+    int64_t cells = packed ? (n + 7) / 8 : n;
+    heapCells_ += uint64_t(cells) + 1;
     if (n > (int64_t(1) << 40) || heapCells_ > kMaxHeapCells) runtimeError(c.node->pos, "out of memory");
     Obj o;
     o.len = n;
-    o.cells.assign(size_t(n), 0);
-    o.kinds.assign(size_t(n), EvalKind::None);  // zero of whatever the elements are
+    o.packed = packed;
+    o.cells.assign(size_t(cells), 0);
+    o.kinds.assign(size_t(cells), EvalKind::None);  // zero of whatever the elements are
     heap_.push_back(std::move(o));
     set(f, int32_t(&c - f.code->nodes.data()), Val{int64_t(heap_.size()), EvalKind::Ptr});
     invalidate(f, c);
@@ -669,6 +683,60 @@ class Evaluator {
     if (at < 0 || at % elem != 0 || at / elem > len - cells)
       fail(f, n, "accesses memory out of bounds without a BoundsCheck");
     return at / elem;
+  }
+
+  // The byte a Load or Store at byte offset `off` of struct object o
+  // starts at (from the first field): inside o, aligned to its width.
+  int64_t byteOf(const Frame& f, const EvalNode& n, const Obj& o, int64_t off, int size) const {
+    int64_t at = off - kArrayHeader;
+    if (size > 8 || at < 0 || at % size != 0 || at > o.len - size)
+      fail(f, n, "accesses a struct object outside its fields");
+    return at;
+  }
+
+  // A narrow field of a struct object: its bits within their word, as the
+  // load extends them (an f32 widened to a double).
+  Val loadPacked(const Frame& f, const EvalNode& n, const Obj& o, int64_t at, const MemAccess& m) const {
+    size_t w = size_t(at / 8);
+    EvalKind k = o.kinds[w];
+    if (m.size == 8) {
+      if (k == EvalKind::None)
+        k = m.value == MemValue::Float ? EvalKind::Flt : m.value == MemValue::Int ? EvalKind::Int : EvalKind::Ptr;
+      return Val{o.cells[w], k};
+    }
+    if (k != EvalKind::None && k != EvalKind::Int) fail(f, n, "reads part of a word that holds a wider value");
+    uint64_t bits = (uint64_t(o.cells[w]) >> (8 * (at % 8))) & ((uint64_t(1) << (8 * m.size)) - 1);
+    if (m.value == MemValue::Float) {
+      if (m.size != 4) fail(f, n, "reads a float of " + std::to_string(m.size) + " bytes");
+      float fl;
+      uint32_t b = uint32_t(bits);
+      std::memcpy(&fl, &b, 4);
+      return Val{doubleToBits(double(fl)), EvalKind::Flt};
+    }
+    return Val{m.extend(int64_t(bits)), EvalKind::Int};
+  }
+
+  void storePacked(const Frame& f, const EvalNode& n, Obj& o, int64_t at, const MemAccess& m, Val v) {
+    size_t w = size_t(at / 8);
+    if (m.size == 8) {
+      o.cells[w] = v.v;
+      o.kinds[w] = v.k;
+      return;
+    }
+    if (o.kinds[w] != EvalKind::None && o.kinds[w] != EvalKind::Int)
+      fail(f, n, "writes part of a word that holds a wider value");
+    uint64_t bits = uint64_t(v.v);
+    if (m.value == MemValue::Float) {
+      if (m.size != 4 || v.k != EvalKind::Flt) fail(f, n, "stores a float of " + std::to_string(m.size) + " bytes");
+      float fl = float(bitsToDouble(v.v));
+      uint32_t b;
+      std::memcpy(&b, &fl, 4);
+      bits = b;
+    }
+    int shift = int(8 * (at % 8));
+    uint64_t mask = ((uint64_t(1) << (8 * m.size)) - 1) << shift;
+    o.cells[w] = int64_t((uint64_t(o.cells[w]) & ~mask) | ((bits << shift) & mask));
+    o.kinds[w] = EvalKind::Int;  // raw bits: narrow loads extend them
   }
 
   bool isExternMemory(const MemAccess& m) const {
@@ -755,6 +823,11 @@ class Evaluator {
           v = Val{cell < 0 ? int64_t(str.size()) : m.extend(uint8_t(str[size_t(cell)])), EvalKind::Int};
         } else {
           const Obj& o = object(f, n, p);
+          if (o.packed) {
+            set(f, s, loadPacked(f, n, o, byteOf(f, n, o, off, m.size), m));
+            invalidate(f, c);
+            continue;
+          }
           int64_t cell = cellOf(f, n, o.len, off, m.size);
           if (cell < 0) {
             v = Val{o.len, EvalKind::Int};
@@ -782,6 +855,11 @@ class Evaluator {
         if (p.k != EvalKind::Ptr) fail(f, n, "stores into read-only data");
         object(f, n, p);  // checks p
         Obj& o = heap_[size_t(p.v - 1)];
+        if (o.packed) {
+          storePacked(f, n, o, byteOf(f, n, o, off, m.size), m, v);
+          set(f, s, Val{});
+          continue;
+        }
         int64_t cell = cellOf(f, n, o.len, off, m.size);
         if (cell < 0) fail(f, n, "overwrites an array's length");
         if (m.size == 16) {

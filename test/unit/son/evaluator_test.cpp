@@ -14,6 +14,7 @@
 #include <string>
 
 #include "son/evaluator.h"
+#include "son/mem_access.h"
 #include "test/unit/parser/parse_helpers.h"
 #include "test/unit/son/graph_builder.h"
 
@@ -405,6 +406,45 @@ TEST_CASE("son/evaluator: malformed graphs are internal errors", "[son][evaluato
     CHECK_THROWS_AS(evaluate(u, 0, {1}, opts()), InternalError);
     CHECK_THROWS_AS(evaluate(u, 5, {1, 2}, opts()), InternalError);
   }
+}
+
+TEST_CASE("son/evaluator: struct objects hold narrow fields packed in words", "[son][evaluator]") {
+  // Each store writes its own bytes only: all ones, then the neighbours.
+  EvalResult r = run(
+      "struct P { u8 a; i8 b; i16 c; f32 d; int e; };\n"
+      "P !p = new P; p.a = -1; p.b = -1; p.c = -1; p.d = -1.0; p.e = -1;\n"
+      "p.b = arg; p.d = 0.1; p.a = 300;\n"
+      "sys.io.p(p.a); sys.io.p(\" \"); sys.io.p(p.b); sys.io.p(\" \"); sys.io.p(p.c); sys.io.p(\" \");\n"
+      "sys.io.p(p.d == 0.1); sys.io.p(\" \"); sys.io.p(p.e); return 0;",
+      200);
+  CHECK(r.out == "44 -56 -1 false -1");
+}
+
+TEST_CASE("son/evaluator: a struct access outside its fields or misaligned is an internal error", "[son][evaluator]") {
+  // new S (16 bytes of fields); a 4-byte load at `off`.
+  auto loadAt = [](int64_t off) {
+    Unit u;
+    SonBuilder b(u, "f", 1);
+    MemAccess bytes;
+    bytes.alias = u.aliasClass("S");
+    bytes.size = 1;
+    MemAccess field;
+    field.alias = u.aliasClass("S.x");
+    field.size = 4;
+    Node* nw = b.g.make(Op::New, {b.fun, b.mem, b.con(16)}, nullptr, bytes.encode());
+    nw->type = Type::tuple({Type::ctrl(), Type::mem(), Type::dataPtr(Type::kNonNull)});
+    Node* c = b.g.make(Op::CProj, {nw}, Type::ctrl(), 0);
+    Node* mem = b.g.make(Op::Proj, {nw}, Type::mem(), 1);
+    Node* ptr = b.g.make(Op::Proj, {nw}, Type::dataPtr(Type::kNonNull), 2);
+    Node* ld = b.load(c, mem, ptr, b.con(off), field.encode());
+    b.ret(c, mem, ld);
+    return evaluate(u, 0, {1}, opts());
+  };
+  CHECK(loadAt(12).returnValue == 0);
+  CHECK(loadAt(20).returnValue == 0);
+  CHECK_THROWS_AS(loadAt(10), InternalError);  // misaligned
+  CHECK_THROWS_AS(loadAt(24), InternalError);  // past the fields
+  CHECK_THROWS_AS(loadAt(4), InternalError);   // the header word
 }
 
 TEST_CASE("son/evaluator: hand-built calls to the print functions", "[son][evaluator]") {
