@@ -66,6 +66,31 @@ HintTable::HintTable(int numVRegs, const std::vector<int>& vregs, const std::vec
   for (size_t k = 0; k < hints.size(); ++k) all_[size_t(next[size_t(vregs[k])]++)] = hints[k];
 }
 
+std::vector<double> blockWeights(const MFunction& f) {
+  std::vector<int> preds(f.blocks.size(), 0);
+  for (const MBlock& b : f.blocks)
+    for (int s : b.succs)
+      if (s >= 0 && size_t(s) < preds.size()) preds[size_t(s)]++;
+  std::vector<int> onlyPred(f.blocks.size(), -1);
+  for (size_t b = 0; b < f.blocks.size(); ++b)
+    for (int s : f.blocks[b].succs)
+      if (s >= 0 && size_t(s) < preds.size() && preds[size_t(s)] == 1) onlyPred[size_t(s)] = int(b);
+  std::vector<double> w(f.blocks.size(), 1);
+  for (size_t b = 0; b < f.blocks.size(); ++b) {
+    for (int d = 0; d < f.blocks[b].loopDepth && d < 6; ++d) w[b] *= 8;
+    // Not a branch that leaves a loop (its exit runs once per entry to the
+    // loop, the other side every iteration) or goes to a runtime error.
+    int p = onlyPred[b];
+    if (p < 0 || f.blocks[size_t(p)].succs.size() < 2) continue;
+    bool exitOrError = false;
+    for (int s : f.blocks[size_t(p)].succs)
+      exitOrError |= s < 0 || size_t(s) >= f.blocks.size() || f.blocks[size_t(s)].cold ||
+                     f.blocks[size_t(s)].loopDepth < f.blocks[size_t(p)].loopDepth;
+    if (!exitOrError) w[b] /= 2;
+  }
+  return w;
+}
+
 namespace {
 
 // Hints found so far: hintVRegs[k] would like hintRegs[k].
@@ -105,6 +130,8 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
   std::vector<LiveInterval> all(static_cast<size_t>(sz));
   HintList hl;
   li.spillCost.assign(size_t(nv), 0.0);
+  li.accessCost.assign(size_t(nv), 0.0);
+  std::vector<double> weights = blockWeights(f);
 
   std::vector<int> openEnd(size_t(sz), -1);  // end of the range being built, or -1
   std::vector<int> openList;
@@ -139,7 +166,10 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
       int i = first + k;
       int rd = 2 * i, wr = 2 * i + 1;
       auto countAccess = [&](const Opnd& o) {
-        if (o.kind == Opnd::VReg && o.reg >= 0 && o.reg < nv) li.spillCost[size_t(o.reg)] += freq;
+        if (o.kind == Opnd::VReg && o.reg >= 0 && o.reg < nv) {
+          li.spillCost[size_t(o.reg)] += freq;
+          li.accessCost[size_t(o.reg)] += weights[size_t(b)];
+        }
       };
       auto def = [&](int r) {
         if (r < 0) return;

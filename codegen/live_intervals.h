@@ -69,7 +69,17 @@ struct LiveIntervals {
   // By vreg: the cost of spilling it, the number of its reads and writes
   // weighted by 8^loop depth (a guess at how often they execute).
   std::vector<double> spillCost;
+  // By vreg: the same reads and writes weighted by blockWeights, which
+  // tells an if's arms from code run every time (call_saves.h).
+  std::vector<double> accessCost;
 };
+
+// A guess at how often block b runs per entry to the function: 8 per loop
+// level (as spill costs count accesses), and half of that for a block
+// entered only from a conditional branch (one arm of an if: probably not
+// every iteration). Not so for a branch that leaves a loop (the loop's
+// test: the body runs every iteration) or goes to a runtime error.
+std::vector<double> blockWeights(const mir::MFunction& f);
 
 // Builds intervals from the liveness sets. Physical registers named by
 // instructions (argument set-up, rax/rdx of SDivRem, rcx of shifts, results)

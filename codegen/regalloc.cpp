@@ -5,8 +5,10 @@
 // lifetime holes, such as those the cold error stubs at the function's end
 // read, would make a list of the register's values grow without bound). When no
 // register is free, the cheapest choice (loop-weighted use counts; ties as
-// Poletto & Sarkar) is spilled whole, reloaded at each use (spill_rewrite).
-// With splitting, the spilled values' copies between calls (spill_split.h)
+// Poletto & Sarkar) is spilled whole, reloaded at each use (spill_rewrite),
+// unless saving a caller-saved register around the calls it crosses costs
+// less (call_saves.h). With splitting, the spilled values get a second
+// chance after the scan, and their copies between calls (spill_split.h)
 // then take registers the scan left free over their short lives.
 #include "codegen/regalloc.h"
 
@@ -16,6 +18,7 @@
 #include <queue>
 #include <set>
 
+#include "codegen/call_saves.h"
 #include "codegen/debug_values.h"
 #include "codegen/live_intervals.h"
 #include "codegen/liveness.h"
@@ -67,11 +70,14 @@ void checkOperands(const MFunction& f) {
 
 class LinearScan {
  public:
-  LinearScan(const MFunction& f, const LiveIntervals& li)
+  // With callSaves, a value that would be spilled may take a caller-saved
+  // register saved around the calls it crosses (call_saves.h).
+  LinearScan(const MFunction& f, const LiveIntervals& li, bool callSaves)
       : f_(f), li_(li), reg_(f.vregs.size(), -1), spilled_(f.vregs.size(), false),
-        seen_(f.vregs.size(), 0) {
+        seen_(f.vregs.size(), 0), savedAt_(f.vregs.size(), -1), neverSaved_(f.vregs.size(), false) {
     occupied_.reserve(32);
     for (int r = 0; r < 32; ++r) occupied_.emplace_back(&pool_);
+    if (callSaves && !li.callPositions.empty()) blockWeights_ = blockWeights(f);
   }
 
   void run();
@@ -81,15 +87,46 @@ class LinearScan {
   // life, spill_split.h), now holding vreg `copy`; or -1. A callee-saved
   // register counts only when the scan already used it (no new save).
   int takeFreeRegister(int copy, const LiveInterval& iv, bool xmm);
+  // After run(), the second chance of the spilled values, most costly
+  // first: a register free over a value's whole interval (evictions may
+  // have freed one since it was spilled), else a caller-saved one saved
+  // around the calls it crosses, as allocate() would have given it had the
+  // register been free then. The value is then no longer spilled.
+  void reviveSpilled();
+  // The values in caller-saved registers across calls, and where to save
+  // them (v < 0: the value was spilled after all).
+  struct Saved {
+    int v;
+    std::vector<SaveSpan> spans;
+    LiveInterval held;  // its interval with holes at the spans
+  };
+  const std::vector<Saved>& saved() const { return saved_; }
 
  private:
   const LiveInterval& iv(int v) const { return li_.vregs[size_t(v)]; }
+  // After the scan: is r free over all of `iv`, ranges that expired
+  // included (a spilled value has left its register)?
+  bool freeEver(int r, const LiveInterval& iv) const {
+    return !li_.fixed[size_t(r)].intersects(iv) &&
+           !occupied_[size_t(r)].intersectsEver(iv, [&](int w) { return !spilled_[size_t(w)]; });
+  }
+  // The registers the scan gave out, once it is done: a callee-saved one
+  // not among them would cost a save in the prologue.
+  void noteScanUsed() {
+    if (scanUsedKnown_) return;
+    for (int r : reg_)
+      if (r >= 0) scanUsed_ |= 1u << r;
+    scanUsedKnown_ = true;
+  }
+  bool usedByScan(int r) const { return (scanUsed_ >> r) & 1u; }
   bool isFree(int r, int v) const {
     return !li_.fixed[size_t(r)].intersects(iv(v)) && !occupied_[size_t(r)].intersects(iv(v));
   }
-  void assign(int v, int r) {
+  void assign(int v, int r) { assign(v, r, iv(v)); }
+  // v holds r over `held`: its interval, or that with holes at calls.
+  void assign(int v, int r, const LiveInterval& held) {
     reg_[size_t(v)] = r;
-    occupied_[size_t(r)].add(v, iv(v));
+    occupied_[size_t(r)].add(v, held);
     std::array<int8_t, kGroupRegs>& taken = groupRegs_[size_t(group(v))];
     for (int8_t& t : taken) {
       if (t == r) break;
@@ -133,7 +170,44 @@ class LinearScan {
     spilled_[size_t(v)] = true;
     int r = reg_[size_t(v)];
     reg_[size_t(v)] = -1;
-    if (r >= 0) occupied_[size_t(r)].remove(iv(v));
+    int k = savedAt_[size_t(v)];
+    if (r >= 0) occupied_[size_t(r)].remove(k >= 0 ? saved_[size_t(k)].held : iv(v));
+    if (k >= 0) {
+      saved_[size_t(k)].v = -1;
+      savedAt_[size_t(v)] = -1;
+    }
+  }
+  // Registers to try for v: those of its copies' other sides and of its
+  // copy group first (no move then), then all of its class in order of
+  // preference. Duplicates and registers of the other class may be listed.
+  int candidatesFor(int v, int* out) {
+    int n = 0;
+    for (const RegHint& h : li_.hints[size_t(v)]) {
+      int r = h.virt ? reg_[size_t(h.reg)] : h.reg;
+      if (r >= 0 && n < int(kGroupRegs)) out[n++] = r;
+    }
+    for (int r : groupRegs_[size_t(group(v))])
+      if (r >= 0) out[n++] = r;
+    bool xmm = inXmm(f_.vregs[size_t(v)]);
+    for (int k = 0; k < (xmm ? 14 : 12); ++k) out[n++] = xmm ? kAllocatableXmms[k] : kAllocatableGprs[k];
+    return n;
+  }
+  static constexpr int kMaxCandidates = 2 * 4 + 14;
+  bool allocatable(int v, int r) const {
+    bool xmm = inXmm(f_.vregs[size_t(v)]);
+    for (int k = 0; k < (xmm ? 14 : 12); ++k)
+      if ((xmm ? kAllocatableXmms[k] : kAllocatableGprs[k]) == r) return true;
+    return false;
+  }
+  // A caller-saved register for v free outside the calls it crosses, when
+  // saving around them costs less than v's reads and writes from its slot
+  // (both weighed by blockWeights); or -1. Fills `out`.
+  int callSaveOption(int v, Saved* out, double* cost);
+  void assignSaved(Saved&& sv, int r) {
+    int v = sv.v;
+    savedAt_[size_t(v)] = int(saved_.size());
+    saved_.push_back(std::move(sv));
+    assign(v, r, saved_.back().held);
   }
   // Calls fn(w) once for each vreg on register r whose interval intersects v's.
   template <typename Fn>
@@ -159,6 +233,10 @@ class LinearScan {
   std::vector<unsigned> seen_;
   unsigned stamp_ = 0;
   std::vector<int> parent_;                  // union-find of copy groups
+  std::vector<double> blockWeights_;         // empty: no saves around calls
+  std::vector<Saved> saved_;
+  std::vector<int> savedAt_;                 // by vreg: index into saved_, or -1
+  std::vector<bool> neverSaved_;             // by vreg: saves around calls would not pay
   uint32_t scanUsed_ = 0;                    // registers the scan gave out (takeFreeRegister)
   bool scanUsedKnown_ = false;
   // By group root: the first registers its members got (-1: none yet).
@@ -225,7 +303,16 @@ void LinearScan::allocate(int v) {
     }
   }
   double curCost = li_.spillCost[size_t(v)];
-  if (best >= 0 && (bestCost < curCost || (bestCost == curCost && bestEnd > cur.end()))) {
+  bool evict = best >= 0 && (bestCost < curCost || (bestCost == curCost && bestEnd > cur.end()));
+  // Saving around calls costs no other value its register.
+  Saved sv;
+  double saveCost = 0;
+  int saveReg = callSaveOption(v, &sv, &saveCost);
+  if (saveReg >= 0 && (!evict || saveCost <= bestCost)) {
+    assignSaved(std::move(sv), saveReg);
+    return;
+  }
+  if (evict) {
     std::vector<int> victims;
     forEachConflict(best, v, [&](int w) { victims.push_back(w); });
     for (int w : victims) spill(w);
@@ -236,24 +323,81 @@ void LinearScan::allocate(int v) {
 }
 
 int LinearScan::takeFreeRegister(int copy, const LiveInterval& iv, bool xmm) {
-  if (!scanUsedKnown_) {
-    for (int r : reg_)
-      if (r >= 0) scanUsed_ |= 1u << r;
-    scanUsedKnown_ = true;
-  }
-  auto usedByScan = [&](int r) { return (scanUsed_ >> r) & 1u; };
+  noteScanUsed();
   const int* cands = xmm ? kAllocatableXmms : kAllocatableGprs;
   int numCands = xmm ? 14 : 12;
   for (int k = 0; k < numCands; ++k) {
     int r = cands[k];
     if (isCalleeSaved(r) && !usedByScan(r)) continue;
-    if (li_.fixed[size_t(r)].intersects(iv) ||
-        occupied_[size_t(r)].intersectsEver(iv, [&](int w) { return !spilled_[size_t(w)]; }))
-      continue;
+    if (!freeEver(r, iv)) continue;
     occupied_[size_t(r)].add(copy, iv);
     return r;
   }
   return -1;
+}
+
+int LinearScan::callSaveOption(int v, Saved* out, double* cost) {
+  if (blockWeights_.empty() || f_.vregs[size_t(v)] == RegClass::Vec || neverSaved_[size_t(v)]) return -1;
+  // Whether saves could pay depends on v and the code only: decided once.
+  neverSaved_[size_t(v)] = true;
+  // Past 32 calls the saves are unlikely to pay, and the search would
+  // grow with the function.
+  std::vector<int> calls;
+  if (!crossedCalls(iv(v), li_, 32, &calls) || calls.empty()) return -1;
+  // By a margin: moves between the value's register and the calls'
+  // argument and result registers, which a slot operand often saves, are
+  // not counted (tak: a result kept across the next call, read once on
+  // either side of a branch, came out even and took two more moves).
+  double limit = li_.accessCost[size_t(v)] / 1.1;
+  if (leastSaveCost(calls, li_, blockWeights_) >= limit) return -1;
+  std::vector<SaveSpan> spans = saveSpans(f_, li_, v, calls);
+  *cost = simplec::saveCost(spans, li_, blockWeights_);
+  if (*cost >= limit) return -1;
+  neverSaved_[size_t(v)] = false;
+  LiveInterval held = withHolesAtCalls(iv(v), li_, spans);
+  int cands[kMaxCandidates];
+  int n = candidatesFor(v, cands);
+  for (int k = 0; k < n; ++k) {
+    int r = cands[k];
+    if (isCalleeSaved(r) || !allocatable(v, r) || li_.fixed[size_t(r)].intersects(held) ||
+        occupied_[size_t(r)].intersects(held))
+      continue;
+    *out = Saved{v, std::move(spans), std::move(held)};
+    return r;
+  }
+  return -1;
+}
+
+void LinearScan::reviveSpilled() {
+  std::vector<int> order;
+  for (int v = 0; v < int(f_.vregs.size()); ++v)
+    if (spilled_[size_t(v)] && f_.vregs[size_t(v)] != RegClass::Vec) order.push_back(v);
+  if (order.empty()) return;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return li_.spillCost[size_t(a)] > li_.spillCost[size_t(b)]; });
+  noteScanUsed();
+  for (int v : order) {
+    int cands[kMaxCandidates];
+    int n = candidatesFor(v, cands);
+    int whole = -1;
+    for (int k = 0; k < n && whole < 0; ++k) {
+      int r = cands[k];
+      if (allocatable(v, r) && (!isCalleeSaved(r) || usedByScan(r)) && freeEver(r, iv(v))) whole = r;
+    }
+    if (whole >= 0) {
+      spilled_[size_t(v)] = false;
+      assign(v, whole);
+      continue;
+    }
+    Saved sv;
+    double cost = 0;
+    int r = callSaveOption(v, &sv, &cost);
+    // The scan has moved on: check the expired ranges too.
+    if (r >= 0 && freeEver(r, sv.held)) {
+      spilled_[size_t(v)] = false;
+      assignSaved(std::move(sv), r);
+    }
+  }
 }
 
 void LinearScan::run() {
@@ -319,15 +463,27 @@ std::vector<int> assignSpillSlots(MFunction& f, const LiveIntervals& li,
 void allocateRegisters(MFunction& f, bool splitSpilledValues) {
   checkOperands(f);
   RegAssignment a;
+  std::vector<CallSave> saves;
   {
     // Liveness sets, intervals and the scan's state go before the rewrite
     // makes its copy of the code: in one huge function the sets alone can
     // be larger than the code (script 50k lines: 76 MB).
     LiveIntervals li = buildLiveIntervals(f, computeLiveness(f));
-    LinearScan scan(f, li);
+    LinearScan scan(f, li, splitSpilledValues);
     scan.run();
+    if (splitSpilledValues) scan.reviveSpilled();
     a.reg = scan.regs();
-    a.slot = assignSpillSlots(f, li, scan.spilled());
+    // A value saved around calls keeps a slot for them, for its whole life.
+    std::vector<bool> inSlot = scan.spilled();
+    for (const LinearScan::Saved& s : scan.saved())
+      if (s.v >= 0) inSlot[size_t(s.v)] = true;
+    a.slot = assignSpillSlots(f, li, inSlot);
+    for (const LinearScan::Saved& s : scan.saved())
+      for (const SaveSpan& sp : s.spans) {
+        if (s.v < 0) break;
+        saves.push_back({sp.first, false, a.reg[size_t(s.v)], a.slot[size_t(s.v)]});
+        saves.push_back({sp.last, true, a.reg[size_t(s.v)], a.slot[size_t(s.v)]});
+      }
     const std::vector<bool>& spilled = scan.spilled();
     if (splitSpilledValues && std::find(spilled.begin(), spilled.end(), true) != spilled.end()) {
       // Copies of the spilled values, each in a register free over its
@@ -346,6 +502,8 @@ void allocateRegisters(MFunction& f, bool splitSpilledValues) {
       }
     }
   }
+  // Calls are counted in layout order: the copies above added none.
+  insertCallSaves(f, std::move(saves));
 
   // Callee-saved registers written by the function: those given to values
   // and those instructions name explicitly.

@@ -285,6 +285,77 @@ TEST_CASE("regalloc: values live across calls", "[regalloc]") {
   CHECK(c.allocated.numSlots >= 2);
 }
 
+namespace {
+
+// for (i = 0; i < n; i++) { s0 += i; ...; s7 += i; if (i == 77) g(s0); }
+// return s0 + ... + s7: ten values live across a call that runs once.
+struct ColdCallLoop {
+  MFunction f;
+  int body, cold;
+};
+ColdCallLoop coldCallLoop() {
+  FnBuilder b;
+  int b0 = b.block(), head = b.block(1), body = b.block(1), cold = b.block(1), latch = b.block(1),
+      out = b.block();
+  int n = b.vreg(), i = b.vreg(), i2 = b.vreg(), r = b.vreg(), acc = b.vreg();
+  std::vector<int> s;
+  for (int k = 0; k < 8; ++k) s.push_back(b.vreg());
+  b.at(b0);
+  b.mov(V(n), P(RDI));
+  std::vector<std::pair<Opnd, Opnd>> init{{V(i), I(0)}};
+  for (int k = 0; k < 8; ++k) init.push_back({V(s[size_t(k)]), I(k)});
+  b.parmove(init);
+  b.at(head);
+  b.cmp(V(i), V(n));
+  b.jcc(Cond::GE, out);
+  b.at(body);
+  for (int k = 0; k < 8; ++k) b.op(MOp::Add, V(s[size_t(k)]), V(k % 2 ? i : s[size_t(k) - (k > 0)]));
+  b.cmp(V(i), I(77));
+  b.jcc(Cond::NE, latch);
+  b.at(cold);
+  b.call("g", {V(s[0])}, r);
+  b.op(MOp::Add, V(s[1]), V(r));
+  b.at(latch);
+  b.emit(MOp::Lea, {V(i2), Opnd::memV(i, 1)});
+  b.parmove({{V(i), V(i2)}});
+  b.jmp(head);
+  b.at(out);
+  b.mov(V(acc), V(s[0]));
+  for (int k = 1; k < 8; ++k) b.op(MOp::Add, V(acc), V(s[size_t(k)]));
+  b.ret(V(acc));
+  return {b.finish(), body, cold};
+}
+
+// Frame accesses ([rbp + k], after frame lowering) in block b.
+int frameAccesses(const MFunction& f, int b) {
+  int n = 0;
+  for (const MInst& mi : f.blocks[size_t(b)].insts)
+    for (const Opnd& o : mi.ops) n += o.kind == Opnd::Mem && o.base == RBP && !o.baseVirt;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("regalloc: values live across a rarely taken call are saved around it", "[regalloc]") {
+  ColdCallLoop l = coldCallLoop();
+  std::vector<InterpConfig> in = inputs({{100}, {10}, {0}, {78}});
+  for (InterpConfig& cfg : in)
+    cfg.callees["g"].fn = [](const std::vector<int64_t>& a) { return int64_t(uint64_t(a[0]) * 3 + 1); };
+  // Ten values cross the call; five callee-saved registers hold five.
+  // Without a second chance (-O0) the others are spilled: the loop body
+  // reads and writes their slots every iteration.
+  AllocCheck spilled = allocateAndCompare(l.f, in, false);
+  REQUIRE_SAME(spilled);
+  CHECK(frameAccesses(spilled.allocated, l.body) >= 4);
+  // With it they stay in caller-saved registers, stored before the call and
+  // loaded back after it, in the block that makes the call only.
+  AllocCheck saved = allocateAndCompare(l.f, in);
+  REQUIRE_SAME(saved);
+  CHECK(saved.before[0].calls.size() == 1);
+  CHECK(frameAccesses(saved.allocated, l.body) == 0);
+  CHECK(frameAccesses(saved.allocated, l.cold) >= 2 * (10 - 5 - 1));
+}
+
 TEST_CASE("regalloc: a spill may evict several values sharing a register", "[regalloc]") {
   // Everything lives across calls, so only the 5 callee-saved registers are
   // usable. k1..k4 (many uses) take four; a takes the fifth, and b, living
