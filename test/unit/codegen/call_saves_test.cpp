@@ -5,6 +5,7 @@
 
 #include "codegen/call_saves.h"
 #include "codegen/liveness.h"
+#include "test/unit/codegen/interval_ranges.h"
 #include "test/unit/codegen/mir_builder.h"
 
 using namespace simplec;
@@ -12,17 +13,11 @@ using namespace simplec::mir;
 using simplec::test::FnBuilder;
 using simplec::test::I;
 using simplec::test::P;
+using simplec::test::Ranges;
+using simplec::test::rangesOf;
 using simplec::test::V;
 
 namespace {
-
-using Ranges = std::vector<std::pair<int, int>>;
-
-Ranges rangesOf(const LiveInterval& iv) {
-  Ranges out;
-  for (const LiveRange& r : iv.ranges) out.push_back({r.from, r.to});
-  return out;
-}
 
 // b0: x = rdi; g(); h(); y = x + 1 (x read between? see `readBetween`);
 //     k(x); ret x + y. Calls g, h, k at instructions 1, 2 (+1 with the read), ...

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "codegen/live_intervals.h"
+#include "test/unit/codegen/interval_ranges.h"
 #include "test/unit/codegen/mir_builder.h"
 
 using namespace simplec;
@@ -12,17 +13,8 @@ using simplec::test::I;
 using simplec::test::P;
 using simplec::test::V;
 
-namespace {
-
-std::vector<std::pair<int, int>> rangesOf(const LiveInterval& iv) {
-  std::vector<std::pair<int, int>> out;
-  for (const LiveRange& r : iv.ranges) out.push_back({r.from, r.to});
-  return out;
-}
-
-using Ranges = std::vector<std::pair<int, int>>;
-
-}  // namespace
+using simplec::test::Ranges;
+using simplec::test::rangesOf;
 
 TEST_CASE("live intervals: range operations", "[regalloc]") {
   LiveInterval a;
