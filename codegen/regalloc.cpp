@@ -107,8 +107,8 @@ class LinearScan {
   // After the scan: is r free over all of `iv`, ranges that expired
   // included (a spilled value has left its register)?
   bool freeEver(int r, const LiveInterval& iv) const {
-    return !li_.fixed[size_t(r)].intersects(iv) &&
-           !occupied_[size_t(r)].intersectsEver(iv, [&](int w) { return !spilled_[size_t(w)]; });
+    return !occupied_[size_t(r)].intersectsEver(iv, [&](int w) { return !spilled_[size_t(w)]; }) &&
+           !li_.fixed[size_t(r)].intersects(iv);
   }
   // The registers the scan gave out, once it is done: a callee-saved one
   // not among them would cost a save in the prologue.
@@ -177,28 +177,29 @@ class LinearScan {
       savedAt_[size_t(v)] = -1;
     }
   }
-  // Registers to try for v: those of its copies' other sides and of its
-  // copy group first (no move then), then all of its class in order of
-  // preference. Duplicates and registers of the other class may be listed.
+  // Registers to try for v, each once: those of its copies' other sides
+  // and of its copy group first (no move then), then the rest of its class
+  // in order of preference.
   int candidatesFor(int v, int* out) {
-    int n = 0;
-    for (const RegHint& h : li_.hints[size_t(v)]) {
-      int r = h.virt ? reg_[size_t(h.reg)] : h.reg;
-      if (r >= 0 && n < int(kGroupRegs)) out[n++] = r;
-    }
-    for (int r : groupRegs_[size_t(group(v))])
-      if (r >= 0) out[n++] = r;
     bool xmm = inXmm(f_.vregs[size_t(v)]);
-    for (int k = 0; k < (xmm ? 14 : 12); ++k) out[n++] = xmm ? kAllocatableXmms[k] : kAllocatableGprs[k];
+    const int* cands = xmm ? kAllocatableXmms : kAllocatableGprs;
+    int numCands = xmm ? 14 : 12;
+    uint32_t allowed = 0, listed = 0;
+    for (int k = 0; k < numCands; ++k) allowed |= 1u << cands[k];
+    int n = 0;
+    auto add = [&](int r) {
+      if (r < 0 || !((allowed >> r) & 1u) || ((listed >> r) & 1u)) return;
+      listed |= 1u << r;
+      out[n++] = r;
+    };
+    int hints = 0;
+    for (const RegHint& h : li_.hints[size_t(v)])
+      if (hints++ < int(kGroupRegs)) add(h.virt ? reg_[size_t(h.reg)] : h.reg);
+    for (int r : groupRegs_[size_t(group(v))]) add(r);
+    for (int k = 0; k < numCands; ++k) add(cands[k]);
     return n;
   }
-  static constexpr int kMaxCandidates = 2 * 4 + 14;
-  bool allocatable(int v, int r) const {
-    bool xmm = inXmm(f_.vregs[size_t(v)]);
-    for (int k = 0; k < (xmm ? 14 : 12); ++k)
-      if ((xmm ? kAllocatableXmms[k] : kAllocatableGprs[k]) == r) return true;
-    return false;
-  }
+  static constexpr int kMaxCandidates = 14;
   // A caller-saved register for v free outside the calls it crosses, when
   // saving around them costs less than v's reads and writes from its slot
   // (both weighed by blockWeights); or -1. Fills `out`.
@@ -359,8 +360,7 @@ int LinearScan::callSaveOption(int v, Saved* out, double* cost) {
   int n = candidatesFor(v, cands);
   for (int k = 0; k < n; ++k) {
     int r = cands[k];
-    if (isCalleeSaved(r) || !allocatable(v, r) || li_.fixed[size_t(r)].intersects(held) ||
-        occupied_[size_t(r)].intersects(held))
+    if (isCalleeSaved(r) || occupied_[size_t(r)].intersects(held) || li_.fixed[size_t(r)].intersects(held))
       continue;
     *out = Saved{v, std::move(spans), std::move(held)};
     return r;
@@ -382,7 +382,7 @@ void LinearScan::reviveSpilled() {
     int whole = -1;
     for (int k = 0; k < n && whole < 0; ++k) {
       int r = cands[k];
-      if (allocatable(v, r) && (!isCalleeSaved(r) || usedByScan(r)) && freeEver(r, iv(v))) whole = r;
+      if ((!isCalleeSaved(r) || usedByScan(r)) && freeEver(r, iv(v))) whole = r;
     }
     if (whole >= 0) {
       spilled_[size_t(v)] = false;
