@@ -47,6 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import gen_large  # noqa: E402
+from machine import cpu_model  # noqa: E402
 
 GNU_TIME = "/usr/bin/time"
 COLORS = {"simplec -O0": "#f4a582", "simplec -O1": "#d6604d", "simplec -O2": "#b2182b",
@@ -454,9 +455,9 @@ def render(meta, cases):
           % (meta["repeats"], meta["rss_note"], meta["timeout"],
              ("%d MiB" % meta["mem_limit"]) if meta["mem_limit"] else "none"),
           "Lines are those of the Simple program (the C twin has the same statements, line for line).",
-          "simplec: `%s` (%s, sources at commit %s); gcc: %s; %d CPUs; load average at the end: %s."
+          "simplec: `%s` (%s, sources at commit %s); gcc: %s; %d CPUs (%s); load average at the end: %s."
           % (meta["simplec"], meta["simplec_version"], meta["commit"], meta["gcc_version"], meta["cpus"],
-             meta["load"])]
+             meta.get("cpu_model", "processor not recorded"), meta["load"])]
     md += meta.get("notes", [])
     md += ["", "The shapes:", "",
            "- `funcs`: many functions (10-40 lines) with structs, int/flt arrays, loops, ifs, calls of earlier",
@@ -589,7 +590,7 @@ def main():
         "simplec": os.path.relpath(simplec, ROOT) if simplec.startswith(ROOT + os.sep) else simplec,
         "simplec_version": tool_version([simplec, "--version"]),
         "commit": commit,
-        "gcc_version": tool_version(["gcc", "--version"]), "cpus": os.cpu_count() or 0,
+        "gcc_version": tool_version(["gcc", "--version"]), "cpus": os.cpu_count() or 0, "cpu_model": cpu_model(),
         "load": " ".join("%.1f" % x for x in os.getloadavg()), "labels": labels, "shapes": shapes,
         "problems": problems, "missing": [] if shutil.which("tcc") else ["tcc"], "notes": [],
     }

@@ -28,6 +28,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import cpu_model  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 
@@ -193,9 +196,10 @@ def report(programs, labels, runs, simplec, rustc):
                  % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), runs))
     lines.append("Runtime and compile time (`-c`, or `--emit=obj` for rustc; no linking) as ratios of gcc -O2;"
                  " lower is better.")
-    lines.append("The programs and their C and Rust twins are in `bench/`. simplec: `%s` (%s); load average at the end: %s."
+    lines.append("The programs and their C and Rust twins are in `bench/`. simplec: `%s` (%s); %s;"
+                 " load average at the end: %s."
                  % (os.path.relpath(simplec, ROOT) if simplec.startswith(ROOT) else simplec, version(simplec),
-                    " ".join("%.1f" % x for x in os.getloadavg())))
+                    cpu_model(), " ".join("%.1f" % x for x in os.getloadavg())))
     if rustc:
         lines.append("rustc: %s (the Rust twins in `bench/rust/`, `rustc -O`)." % version(rustc))
     lines.append("")
