@@ -131,7 +131,7 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
   HintList hl;
   li.spillCost.assign(size_t(nv), 0.0);
   li.accessCost.assign(size_t(nv), 0.0);
-  std::vector<double> weights = blockWeights(f);
+  li.blockWeights = blockWeights(f);
 
   std::vector<int> openEnd(size_t(sz), -1);  // end of the range being built, or -1
   std::vector<int> openList;
@@ -168,7 +168,7 @@ LiveIntervals buildLiveIntervals(const MFunction& f, const Liveness& lv) {
       auto countAccess = [&](const Opnd& o) {
         if (o.kind == Opnd::VReg && o.reg >= 0 && o.reg < nv) {
           li.spillCost[size_t(o.reg)] += freq;
-          li.accessCost[size_t(o.reg)] += weights[size_t(b)];
+          li.accessCost[size_t(o.reg)] += li.blockWeights[size_t(b)];
         }
       };
       auto def = [&](int r) {

@@ -72,6 +72,7 @@ struct LiveIntervals {
   // By vreg: the same reads and writes weighted by blockWeights, which
   // tells an if's arms from code run every time (call_saves.h).
   std::vector<double> accessCost;
+  std::vector<double> blockWeights;     // by block: blockWeights(f)
 };
 
 // A guess at how often block b runs per entry to the function: 8 per loop

@@ -77,7 +77,7 @@ class LinearScan {
         seen_(f.vregs.size(), 0), savedAt_(f.vregs.size(), -1), neverSaved_(f.vregs.size(), false) {
     occupied_.reserve(32);
     for (int r = 0; r < 32; ++r) occupied_.emplace_back(&pool_);
-    if (callSaves && !li.callPositions.empty()) blockWeights_ = blockWeights(f);
+    callSaves_ = callSaves && !li.callPositions.empty();
   }
 
   void run();
@@ -234,7 +234,7 @@ class LinearScan {
   std::vector<unsigned> seen_;
   unsigned stamp_ = 0;
   std::vector<int> parent_;                  // union-find of copy groups
-  std::vector<double> blockWeights_;         // empty: no saves around calls
+  bool callSaves_ = false;                   // saves around calls allowed (and calls to save around)
   std::vector<Saved> saved_;
   std::vector<int> savedAt_;                 // by vreg: index into saved_, or -1
   std::vector<bool> neverSaved_;             // by vreg: saves around calls would not pay
@@ -307,9 +307,9 @@ void LinearScan::allocate(int v) {
   bool evict = best >= 0 && (bestCost < curCost || (bestCost == curCost && bestEnd > cur.end()));
   // Saving around calls costs no other value its register.
   Saved sv;
-  double saveCost = 0;
-  int saveReg = callSaveOption(v, &sv, &saveCost);
-  if (saveReg >= 0 && (!evict || saveCost <= bestCost)) {
+  double savesCost = 0;
+  int saveReg = callSaveOption(v, &sv, &savesCost);
+  if (saveReg >= 0 && (!evict || savesCost <= bestCost)) {
     assignSaved(std::move(sv), saveReg);
     return;
   }
@@ -338,7 +338,7 @@ int LinearScan::takeFreeRegister(int copy, const LiveInterval& iv, bool xmm) {
 }
 
 int LinearScan::callSaveOption(int v, Saved* out, double* cost) {
-  if (blockWeights_.empty() || f_.vregs[size_t(v)] == RegClass::Vec || neverSaved_[size_t(v)]) return -1;
+  if (!callSaves_ || f_.vregs[size_t(v)] == RegClass::Vec || neverSaved_[size_t(v)]) return -1;
   // Whether saves could pay depends on v and the code only: decided once.
   neverSaved_[size_t(v)] = true;
   // Past 32 calls the saves are unlikely to pay, and the search would
@@ -350,9 +350,9 @@ int LinearScan::callSaveOption(int v, Saved* out, double* cost) {
   // not counted (tak: a result kept across the next call, read once on
   // either side of a branch, came out even and took two more moves).
   double limit = li_.accessCost[size_t(v)] / 1.1;
-  if (leastSaveCost(calls, li_, blockWeights_) >= limit) return -1;
+  if (leastSaveCost(calls, li_, li_.blockWeights) >= limit) return -1;
   std::vector<SaveSpan> spans = saveSpans(f_, li_, v, calls);
-  *cost = simplec::saveCost(spans, li_, blockWeights_);
+  *cost = saveCost(spans, li_, li_.blockWeights);
   if (*cost >= limit) return -1;
   neverSaved_[size_t(v)] = false;
   LiveInterval held = withHolesAtCalls(iv(v), li_, spans);

@@ -19,8 +19,8 @@ using simplec::test::V;
 
 namespace {
 
-// b0: x = rdi; g(); h(); y = x + 1 (x read between? see `readBetween`);
-//     k(x); ret x + y. Calls g, h, k at instructions 1, 2 (+1 with the read), ...
+// x = rdi; g(); [y = x;] h(); [y = x;] k(x); return y + x: x lives across
+// all three calls; the copy into y comes after g (readBetween) or after h.
 struct ThreeCalls {
   MFunction f;
   int x;
