@@ -21,6 +21,7 @@ CompileResult compileSourceToObject(const std::string& path, std::string text, c
   LowerOptions lo;
   lo.dropGraphs = true;
   lo.wrapEarlyReturns = po.optLevel > 0;
+  lo.jumpTables = po.optLevel > 0;
   lo.splitSpilled = po.optLevel > 0;
   UnitLowering lowering(g, path, lo);
   x86_64::ModuleWriter writer(lowering.module(), x86_64::ModuleWriter::Form::Object);

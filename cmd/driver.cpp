@@ -478,6 +478,7 @@ class Driver {
     LowerOptions lo;
     lo.dropGraphs = true;
     lo.wrapEarlyReturns = po.optLevel > 0;
+    lo.jumpTables = po.optLevel > 0;
     lo.splitSpilled = po.optLevel > 0;
     lo.timer = po.timer;
     UnitLowering lowering(g, displayName(path), lo);
@@ -533,6 +534,7 @@ class Driver {
     LowerOptions lo;
     lo.dropGraphs = true;
     lo.wrapEarlyReturns = o_.optLevel > 0;
+    lo.jumpTables = o_.optLevel > 0;
     lo.splitSpilled = o_.optLevel > 0;
     lo.timer = timer_.get();
     mir::MModule m = lowerUnit(g, displayName(path), lo);

@@ -75,18 +75,8 @@ std::vector<std::vector<int>> blockSuccessors(const MFunction& f) {
       if (t >= 0 && t < n && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
     };
     for (int t : blk.succs) add(t);
-    for (const MInst& mi : blk.insts)
-      if ((mi.op == MOp::Jmp || mi.op == MOp::Jcc) && !mi.ops.empty() &&
-          mi.ops[0].kind == Opnd::Block)
-        add(mi.ops[0].reg);
-    bool fallsThrough = true;
-    if (!blk.insts.empty()) {
-      const MInst& last = blk.insts.back();
-      if (last.op == MOp::Jmp || last.op == MOp::Ret ||
-          (last.op == MOp::Call && last.noReturn))
-        fallsThrough = false;
-    }
-    if (fallsThrough) add(b + 1);
+    for (const MInst& mi : blk.insts) forEachJumpTarget(mi, add);
+    if (blk.insts.empty() || !endsControl(blk.insts.back())) add(b + 1);
   }
   return succs;
 }

@@ -18,9 +18,12 @@ constexpr size_t kMaxBlocksBack = 2 * size_t(kSmallNestInsts);
 bool exitsOnlyAtEnd(const MFunction& f, size_t h, size_t end) {
   for (size_t b = h; b + 1 < end; b++)
     for (const MInst& mi : f.blocks[b].insts) {
-      if ((mi.op != MOp::Jmp && mi.op != MOp::Jcc) || mi.ops.empty() || mi.ops[0].kind != Opnd::Block) continue;
-      size_t t = size_t(mi.ops[0].reg);
-      if ((t < h || t >= end) && !(t < f.blocks.size() && f.blocks[t].cold)) return false;
+      bool leaves = false;
+      forEachJumpTarget(mi, [&](int target) {
+        auto t = size_t(target);
+        leaves |= (t < h || t >= end) && !(t < f.blocks.size() && f.blocks[t].cold);
+      });
+      if (leaves) return false;
     }
   return true;
 }
@@ -32,11 +35,10 @@ std::vector<char> smallLoopHeads(const MFunction& f) {
   // lastBack[h]: the last block jumping back to h (-1: none).
   std::vector<int> lastBack(n, -1);
   for (size_t b = 0; b < n; b++)
-    for (const MInst& mi : f.blocks[b].insts) {
-      if ((mi.op != MOp::Jmp && mi.op != MOp::Jcc) || mi.ops.empty() || mi.ops[0].kind != Opnd::Block) continue;
-      int t = mi.ops[0].reg;
-      if (t >= 0 && size_t(t) <= b) lastBack[size_t(t)] = std::max(lastBack[size_t(t)], int(b));
-    }
+    for (const MInst& mi : f.blocks[b].insts)
+      forEachJumpTarget(mi, [&](int t) {
+        if (t >= 0 && size_t(t) <= b) lastBack[size_t(t)] = std::max(lastBack[size_t(t)], int(b));
+      });
   // Instructions before block b, to size a range of blocks.
   std::vector<size_t> before(n + 1, 0);
   for (size_t b = 0; b < n; b++) before[b + 1] = before[b] + f.blocks[b].insts.size();

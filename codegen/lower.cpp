@@ -6,6 +6,7 @@
 #include "codegen/frame.h"
 #include "codegen/inlined_calls.h"
 #include "codegen/isel.h"
+#include "codegen/jump_tables.h"
 #include "codegen/mir_peephole.h"
 #include "codegen/regalloc.h"
 #include "lexer/diag.h"
@@ -82,6 +83,7 @@ bool UnitLowering::lowerFunctions(const std::function<bool(mir::MFunction&&)>& s
         }
         PassScope t(opts.timer, "machine");
         lowerFrame(mf);
+        if (opts.jumpTables) formJumpTables(mf);
         peepholeMachineCode(mf);
         tidyBlockLayout(mf);
         // On the final layout (a jump to the next block costs nothing), then

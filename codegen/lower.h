@@ -19,6 +19,7 @@ struct LowerOptions {
   bool dropGraphs = false;  // free each function's graph once it is lowered
   bool wrapEarlyReturns = false;  // optimizing: see codegen/early_return.h
   bool splitSpilled = false;      // optimizing: see codegen/spill_split.h
+  bool jumpTables = false;        // optimizing: see codegen/jump_tables.h
   PassTimer* timer = nullptr;  // --time-passes: gcm, isel, regalloc, machine
 };
 

@@ -106,6 +106,7 @@ const char* mopName(MOp op) {
     case MOp::SMulHi: return "smulhi";
     case MOp::Jmp: return "jmp";
     case MOp::Jcc: return "jcc";
+    case MOp::JmpTable: return "jmptable";
     case MOp::Call: return "call";
     case MOp::Ret: return "ret";
     case MOp::ParMove: return "parmove";

@@ -112,6 +112,9 @@ struct Opnd {
                  of the signed 128-bit rax * U, and rax = the low half */  \
   X(Jmp)      /* Block */                                                  \
   X(Jcc)      /* Block ; cc */                                             \
+  X(JmpTable) /* U(reg), Imm lo, Block default, Block case lo, lo+1, ...: \
+                 jump to case reg when lo <= reg < lo + #cases, else to    \
+                 default; clobbers r10, r11 and the flags (jump_tables.h) */ \
   X(Call)     /* Sym | U(reg) ; implicit uses: argRegs ; clobbers caller-saved */ \
   X(Ret)      /* implicit uses: rax when the function returns a value */   \
   X(ParMove)  /* D,U, D,U, ... all at once (phi resolution) */             \
@@ -276,9 +279,33 @@ void forEachDefUse(const MInst& mi, Use&& use, Def&& def, Clobber&& clobber) {
     case MOp::Ret:
       for (int r : mi.argRegs) use(Opnd::preg(r));
       break;
+    case MOp::JmpTable:
+      clobber(kScratch);
+      clobber(kScratch2);
+      break;
     default:
       break;
   }
+}
+
+// The blocks a jump may go to: the target of a Jmp or Jcc, the default and
+// cases of a JmpTable; fn(int&) may rewrite them.
+template <typename Fn>
+void forEachJumpTarget(MInst& mi, Fn&& fn) {
+  if (mi.op != MOp::Jmp && mi.op != MOp::Jcc && mi.op != MOp::JmpTable) return;
+  for (Opnd& o : mi.ops)
+    if (o.kind == Opnd::Block) fn(o.reg);
+}
+template <typename Fn>
+void forEachJumpTarget(const MInst& mi, Fn&& fn) {
+  if (mi.op != MOp::Jmp && mi.op != MOp::Jcc && mi.op != MOp::JmpTable) return;
+  for (const Opnd& o : mi.ops)
+    if (o.kind == Opnd::Block) fn(int(o.reg));
+}
+// Does control never go on to the next instruction (or block) after mi?
+inline bool endsControl(const MInst& mi) {
+  return mi.op == MOp::Jmp || mi.op == MOp::JmpTable || mi.op == MOp::Ret ||
+         (mi.op == MOp::Call && mi.noReturn);
 }
 
 // One source frame of a call site: the function (its source name) and the

@@ -1,6 +1,8 @@
 // Machine-code peepholes.
 #include "codegen/mir_peephole.h"
 
+#include <vector>
+
 namespace simplec {
 
 namespace {
@@ -19,7 +21,7 @@ bool writesFlags(MOp op) {
   switch (op) {
     case MOp::Add: case MOp::Sub: case MOp::And: case MOp::Or: case MOp::Xor: case MOp::Imul:
     case MOp::Neg: case MOp::Cmp: case MOp::Test: case MOp::SDivRem: case MOp::SMulHi:
-    case MOp::Call:
+    case MOp::Call: case MOp::JmpTable:
       return true;
     default:
       return false;
@@ -76,15 +78,29 @@ int peepholeMachineCode(mir::MFunction& f) {
       }
     }
   for (mir::MBlock& b : f.blocks)
-    for (MInst& mi : b.insts) {
-      if ((mi.op != MOp::Jmp && mi.op != MOp::Jcc) || mi.ops.size() != 1 || mi.ops[0].kind != Opnd::Block) continue;
-      int from = mi.ops[0].reg;
-      int to = finalTarget(f, from);
-      if (to == from) continue;
-      mi.ops[0].reg = to;
-      for (int& s : b.succs)
-        if (s == from) s = to;
-      changed++;
+    for (MInst& mi : b.insts)
+      mir::forEachJumpTarget(mi, [&](int& target) {
+        int from = target;
+        int to = finalTarget(f, from);
+        if (to == from) return;
+        target = to;
+        for (int& s : b.succs)
+          if (s == from) s = to;
+        changed++;
+      });
+  // A jump table's cases may now share a block: succs lists each once.
+  std::vector<char> listed;
+  for (mir::MBlock& b : f.blocks)
+    if (!b.insts.empty() && b.insts.back().op == MOp::JmpTable) {
+      listed.resize(f.blocks.size(), 0);
+      std::vector<int> unique;
+      for (int s : b.succs)
+        if (s >= 0 && size_t(s) < listed.size() && !listed[size_t(s)]) {
+          listed[size_t(s)] = 1;
+          unique.push_back(s);
+        }
+      for (int s : unique) listed[size_t(s)] = 0;
+      b.succs = std::move(unique);
     }
   return changed;
 }
@@ -112,9 +128,8 @@ std::vector<char> reachableBlocks(const mir::MFunction& f) {
     work.pop_back();
     const mir::MBlock& blk = f.blocks[size_t(b)];
     for (int s : blk.succs) reach(s);
-    for (const MInst& mi : blk.insts)
-      if (isBlockJump(mi)) reach(mi.ops[0].reg);
-    if (blk.insts.empty() || (blk.insts.back().op != MOp::Jmp && blk.insts.back().op != MOp::Ret)) reach(b + 1);
+    for (const MInst& mi : blk.insts) mir::forEachJumpTarget(mi, reach);
+    if (blk.insts.empty() || !mir::endsControl(blk.insts.back())) reach(b + 1);
   }
   return seen;
 }
@@ -136,8 +151,7 @@ int tidyBlockLayout(mir::MFunction& f) {
   f.blocks = std::move(blocks);
   for (mir::MBlock& b : f.blocks) {
     for (int& s : b.succs) s = newIndex[size_t(s)];
-    for (MInst& mi : b.insts)
-      if (isBlockJump(mi)) mi.ops[0].reg = newIndex[size_t(mi.ops[0].reg)];
+    for (MInst& mi : b.insts) mir::forEachJumpTarget(mi, [&](int& t) { t = newIndex[size_t(t)]; });
   }
   for (size_t b = 0; b < f.blocks.size(); b++) {
     std::vector<MInst>& insts = f.blocks[b].insts;

@@ -43,7 +43,7 @@ namespace simplec::x86_64 {
   X(TEST64rr) X(TEST64ri32) X(TEST64i32)                                             \
   X(SETCCr) X(CMOV64rr)                                                              \
   X(CQO) X(IDIV64r) X(IMUL64r)                                                       \
-  X(JMP_1) X(JCC_1) X(CALL64pcrel32) X(CALL64r) X(RET64)                             \
+  X(JMP_1) X(JMP64r) X(JCC_1) X(CALL64pcrel32) X(CALL64r) X(RET64)                             \
   X(PUSH64r) X(POP64r)                                                               \
   X(MOVAPSrr) X(MOVSDrm) X(MOVSDmr) X(MOVSSrm) X(MOVSSmr)                            \
   X(MOVPQIto64rr) X(MOV64toPQIrr)                                                    \

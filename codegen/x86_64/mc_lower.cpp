@@ -10,7 +10,9 @@
 #include "codegen/x86_64/cfi.h"
 #include "lexer/diag.h"
 #include "llvm/MC/MCDwarf.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInstBuilder.h"
+#include "llvm/MC/MCObjectFileInfo.h"
 
 namespace simplec::x86_64 {
 namespace {
@@ -348,6 +350,7 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
                .addExpr(blockExpr(mi.ops[0]))
                .addImm(x86Cond(mi.cc)));
       return;
+    case MOp::JmpTable: return lowerJumpTable(mi);
     case MOp::Call: return lowerCall(mi);
     case MOp::Ret:
       if (!mi.ops.empty()) unsupported(mi);
@@ -763,6 +766,60 @@ void McLowering::lowerDivRem(const mir::MInst& mi) {
   emit(make(XOp::CQO));
   emit(llvm::MCInstBuilder(t_.op(XOp::IDIV64r)).addReg(src));
   out_.emitLabel(doneLabel);
+}
+
+// `jmptable r, lo, default, cases...` as gcc and clang lay a switch out:
+//   lea r11, [r - lo] ; cmp r11, #cases-1 ; ja default
+//   lea r10, [rip + T] ; movslq r11, [r10 + r11*4] ; add r11, r10 ; jmp *r11
+// (r itself is the index when lo is 0)
+// with T in .rodata: one 32-bit offset per case from T to the case's block,
+// so the table needs no dynamic relocation in a position-independent program.
+void McLowering::lowerJumpTable(const mir::MInst& mi) {
+  if (mi.ops.size() < 4 || mi.ops[1].kind != Opnd::Imm) unsupported(mi);
+  unsigned value = gpr(mi.ops[0]);
+  int64_t lo = mi.ops[1].imm;
+  auto cases = int64_t(mi.ops.size() - 3);
+  if (!fitsI32(lo) || !fitsI32(-lo) || !fitsI32(cases)) fail("jump table range out of 32-bit range: " + describe(mi));
+  unsigned idx = t_.gpr64[mir::kScratch], base = t_.gpr64[mir::kScratch2];
+  if (value == base) fail("jump table value in r10, which holds the table's address");
+  if (lo == 0)
+    idx = value;  // indexes the table as it is
+  else
+    emit(llvm::MCInstBuilder(t_.op(XOp::LEA64r))
+             .addReg(idx)
+             .addReg(value)
+             .addImm(1)
+             .addReg(0)
+             .addImm(-lo)
+             .addReg(0));
+  emit(llvm::MCInstBuilder(t_.op(fitsI8(cases - 1) ? XOp::CMP64ri8 : XOp::CMP64ri32)).addReg(idx).addImm(cases - 1));
+  emit(llvm::MCInstBuilder(t_.op(XOp::JCC_1)).addExpr(blockExpr(mi.ops[2])).addImm(x86Cond(mir::Cond::A)));
+  llvm::MCSymbol* table = ctx_.createTempSymbol("jumptable", true);
+  const llvm::MCExpr* tableRef = llvm::MCSymbolRefExpr::create(table, ctx_);
+  emit(llvm::MCInstBuilder(t_.op(XOp::LEA64r))
+           .addReg(base)
+           .addReg(t_.rip)
+           .addImm(1)
+           .addReg(0)
+           .addExpr(tableRef)
+           .addReg(0));
+  unsigned target = t_.gpr64[mir::kScratch];
+  emit(llvm::MCInstBuilder(t_.op(XOp::MOVSX64rm32))
+           .addReg(target)
+           .addReg(base)
+           .addImm(4)
+           .addReg(idx)
+           .addImm(0)
+           .addReg(0));
+  emit(llvm::MCInstBuilder(t_.op(XOp::ADD64rr)).addReg(target).addReg(target).addReg(base));
+  emit(llvm::MCInstBuilder(t_.op(XOp::JMP64r)).addReg(target));
+  out_.pushSection();
+  out_.switchSection(ctx_.getObjectFileInfo()->getReadOnlySection());
+  out_.emitValueToAlignment(llvm::Align(4));
+  out_.emitLabel(table);
+  for (size_t i = 3; i < mi.ops.size(); i++)
+    out_.emitValue(llvm::MCBinaryExpr::createSub(blockExpr(mi.ops[i]), tableRef, ctx_), 4);
+  out_.popSection();
 }
 
 // Calls to symbols defined elsewhere go through the PLT; calls within the

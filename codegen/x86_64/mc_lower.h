@@ -82,6 +82,7 @@ class McLowering {
   void lowerCmp(const mir::MInst& mi);
   void lowerTest(const mir::MInst& mi);
   void lowerDivRem(const mir::MInst& mi);
+  void lowerJumpTable(const mir::MInst& mi);
   void lowerCall(const mir::MInst& mi);
   void lowerSse(const mir::MInst& mi);
 

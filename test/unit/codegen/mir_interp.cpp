@@ -312,6 +312,15 @@ int Machine::step(const MInst& mi, InterpResult& res) {
     case MOp::Jcc:
       need(1);
       return cond(mi.cc) ? mi.ops[0].reg : -1;
+    case MOp::JmpTable: {
+      check(mi.ops.size() >= 4 && mi.ops[1].kind == Opnd::Imm, "bad jmptable operands");
+      uint64_t index = uint64_t(read(mi.ops[0])) - uint64_t(mi.ops[1].imm);
+      // Like the emitted code: r10, r11 and the flags are destroyed.
+      pregs_[kScratch] = garbage();
+      pregs_[kScratch2] = garbage();
+      flagsValid_ = false;
+      return index < mi.ops.size() - 3 ? mi.ops[3 + index].reg : mi.ops[2].reg;
+    }
     case MOp::Call:
       doCall(mi, res);
       return -1;
