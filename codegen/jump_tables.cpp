@@ -1,10 +1,11 @@
 #include "codegen/jump_tables.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <optional>
 
-#include "codegen/liveness.h"
+#include "codegen/liveness.h"  // blockSuccessors
 
 namespace simplec {
 
@@ -73,29 +74,26 @@ std::optional<EqualityTest> equalityTestAtEnd(const MFunction& f, int b) {
   return t;
 }
 
-// Can mi run earlier, on paths that did not run it before? It computes into
-// a register from registers and constants only: no memory access, no
-// fault, no flags read. Its register must not be the tested one.
-bool hoistable(const MInst& mi, int tested) {
+// Can mi run after the jump instead of before the next test, copied onto
+// each path that ran it? It may not write the tested register (the
+// later tests read it), read the flags the tests leave, end the block, or
+// take part in the frame's setup (push, pop, rsp, rbp: the CFI follows
+// them). Calls stay where they are (their return addresses are call-site
+// records).
+bool sinkable(const MInst& mi, int tested) {
   switch (mi.op) {
-    case MOp::Mov: case MOp::MovZX: case MOp::MovSX: case MOp::Lea:
-    case MOp::Add: case MOp::Sub: case MOp::And: case MOp::Or: case MOp::Xor: case MOp::Imul:
-    case MOp::Neg: case MOp::Not: case MOp::Shl: case MOp::Sar: case MOp::Shr:
-      break;
-    default:
+    case MOp::Jmp: case MOp::Jcc: case MOp::JmpTable: case MOp::Ret: case MOp::Call:
+    case MOp::Push: case MOp::Pop: case MOp::Setcc: case MOp::Cmov: case MOp::ParMove:
       return false;
+    default:
+      break;
   }
-  if (mi.ops.empty() || !isValueGpr(mi.ops[0]) || mi.ops[0].reg == tested) return false;
-  for (size_t i = 1; i < mi.ops.size(); i++) {
-    const Opnd& o = mi.ops[i];
-    if (o.kind == Opnd::Imm || isValueGpr(o)) continue;
-    // lea only computes the address.
-    if (mi.op == MOp::Lea && o.kind == Opnd::Mem && !o.baseVirt && !o.indexVirt &&
-        (o.base < 0 || isValueGpr(o.base)) && (o.index < 0 || isValueGpr(o.index)))
-      continue;
-    return false;
-  }
-  return true;
+  bool ok = true;
+  auto check = [&](const Opnd& o) {
+    if (o.kind == Opnd::VReg || o.reg == tested || o.reg == mir::RSP || o.reg == mir::RBP) ok = false;
+  };
+  mir::forEachDefUse(mi, [&](const Opnd& o) { ok &= o.kind != Opnd::VReg; }, check, [&](int) { ok = false; });
+  return ok;
 }
 
 // Can block b follow a chain's test of `reg` (its only predecessor being
@@ -106,7 +104,7 @@ bool continuesChain(const MFunction& f, int b, const EqualityTest& t, int reg, i
       blk.dbgTailAt >= 0)
     return false;
   for (size_t i = 0; i < t.at; i++)
-    if (!hoistable(blk.insts[i], reg)) return false;
+    if (!sinkable(blk.insts[i], reg)) return false;
   return true;
 }
 
@@ -131,6 +129,57 @@ size_t densePrefix(const std::vector<int64_t>& keys) {
   }
   return best;
 }
+
+// Lays the blocks out in `order` (old indices, each once), renumbering
+// every reference.
+void reorderBlocks(MFunction& f, const std::vector<int>& order) {
+  std::vector<int> newIndex(f.blocks.size(), -1);
+  for (size_t i = 0; i < order.size(); i++) newIndex[size_t(order[i])] = int(i);
+  std::vector<MBlock> blocks;
+  blocks.reserve(order.size());
+  for (int b : order) blocks.push_back(std::move(f.blocks[size_t(b)]));
+  f.blocks = std::move(blocks);
+  for (MBlock& b : f.blocks) {
+    for (int& s : b.succs) s = newIndex[size_t(s)];
+    for (MInst& mi : b.insts) mir::forEachJumpTarget(mi, [&](int& t) { t = newIndex[size_t(t)]; });
+  }
+  f.probeBlock = newIndex[size_t(f.probeBlock)];
+}
+
+// Global code motion leaves values in the chain that only some cases read
+// (interp's default ran `sp - 1` and `sp - 2` for nothing): of the
+// instructions copied to the start of each block in `touched`, the moves
+// and address computations whose register is dead after them go.
+void removeDeadCopies(MFunction& f, const std::vector<std::pair<int, size_t>>& touched) {
+  Liveness lv = computeLiveness(f);
+  for (auto [b, copied] : touched) {
+    MBlock& blk = f.blocks[size_t(b)];
+    std::array<bool, 32> live{};
+    for (int r = 0; r < 32; r++) live[size_t(r)] = lv.liveOut[size_t(b)].test(Liveness::pregIndex(lv.numVRegs, r));
+    std::vector<char> dead(blk.insts.size(), 0);
+    for (size_t i = blk.insts.size(); i-- > 0;) {
+      const MInst& mi = blk.insts[i];
+      bool pure = mi.op == MOp::Lea ||
+                  (mi.op == MOp::Mov && mi.ops.size() == 2 && (mi.ops[1].kind == Opnd::PReg || mi.ops[1].kind == Opnd::Imm));
+      if (i < copied && pure && mi.ops[0].kind == Opnd::PReg && !live[size_t(mi.ops[0].reg)]) {
+        dead[i] = 1;
+        continue;
+      }
+      std::vector<int> reads;
+      mir::forEachDefUse(
+          mi, [&](const Opnd& o) { if (o.kind == Opnd::PReg) reads.push_back(o.reg); },
+          [&](const Opnd& o) { if (o.kind == Opnd::PReg) live[size_t(o.reg)] = false; },
+          [&](int r) { live[size_t(r)] = false; });
+      for (int r : reads) live[size_t(r)] = true;
+    }
+    size_t keep = 0;
+    for (size_t i = 0; i < blk.insts.size(); i++)
+      if (!dead[i]) blk.insts[keep++] = std::move(blk.insts[i]);
+    blk.insts.erase(blk.insts.begin() + ptrdiff_t(keep), blk.insts.end());
+  }
+}
+
+bool hasDebugFacts(const MBlock& b) { return !b.dbgEntry.empty() || !b.dbgAssigns.empty() || b.dbgTailAt >= 0; }
 
 }  // namespace
 
@@ -158,15 +207,11 @@ int formJumpTables(MFunction& f) {
     }
   }
 
-  std::optional<Liveness> live;
-  // The GPRs live into block b (only those can be overwritten by a move).
-  auto gprsLiveIn = [&](int b) {
-    uint32_t mask = 0;
-    for (int r = 0; r < 16; r++)
-      if (live->liveIn[size_t(b)].test(Liveness::pregIndex(live->numVRegs, r))) mask |= 1u << r;
-    return mask;
-  };
   std::vector<char> inChain(nb, 0);
+  // New blocks (appended, laid out after their chain's head at the end).
+  std::vector<std::vector<int>> placedAfter(nb);
+  // Blocks that got copied code, and how many instructions at their start.
+  std::vector<std::pair<int, size_t>> touched;
   int made = 0;
   for (size_t h = 0; h < nb; h++) {
     if (!tests[h] || continues[h] || next[h] < 0) continue;
@@ -176,74 +221,101 @@ int formJumpTables(MFunction& f) {
       chain.push_back(b);
       inChain[size_t(b)] = 1;
     }
-    auto leave = [&] {
-      for (int b : chain) inChain[size_t(b)] = 0;
-    };
-    if (chain.size() < size_t(kMinJumpTableCases) || inChain[size_t(tests[h]->eq)]) {
-      leave();
-      continue;
-    }
-    if (!live) live = computeLiveness(f);
-    // A moved instruction must not overwrite what an earlier case reads,
-    // and no case may lead back into the chain.
-    size_t usable = 1;
-    uint32_t readByEarlierCases = gprsLiveIn(tests[h]->eq);
-    for (; usable < chain.size(); usable++) {
-      const EqualityTest& t = *tests[size_t(chain[usable])];
-      const MBlock& blk = f.blocks[size_t(chain[usable])];
-      bool ok = !inChain[size_t(t.eq)];
-      for (size_t i = 0; i < t.at && ok; i++) ok = !(readByEarlierCases & (1u << blk.insts[i].ops[0].reg));
-      if (!ok) break;
-      readByEarlierCases |= gprsLiveIn(t.eq);
-    }
-    leave();
+    // No case may lead back into the chain.
+    size_t usable = 0;
+    while (usable < chain.size() && !inChain[size_t(tests[size_t(chain[usable])]->eq)]) usable++;
+    for (int b : chain) inChain[size_t(b)] = 0;
     chain.resize(usable);
+    if (chain.size() < size_t(kMinJumpTableCases)) continue;
+
+    // copied[j]: the instructions the path to case j ran in the chain (the
+    // code of blocks 1..j before their tests). Each case gets its own
+    // copy, so bound the total.
+    std::vector<size_t> copied(chain.size(), 0);
+    for (size_t j = 1; j < chain.size(); j++) copied[j] = copied[j - 1] + tests[size_t(chain[j])]->at;
+    size_t n = 0;
+    for (size_t total = 0; n < chain.size(); n++) {
+      total += copied[n];
+      if (total + copied[n] > kMaxCopiedPerCase * (n + 1) + kMaxCopiedExtra) break;
+    }
     std::vector<int64_t> keys;
-    for (int b : chain) keys.push_back(tests[size_t(b)]->key);
-    size_t n = densePrefix(keys);
+    for (size_t j = 0; j < n; j++) keys.push_back(tests[size_t(chain[j])]->key);
+    n = densePrefix(keys);
     if (n == 0) continue;
     chain.resize(n);
     keys.resize(n);
 
     int64_t lo = *std::min_element(keys.begin(), keys.end());
     int64_t hi = *std::max_element(keys.begin(), keys.end());
-    int fallback = tests[size_t(chain.back())]->ne;
-    std::vector<int> table(size_t(hi - lo + 1), -1);
-    for (int b : chain) {
-      int& slot = table[size_t(tests[size_t(b)]->key - lo)];
-      if (slot < 0) slot = tests[size_t(b)]->eq;  // the first test of a key decides
+    // entry[j]: where the table sends case j (-1: not sent there, a
+    // repeated key); j == n: the default.
+    std::vector<int> entry(n + 1, -1);
+    std::vector<int> slot(size_t(hi - lo + 1), int(n));
+    for (size_t j = n; j-- > 0;) slot[size_t(keys[j] - lo)] = int(j);  // the first test of a key decides
+    std::vector<char> used(n + 1, 0);
+    used[n] = 1;
+    for (int j : slot) used[size_t(j)] = 1;
+    for (size_t j = 0; j <= n; j++) {
+      if (!used[j]) continue;
+      int target = j < n ? tests[size_t(chain[j])]->eq : tests[size_t(chain[n - 1])]->ne;
+      size_t upTo = std::min(j, n - 1);
+      entry[j] = target;
+      if (copied[upTo] == 0) continue;
+      std::vector<MInst> code;
+      for (size_t k = 1; k <= upTo; k++) {
+        const MBlock& blk = f.blocks[size_t(chain[k])];
+        code.insert(code.end(), blk.insts.begin(), blk.insts.begin() + ptrdiff_t(tests[size_t(chain[k])]->at));
+      }
+      MBlock& t = f.blocks[size_t(target)];
+      // (Not in front of a test: a chain found above may start there.)
+      if (preds[size_t(target)] == 1 && !hasDebugFacts(t) && !tests[size_t(target)]) {
+        // Only this test leads there: the code goes in front of it.
+        touched.push_back({target, code.size()});
+        t.insts.insert(t.insts.begin(), std::make_move_iterator(code.begin()), std::make_move_iterator(code.end()));
+        continue;
+      }
+      MBlock copy;
+      copy.loopDepth = f.blocks[size_t(chain[upTo])].loopDepth;
+      copy.insts = std::move(code);
+      copy.insts.push_back(MInst(MOp::Jmp, {Opnd::block(target)}));
+      copy.succs = {target};
+      entry[j] = int(f.blocks.size());
+      touched.push_back({entry[j], copy.insts.size() - 1});
+      placedAfter[h].push_back(entry[j]);
+      f.blocks.push_back(std::move(copy));
     }
-    for (int& t : table)
-      if (t < 0) t = fallback;
 
     MBlock& head = f.blocks[h];
     const MInst& cmp = head.insts[tests[h]->at];
-    MInst jump(MOp::JmpTable, {Opnd::preg(tests[h]->reg), Opnd::imm64(lo), Opnd::block(fallback)});
+    MInst jump(MOp::JmpTable, {Opnd::preg(tests[h]->reg), Opnd::imm64(lo), Opnd::block(entry[n])});
     jump.line = cmp.line;
     jump.col = cmp.col;
     jump.site = cmp.site;
-    for (int t : table) jump.ops.push_back(Opnd::block(t));
-    std::vector<MInst> insts(std::make_move_iterator(head.insts.begin()),
-                             std::make_move_iterator(head.insts.begin() + ptrdiff_t(tests[h]->at)));
-    for (size_t k = 1; k < chain.size(); k++) {
+    for (int j : slot) jump.ops.push_back(Opnd::block(entry[size_t(j)]));
+    head.insts.erase(head.insts.begin() + ptrdiff_t(tests[h]->at), head.insts.end());
+    head.insts.push_back(std::move(jump));
+    head.succs.clear();
+    for (int e : entry)
+      if (e >= 0) head.succs.push_back(e);
+    std::sort(head.succs.begin(), head.succs.end());
+    head.succs.erase(std::unique(head.succs.begin(), head.succs.end()), head.succs.end());
+    // Nothing reaches the other tests now: tidyBlockLayout drops them.
+    for (size_t k = 1; k < n; k++) {
       MBlock& blk = f.blocks[size_t(chain[k])];
-      for (size_t i = 0; i < tests[size_t(chain[k])]->at; i++) insts.push_back(std::move(blk.insts[i]));
-      // Nothing reaches it now: tidyBlockLayout drops it.
-      blk.insts.clear();
-      blk.insts.push_back(MInst(MOp::Jmp, {Opnd::block(fallback)}));
-      blk.succs = {fallback};
+      blk.insts = {MInst(MOp::Jmp, {Opnd::block(entry[n])})};
+      blk.succs = {entry[n]};
     }
-    insts.push_back(std::move(jump));
-    head.insts = std::move(insts);
-    head.succs = {fallback};
-    inChain[size_t(fallback)] = 1;  // here: already a successor
-    for (int t : table)
-      if (!inChain[size_t(t)]) {
-        inChain[size_t(t)] = 1;
-        head.succs.push_back(t);
-      }
-    for (int t : head.succs) inChain[size_t(t)] = 0;
     made++;
+  }
+  if (!touched.empty()) removeDeadCopies(f, touched);
+  if (f.blocks.size() > nb) {
+    std::vector<int> order;
+    order.reserve(f.blocks.size());
+    for (size_t b = 0; b < nb; b++) {
+      order.push_back(int(b));
+      order.insert(order.end(), placedAfter[b].begin(), placedAfter[b].end());
+    }
+    reorderBlocks(f, order);
   }
   return made;
 }

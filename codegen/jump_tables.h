@@ -7,20 +7,19 @@
 // range is dense enough becomes one bounds check and one indirect jump
 // through a table (MOp::JmpTable).
 //
-// The chain's blocks after its first hold nothing but their test, except
-// for instructions global code motion sank into them for the later cases
-// (`sp - 1` for the arms that pop). Those move up in front of the jump,
-// in order, when they only compute into a register from registers and
-// constants (no memory access, no fault), do not write the tested
-// register, and write no register that an earlier case's block reads on
-// entry (liveness after register allocation). The chain ends at the first
-// block where that does not hold, or that has another predecessor, or
-// that -g facts are attached to.
+// The chain's blocks after its first may hold code besides their test:
+// global code motion sinks into them what only the later cases use (`sp -
+// 1` for the arms that pop). That code now runs after the jump, on each
+// path that ran it before: in front of the case's block when only that
+// test leads there, else in a block of its own between the table and the
+// case. So every path runs what it ran before, whatever registers it
+// uses. The chain ends at a block with another way in, -g facts, code that
+// writes the tested register, reads the flags, calls or sets up the frame,
+// or where the copies would grow past kMaxCopiedPerCase per case.
 //
-// Pre: registers and frame final. It runs before peepholeMachineCode, whose
-// `xor r, r` for `mov $0, r` would read r as far as liveness can tell, and
-// which then threads the table's jumps; tidyBlockLayout drops the chain's
-// blocks nothing reaches any more.
+// Pre: registers and frame final (runs after frame lowering, before
+// peepholeMachineCode, which threads the table's jumps, and
+// tidyBlockLayout, which drops the tests nothing reaches any more).
 #pragma once
 #include <cstdint>
 
@@ -35,6 +34,10 @@ constexpr int kMinJumpTableCases = 4;
 // the default), and at most kMaxJumpTableEntries in all.
 constexpr int64_t kMaxJumpTableEntriesPerCase = 4;
 constexpr int64_t kMaxJumpTableEntries = 4096;
+// The instructions copied to the cases may number at most this many per
+// case, plus kMaxCopiedExtra.
+constexpr size_t kMaxCopiedPerCase = 4;
+constexpr size_t kMaxCopiedExtra = 16;
 
 // Returns the number of jump tables made.
 int formJumpTables(mir::MFunction& f);

@@ -1,9 +1,9 @@
 // Tests for codegen/jump_tables.h: a chain of equality tests of one
 // register becomes one JmpTable (first test of a key wins, holes go to the
-// default), instructions sunk into the chain move up in order, the chain
-// stops where moving would overwrite what an earlier case reads, and the
-// function computes the same on every input (the MIR interpreter before
-// and after).
+// default), the code between the tests is copied to the cases that ran it
+// (dead copies dropped), the chain stops at what cannot be copied or has
+// another way in, and the function computes the same on every input (the
+// MIR interpreter before and after).
 #include <catch2/catch.hpp>
 #include <climits>
 
@@ -68,7 +68,8 @@ MFunction dispatch() {
 
 int64_t run(const MFunction& f, int64_t x, int64_t y, int64_t* steps = nullptr) {
   test::InterpConfig cfg;
-  cfg.args = {x, y};
+  cfg.args = {x, y, 0, 0, test::kHeapAddr};  // r8: memory to load from
+  cfg.heap = {41, 42};
   test::InterpResult r = test::runMir(f, cfg);
   INFO(r.error);
   REQUIRE(r.ok);
@@ -113,13 +114,18 @@ TEST_CASE("codegen/jump_tables: a chain of equality tests becomes one table", "[
   for (size_t i = 3; i < jt.ops.size(); i++) cases.push_back(jt.ops[i].reg);
   // 1 -> B11 (its first test); 4 is a hole: the default.
   CHECK(cases == std::vector<int>{10, 11, 12, 13, 6, 14});
-  // The head keeps its own code, then what B1 and B3 computed, in order.
-  const std::vector<MInst>& head = f.blocks[0].insts;
-  REQUIRE(head.size() == 4);
-  CHECK(head[0].op == MOp::Mov);
-  CHECK(head[1].ops[0] == Opnd::preg(RCX));
-  CHECK(head[2].ops[0] == Opnd::preg(RDX));
+  // The head keeps its own code; the cases start with what the tests
+  // before them computed, where they read it.
+  REQUIRE(f.blocks[0].insts.size() == 2);
+  CHECK(f.blocks[0].insts[0].op == MOp::Mov);
   CHECK(f.blocks[0].succs == std::vector<int>{6, 10, 11, 12, 13, 14});
+  CHECK(f.blocks[10].insts.size() == 2);  // case 0 ran no code of the chain
+  REQUIRE(f.blocks[11].insts.size() == 3);
+  CHECK(f.blocks[11].insts[0].ops[0] == Opnd::preg(RCX));
+  REQUIRE(f.blocks[13].insts.size() == 3);  // rcx is dead there: only rdx
+  CHECK(f.blocks[13].insts[0].ops[0] == Opnd::preg(RDX));
+  CHECK(f.blocks[14].insts.size() == 2);
+  CHECK(f.blocks[6].insts.size() == 2);
   // The chain's other blocks are unreachable: the layout drops them.
   CHECK(tidyBlockLayout(f) > 0);
   CHECK(f.blocks.size() == 7);  // B0, B6 and B10..B14
@@ -156,33 +162,46 @@ TEST_CASE("codegen/jump_tables: negative keys and a test of zero", "[codegen][ju
   });
 }
 
-TEST_CASE("codegen/jump_tables: the chain stops where a moved instruction would clobber a case's input",
+TEST_CASE("codegen/jump_tables: registers reused along the chain keep their values on each path",
           "[codegen][jump_tables]") {
-  // B4 now computes rcx, which case 1 (B11) reads: B4 and what follows stay
-  // as tests; the first four tests (keys 0..3) still make a table whose
-  // default is B4.
+  // B2 and B4 overwrite rcx, which case 1 (B11) and case 2 (B12) read.
   MFunction f = dispatch();
+  f.blocks[2].insts.insert(f.blocks[2].insts.begin(), movImm(RCX, 1000));
   f.blocks[4].insts.insert(f.blocks[4].insts.begin(), leaPlus(RCX, RSI, 50));
   checkSameResults(f, [](MFunction& g) {
     REQUIRE(formJumpTables(g) == 1);
-    const MInst& jt = lastOf(g, 0);
-    CHECK(jt.ops[2].reg == 4);
-    CHECK(jt.ops.size() == 3 + 4);
-    CHECK(g.blocks[4].insts.front().op == MOp::Lea);  // stays where it was
+    CHECK(lastOf(g, 0).ops.size() == 3 + 6);
   });
-  // Clobbered already in B2: only two tests left, no table.
-  MFunction g = dispatch();
-  g.blocks[2].insts.insert(g.blocks[2].insts.begin(), movImm(RCX, 0));
-  CHECK(formJumpTables(g) == 0);
+}
+
+TEST_CASE("codegen/jump_tables: a default reached from elsewhere gets the copies in a block of its own",
+          "[codegen][jump_tables]") {
+  MFunction f = dispatch();
+  f.blocks[10].insts = {Jmp(6)};  // case 0 goes on to the default
+  f.blocks[10].succs = {6};
+  // The default reads what B1 computed.
+  f.blocks[6].insts.insert(f.blocks[6].insts.begin(), MInst(MOp::Mov, {Opnd::preg(RAX), Opnd::preg(RCX)}));
+  f.blocks[6].insts.erase(f.blocks[6].insts.begin() + 1);
+  checkSameResults(f, [](MFunction& g) {
+    REQUIRE(formJumpTables(g) == 1);
+    // Laid out right after the head: the copy, then a jump to the default
+    // (old B6, now B7).
+    CHECK(lastOf(g, 0).ops[2].reg == 1);
+    REQUIRE(g.blocks[1].insts.size() == 2);
+    CHECK(g.blocks[1].insts[0].ops[0] == Opnd::preg(RCX));
+    CHECK(lastOf(g, 1).op == MOp::Jmp);
+    CHECK(lastOf(g, 1).ops[0].reg == 7);
+  });
 }
 
 // In each case the first three tests are a chain too short for a table,
 // and B3 starts one of three tests.
 TEST_CASE("codegen/jump_tables: what cannot move, other entries and sparse keys keep the tests",
           "[codegen][jump_tables]") {
-  SECTION("a load in the chain") {
+  SECTION("a call in the chain") {
     MFunction f = dispatch();
-    f.blocks[3].insts.insert(f.blocks[3].insts.begin(), MInst(MOp::Mov, {Opnd::preg(R8), Opnd::memP(RSI, 0)}));
+    MInst call(MOp::Call, {Opnd::symbol("g")});
+    f.blocks[3].insts.insert(f.blocks[3].insts.begin(), call);
     CHECK(formJumpTables(f) == 0);
   }
   SECTION("a write of the tested register") {
@@ -210,6 +229,11 @@ TEST_CASE("codegen/jump_tables: what cannot move, other entries and sparse keys 
       CHECK(lastOf(g, 2).op == MOp::JmpTable);  // tests 2, 3, 5, 1
       CHECK(lastOf(g, 2).ops[1].imm == 1);
     });
+  }
+  SECTION("a load is copied like the rest") {
+    MFunction f = dispatch();
+    f.blocks[3].insts.insert(f.blocks[3].insts.begin(), MInst(MOp::Mov, {Opnd::preg(RCX), Opnd::memP(R8, 8)}));
+    checkSameResults(f, [](MFunction& g) { CHECK(formJumpTables(g) == 1); });
   }
   SECTION("keys too far apart") {
     MFunction f = dispatch();
