@@ -70,14 +70,16 @@ void checkOperands(const MFunction& f) {
 
 class LinearScan {
  public:
-  // With callSaves, a value that would be spilled may take a caller-saved
-  // register saved around the calls it crosses (call_saves.h).
-  LinearScan(const MFunction& f, const LiveIntervals& li, bool callSaves)
+  // Optimizing: a value that would be spilled may take a caller-saved
+  // register saved around the calls it crosses (call_saves.h), and copy
+  // groups in loops choose their register together (allocateGroup).
+  LinearScan(const MFunction& f, const LiveIntervals& li, bool optimizing)
       : f_(f), li_(li), reg_(f.vregs.size(), -1), spilled_(f.vregs.size(), false),
         seen_(f.vregs.size(), 0), savedAt_(f.vregs.size(), -1), neverSaved_(f.vregs.size(), false) {
     occupied_.reserve(32);
     for (int r = 0; r < 32; ++r) occupied_.emplace_back(&pool_);
-    callSaves_ = callSaves && !li.callPositions.empty();
+    callSaves_ = optimizing && !li.callPositions.empty();
+    groupsFirst_ = optimizing;
   }
 
   void run();
@@ -159,13 +161,38 @@ class LinearScan {
     std::array<int8_t, kGroupRegs> none;
     none.fill(-1);
     groupRegs_.assign(f_.vregs.size(), none);
+    std::vector<char> copiedInLoop(f_.vregs.size(), 0);
+    auto joinCopy = [&](const MBlock& b, const Opnd& a, const Opnd& c) {
+      join(a, c);
+      if (b.loopDepth > 0 && a.kind == Opnd::VReg) copiedInLoop[size_t(a.reg)] = 1;
+    };
     for (const MBlock& b : f_.blocks)
       for (const MInst& mi : b.insts) {
-        if (mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2) join(mi.ops[0], mi.ops[1]);
+        if (mi.op == MOp::Mov && mi.size == 8 && mi.ops.size() == 2) joinCopy(b, mi.ops[0], mi.ops[1]);
         if (mi.op == MOp::ParMove)
-          for (size_t p = 0; p + 1 < mi.ops.size(); p += 2) join(mi.ops[p], mi.ops[p + 1]);
+          for (size_t p = 0; p + 1 < mi.ops.size(); p += 2) joinCopy(b, mi.ops[p], mi.ops[p + 1]);
       }
+    groupInLoop_.assign(f_.vregs.size(), 0);
+    for (size_t v = 0; v < copiedInLoop.size(); v++)
+      if (copiedInLoop[v]) groupInLoop_[size_t(group(int(v)))] = 1;
   }
+  // The members of each copy group in a loop, in the scan's order, as
+  // linked lists (by vreg: the next member, -1 at the end).
+  void listGroupMembers(const std::vector<int>& order) {
+    firstMember_.assign(f_.vregs.size(), -1);
+    nextMember_.assign(f_.vregs.size(), -1);
+    std::vector<int> lastMember(f_.vregs.size(), -1);
+    for (int v : order) {
+      int g = group(v);
+      if (!groupInLoop_[size_t(g)]) continue;
+      if (lastMember[size_t(g)] < 0)
+        firstMember_[size_t(g)] = v;
+      else
+        nextMember_[size_t(lastMember[size_t(g)])] = v;
+      lastMember[size_t(g)] = v;
+    }
+  }
+  bool allocateGroup(int v);
   void spill(int v) {
     spilled_[size_t(v)] = true;
     int r = reg_[size_t(v)];
@@ -234,6 +261,13 @@ class LinearScan {
   std::vector<unsigned> seen_;
   unsigned stamp_ = 0;
   std::vector<int> parent_;                  // union-find of copy groups
+  // Optimizing: allocateGroup. Not at -O0, where a variable is to stay
+  // visible in the debugger while it is in scope: sharing a register with
+  // the next value of its copy group (`t = s * 2` computed in s's
+  // register) would end it early.
+  bool groupsFirst_ = false;
+  std::vector<char> groupInLoop_;            // by group root: a copy in a loop (and allocateGroup not run)
+  std::vector<int> firstMember_, nextMember_;  // listGroupMembers
   bool callSaves_ = false;                   // saves around calls allowed (and calls to save around)
   std::vector<Saved> saved_;
   std::vector<int> savedAt_;                 // by vreg: index into saved_, or -1
@@ -257,19 +291,34 @@ void LinearScan::allocate(int v) {
   };
 
   // A copy's other side, if its register is free for the whole interval.
+  // Among several, the one its copy group got first: in a loop that is
+  // the loop variable's Phi at the head, so the values merged into it
+  // along the body agree with it and the back edge needs no move (an
+  // if-else chain merges `pc = pc + 2` from most arms and `pc = arg` from
+  // one: taking arg's register put a move on every iteration).
+  const std::array<int8_t, kGroupRegs>& groupRegs = groupRegs_[size_t(group(v))];
+  int bestHint = -1;
+  size_t bestRank = kGroupRegs + 1;
   for (const RegHint& h : li_.hints[size_t(v)]) {
     int r = h.virt ? reg_[size_t(h.reg)] : h.reg;
-    if (r >= 0 && allocatable(r) && isFree(r, v)) {
-      assign(v, r);
-      return;
+    if (r < 0 || !allocatable(r) || !isFree(r, v)) continue;
+    size_t rank = size_t(std::find(groupRegs.begin(), groupRegs.end(), int8_t(r)) - groupRegs.begin());
+    if (rank < bestRank) {
+      bestHint = r;
+      bestRank = rank;
     }
   }
+  if (bestHint >= 0) {
+    assign(v, bestHint);
+    return;
+  }
   // Else a register another member of its copy group got.
-  for (int r : groupRegs_[size_t(group(v))])
+  for (int r : groupRegs)
     if (r >= 0 && allocatable(r) && isFree(r, v)) {
       assign(v, r);
       return;
     }
+  if (groupsFirst_ && groupRegs[0] < 0 && allocateGroup(v)) return;
   for (int k = 0; k < numCands; ++k)
     if (isFree(cands[k], v)) {
       assign(v, cands[k]);
@@ -400,6 +449,43 @@ void LinearScan::reviveSpilled() {
   }
 }
 
+// The first member of a copy group with copies in a loop to be allocated:
+// the register free for it and for the most of the group's later members
+// that do not overlap it, which then find it among the group's registers.
+// The register v alone would take may not suit the rest: a loop counter's
+// Phi took rax, its increment (live across a division) could not, and the
+// back edge copied one into the other on every iteration. The members are
+// not given the register ahead of their turn: that would override their
+// own copies (a two-address `sub` lost its source's register).
+bool LinearScan::allocateGroup(int v) {
+  int g = group(v);
+  // Once per group: a group whose members all spill would otherwise be
+  // searched again for each of them.
+  if (!groupInLoop_[size_t(g)] || (firstMember_[size_t(g)] == v && nextMember_[size_t(v)] < 0)) return false;
+  groupInLoop_[size_t(g)] = 0;
+  auto waiting = [&](int w) {
+    return w != v && reg_[size_t(w)] < 0 && !spilled_[size_t(w)] && !iv(w).intersects(iv(v));
+  };
+  bool xmm = inXmm(f_.vregs[size_t(v)]);
+  const int* cands = xmm ? kAllocatableXmms : kAllocatableGprs;
+  int numCands = xmm ? 14 : 12;
+  int best = -1, bestCount = 0;
+  for (int k = 0; k < numCands; ++k) {
+    int r = cands[k];
+    if (!isFree(r, v)) continue;
+    int count = 0;
+    for (int w = firstMember_[size_t(g)]; w >= 0; w = nextMember_[size_t(w)])
+      if (waiting(w) && isFree(r, w)) count++;
+    if (count > bestCount) {
+      best = r;
+      bestCount = count;
+    }
+  }
+  if (best < 0) return false;
+  assign(v, best);
+  return true;
+}
+
 void LinearScan::run() {
   findCopyGroups();
   std::vector<int> order;
@@ -407,6 +493,7 @@ void LinearScan::run() {
     if (!iv(v).empty()) order.push_back(v);
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return iv(a).start() < iv(b).start(); });
+  listGroupMembers(order);
   for (size_t k = 0; k < order.size(); ++k) {
     int v = order[k];
     // What ended before v starts can meet neither v nor anything after it:
