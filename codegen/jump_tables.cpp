@@ -4,6 +4,7 @@
 #include <array>
 #include <climits>
 #include <optional>
+#include <set>
 
 #include "codegen/liveness.h"  // blockSuccessors
 
@@ -111,13 +112,12 @@ bool continuesChain(const MFunction& f, int b, const EqualityTest& t, int reg, i
 // The longest prefix of `keys` (at least kMinJumpTableCases distinct
 // values) dense enough for a table, or 0.
 size_t densePrefix(const std::vector<int64_t>& keys) {
-  std::vector<int64_t> seen;
+  std::set<int64_t> seen;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   size_t best = 0;
   for (size_t n = 0; n < keys.size(); n++) {
     int64_t k = keys[n];
-    auto at = std::lower_bound(seen.begin(), seen.end(), k);
-    if (at == seen.end() || *at != k) seen.insert(at, k);
+    seen.insert(k);
     lo = std::min(lo, k);
     hi = std::max(hi, k);
     int64_t span = hi - lo + 1;  // keys fit in 32 bits: no overflow
@@ -217,7 +217,10 @@ int formJumpTables(MFunction& f) {
     if (!tests[h] || continues[h] || next[h] < 0) continue;
     std::vector<int> chain = {int(h)};
     inChain[h] = 1;
-    for (int b = next[h]; b >= 0 && !inChain[size_t(b)]; b = next[size_t(b)]) {
+    // A table has at most kMaxJumpTableEntries cases: longer chains go on
+    // testing after its default.
+    for (int b = next[h]; b >= 0 && !inChain[size_t(b)] && chain.size() < size_t(kMaxJumpTableEntries);
+         b = next[size_t(b)]) {
       chain.push_back(b);
       inChain[size_t(b)] = 1;
     }

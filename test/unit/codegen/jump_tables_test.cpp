@@ -243,3 +243,25 @@ TEST_CASE("codegen/jump_tables: what cannot move, other entries and sparse keys 
     CHECK(formJumpTables(f) == 0);
   }
 }
+
+TEST_CASE("codegen/jump_tables: a chain longer than a table goes on testing after it", "[codegen][jump_tables]") {
+  // rax = 3 * x for x in 0..n-1, else -1: n tests, one block each.
+  const int n = int(kMaxJumpTableEntries) + 1500;
+  MFunction f;
+  f.name = "long_chain";
+  for (int k = 0; k < n; k++)
+    f.blocks.push_back(block({cmpImm(RDI, k), Jcc(Cond::E, n + 1 + k), Jmp(k + 1)}, {n + 1 + k, k + 1}));
+  f.blocks.push_back(returns({movImm(RAX, -1)}));
+  for (int k = 0; k < n; k++) f.blocks.push_back(returns({movImm(RAX, 3 * k)}));
+  auto runOn = [](const MFunction& g, int64_t x) { return run(g, x, 0); };
+  REQUIRE(formJumpTables(f) == 1);
+  const MInst& jt = lastOf(f, 0);
+  REQUIRE(jt.op == MOp::JmpTable);
+  CHECK(jt.ops.size() == 3 + size_t(kMaxJumpTableEntries));
+  CHECK(jt.ops[2].reg == int(kMaxJumpTableEntries));  // the first test left
+  peepholeMachineCode(f);
+  tidyBlockLayout(f);
+  for (int64_t x : {int64_t(0), int64_t(1), kMaxJumpTableEntries - 1, kMaxJumpTableEntries, int64_t(n - 1),
+                    int64_t(n), int64_t(-1), int64_t(INT64_MIN)})
+    CHECK(runOn(f, x) == (x >= 0 && x < n ? 3 * x : -1));
+}
