@@ -43,9 +43,10 @@ class RegSet {
 struct Liveness {
   int numVRegs = 0;
   // Control-flow successors/predecessors of every block: the union of
-  // MBlock::succs, the targets of Jmp/Jcc, and the fall-through to the next
-  // block in layout order when the block does not end in Jmp, Ret or a
-  // no-return call. A superset of the real edges only makes liveness larger,
+  // MBlock::succs, the targets of jumps (mir::forEachJumpTarget), and the
+  // fall-through to the next block in layout order when the block does not
+  // end control (mir::endsControl: a jump, jump table, return or no-return
+  // call). A superset of the real edges only makes liveness larger,
   // which stays correct.
   std::vector<std::vector<int>> succs, preds;
   std::vector<RegSet> liveIn, liveOut;

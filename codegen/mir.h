@@ -101,6 +101,8 @@ struct Opnd {
   X(MovSX)    /* D, U: sign-extend `size` bytes from reg|mem */            \
   X(Lea)      /* D, U(mem) */                                              \
   X(Add) X(Sub) X(And) X(Or) X(Xor) X(Imul) /* UD, U(reg|imm|mem) */      \
+              /* Imul also D, U(reg), Imm: d = s * imm, after register     \
+                 allocation only (mir_peephole.h) */                       \
   X(Neg) X(Not) /* UD */                                                   \
   X(Shl) X(Sar) X(Shr) /* UD, U(imm or preg RCX) */                       \
   X(Cmp) X(Test)  /* U, U(reg|imm) ; sets flags */                         \
@@ -249,14 +251,18 @@ inline OpndRole operandRole(MOp op, size_t i) {
   }
 }
 
-inline OpndRole operandRole(const MInst& mi, size_t i) { return operandRole(mi.op, i); }
+inline OpndRole operandRole(const MInst& mi, size_t i) {
+  // The three-operand imul writes its destination without reading it.
+  if (mi.op == MOp::Imul && mi.ops.size() == 3) return i == 0 ? OpndRole::Def : OpndRole::Use;
+  return operandRole(mi.op, i);
+}
 
 template <typename Use, typename Def, typename Clobber>
 void forEachDefUse(const MInst& mi, Use&& use, Def&& def, Clobber&& clobber) {
   for (size_t i = 0; i < mi.ops.size(); ++i) {
     const Opnd& o = mi.ops[i];
     if (o.kind == Opnd::VReg || o.kind == Opnd::PReg) {
-      OpndRole role = operandRole(mi.op, i);
+      OpndRole role = operandRole(mi, i);
       if (role != OpndRole::Def) use(o);
       if (role != OpndRole::Use) def(o);
     } else if (o.kind == Opnd::Mem) {

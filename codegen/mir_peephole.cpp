@@ -1,6 +1,7 @@
 // Machine-code peepholes.
 #include "codegen/mir_peephole.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace simplec {
@@ -40,6 +41,17 @@ bool flagsDeadAfter(const mir::MBlock& b, size_t i) {
   return false;
 }
 
+// `mov d, s; imul d, imm` (d and s different registers): x86 multiplies
+// by an immediate from one register into another, so the copy goes.
+bool fusesIntoImul(const mir::MBlock& b, size_t i) {
+  if (i + 1 >= b.insts.size()) return false;
+  const MInst& mov = b.insts[i];
+  const MInst& mul = b.insts[i + 1];
+  return mov.op == MOp::Mov && mov.size == 8 && mov.ops.size() == 2 && isGpr(mov.ops[0]) && isGpr(mov.ops[1]) &&
+         mov.ops[0].reg != mov.ops[1].reg && mul.op == MOp::Imul && mul.ops.size() == 2 && mul.ops[0] == mov.ops[0] &&
+         mul.ops[1].kind == Opnd::Imm && mul.ops[1].imm >= INT32_MIN && mul.ops[1].imm <= INT32_MAX;
+}
+
 // Where control really goes when it enters block `b`: through blocks that
 // are empty (fall through) or hold one unconditional jump.
 int finalTarget(const mir::MFunction& f, int b) {
@@ -77,6 +89,31 @@ int peepholeMachineCode(mir::MFunction& f) {
         changed++;
       }
     }
+  for (mir::MBlock& b : f.blocks) {
+    // In place: insts[0, kept) are the instructions kept so far.
+    size_t kept = 0;
+    for (size_t i = 0; i < b.insts.size(); i++) {
+      if (fusesIntoImul(b, i)) {
+        MInst& mov = b.insts[i];
+        MInst& mul = b.insts[++i];
+        mul.ops = {mul.ops[0], mov.ops[1], mul.ops[1]};
+        if (mul.line == 0) {
+          mul.line = mov.line;
+          mul.col = mov.col;
+          mul.site = mov.site;
+        }
+        // -g: a fact the move carried for another register still holds.
+        if (mov.dbgValue && mov.dbgReg >= 0 && mov.dbgReg != mov.ops[0].reg && mul.dbgValue == 0) {
+          mul.dbgValue = mov.dbgValue;
+          mul.dbgReg = mov.dbgReg;
+        }
+        changed++;
+      }
+      if (kept != i) b.insts[kept] = std::move(b.insts[i]);
+      kept++;
+    }
+    b.insts.erase(b.insts.begin() + ptrdiff_t(kept), b.insts.end());
+  }
   for (mir::MBlock& b : f.blocks)
     for (MInst& mi : b.insts)
       mir::forEachJumpTarget(mi, [&](int& target) {

@@ -2,6 +2,7 @@
 // lowering, where the registers are final:
 //   cmp $0, r      -> test r, r    (same flags, shorter)
 //   mov $0, r      -> xor r, r     (shorter; only where the flags are dead)
+//   mov d, s; imul d, imm -> imul d, s, imm   (x86's three-operand form)
 //   a jump to a block that only jumps (or is empty and falls through) goes
 //   straight to where that block leads.
 // Returns the number of rewrites.

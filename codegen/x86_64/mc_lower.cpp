@@ -654,6 +654,15 @@ void McLowering::lowerLea(const mir::MInst& mi) {
 }
 
 void McLowering::lowerAlu(const mir::MInst& mi) {
+  if (mi.op == MOp::Imul && mi.ops.size() == 3) {  // imul d, s, imm
+    const Opnd& imm = mi.ops[2];
+    if (imm.kind != Opnd::Imm || !fitsI32(imm.imm)) unsupported(mi);
+    emit(llvm::MCInstBuilder(t_.op(fitsI8(imm.imm) ? XOp::IMUL64rri8 : XOp::IMUL64rri32))
+             .addReg(gpr(mi.ops[0]))
+             .addReg(gpr(mi.ops[1]))
+             .addImm(imm.imm));
+    return;
+  }
   expectOps(mi, 2);
   AluForms f = aluForms(mi.op);
   unsigned d = gpr(mi.ops[0]);

@@ -216,6 +216,12 @@ int Machine::step(const MInst& mi, InterpResult& res) {
       write(mi.ops[0], uint64_t(address(mi.ops[1])));
       return -1;
     case MOp::Add: case MOp::Sub: case MOp::And: case MOp::Or: case MOp::Xor: case MOp::Imul: {
+      if (mi.op == MOp::Imul && mi.ops.size() == 3) {  // imul d, s, imm
+        check(mi.ops[2].kind == Opnd::Imm, "three-operand imul without an immediate");
+        write(mi.ops[0], read(mi.ops[1]) * uint64_t(mi.ops[2].imm));
+        flagsValid_ = false;
+        return -1;
+      }
       need(2);
       check(!(isMemLike(mi.ops[0]) && isMemLike(mi.ops[1])), "alu with two memory operands");
       uint64_t a = read(mi.ops[0]), b = read(mi.ops[1]);

@@ -1,5 +1,6 @@
 // Tests for codegen/mir_peephole.h: compares with zero become tests, zeroing
-// moves become xor only where the flags are dead, and jumps to blocks that
+// moves become xor only where the flags are dead, a copy before a multiply
+// by a constant becomes the multiply's source, and jumps to blocks that
 // only pass control on go to the final target.
 #include <catch2/catch.hpp>
 
@@ -46,6 +47,44 @@ TEST_CASE("codegen/mir_peephole: mov $0 becomes xor only where the flags are dea
   CHECK(f.blocks[0].insts[2].op == MOp::Mov);
   CHECK(f.blocks[0].insts[4].op == MOp::Mov);
   CHECK(f.blocks[1].insts[0].op == MOp::Xor);
+}
+
+TEST_CASE("codegen/mir_peephole: mov d, s; imul d, imm becomes imul d, s, imm", "[codegen][mir_peephole]") {
+  MFunction f;
+  f.blocks.resize(1);
+  MInst ret(MOp::Ret);
+  ret.argRegs = {RAX};
+  f.blocks[0].insts = {
+      MInst(MOp::Mov, {Opnd::preg(RAX), Opnd::preg(RDI)}),  // fused: rdi stays live
+      MInst(MOp::Imul, {Opnd::preg(RAX), Opnd::imm64(10)}),
+      MInst(MOp::Mov, {Opnd::preg(RCX), Opnd::preg(RSI)}),  // a register multiplier: stays
+      MInst(MOp::Imul, {Opnd::preg(RCX), Opnd::preg(RDX)}),
+      MInst(MOp::Mov, {Opnd::preg(R8), Opnd::preg(RSI)}),   // the copy is multiplied elsewhere: stays
+      MInst(MOp::Imul, {Opnd::preg(RCX), Opnd::imm64(3)}),
+      MInst(MOp::Add, {Opnd::preg(RAX), Opnd::preg(RDI)}),
+      MInst(MOp::Add, {Opnd::preg(RAX), Opnd::preg(RCX)}),
+      MInst(MOp::Add, {Opnd::preg(RAX), Opnd::preg(R8)}),
+      ret,
+  };
+  test::InterpConfig cfg;
+  cfg.args = {7, 5, 3};
+  int64_t before = test::runMir(f, cfg).ret;
+  CHECK(before == 70 + 7 + 15 * 3 + 5);
+  CHECK(peepholeMachineCode(f) == 1);
+  REQUIRE(f.blocks[0].insts.size() == 9);
+  const MInst& mul = f.blocks[0].insts[0];
+  CHECK(mul.op == MOp::Imul);
+  REQUIRE(mul.ops.size() == 3);
+  CHECK(mul.ops[0] == Opnd::preg(RAX));
+  CHECK(mul.ops[1] == Opnd::preg(RDI));
+  CHECK(mul.ops[2].imm == 10);
+  // It writes rax without reading it.
+  DefUse du = defUses(mul);
+  CHECK(du.uses.size() == 1);
+  CHECK(du.uses[0] == Opnd::preg(RDI));
+  test::InterpResult after = test::runMir(f, cfg);
+  REQUIRE(after.ok);
+  CHECK(after.ret == before);
 }
 
 TEST_CASE("codegen/mir_peephole: jumps through jump-only blocks are threaded", "[codegen][mir_peephole]") {
