@@ -37,6 +37,15 @@ std::vector<InterpConfig> inputs(const std::vector<std::vector<int64_t>>& argSet
     REQUIRE((check).ok());  \
   } while (0)
 
+// Moves from one register to another in `b`.
+int regToRegMoves(const MBlock& b) {
+  int n = 0;
+  for (const MInst& mi : b.insts)
+    n += mi.op == MOp::Mov && mi.ops[0].kind == Opnd::PReg && mi.ops[1].kind == Opnd::PReg &&
+         mi.ops[0].reg != mi.ops[1].reg;
+  return n;
+}
+
 int countOps(const MFunction& f, MOp op) {
   int n = 0;
   for (const MBlock& b : f.blocks)
@@ -168,10 +177,7 @@ TEST_CASE("regalloc: a loop variable stepped in one arm of an if needs no move",
   CHECK(c.before[3].ret == 0);
   // Register-to-register moves left: n from rdi, i for the and, cnt to rax.
   int regMoves = 0;
-  for (const MBlock& blk : c.allocated.blocks)
-    for (const MInst& mi : blk.insts)
-      regMoves += mi.op == MOp::Mov && mi.ops[0].kind == Opnd::PReg && mi.ops[1].kind == Opnd::PReg &&
-                  mi.ops[0].reg != mi.ops[1].reg;
+  for (const MBlock& blk : c.allocated.blocks) regMoves += regToRegMoves(blk);
   CHECK(regMoves <= 3);
   const MBlock& arm = c.allocated.blocks[size_t(inc)];
   REQUIRE(!arm.insts.empty());
@@ -211,11 +217,7 @@ TEST_CASE("regalloc: a loop counter's Phi takes a register its increment can kee
   const MInst& lea = c.allocated.blocks[size_t(body)].insts[0];
   REQUIRE(lea.op == MOp::Lea);
   CHECK(lea.ops[0].reg == lea.ops[1].base);  // steps + 1 in steps' register
-  int regMoves = 0;
-  for (const MInst& mi : back.insts)
-    regMoves += mi.op == MOp::Mov && mi.ops[0].kind == Opnd::PReg && mi.ops[1].kind == Opnd::PReg &&
-                mi.ops[0].reg != mi.ops[1].reg;
-  CHECK(regMoves <= 1);  // at most x's
+  CHECK(regToRegMoves(back) <= 1);  // at most x's
 }
 
 TEST_CASE("regalloc: of a copy group's registers, a copy takes the one the group got first", "[regalloc]") {
@@ -262,11 +264,7 @@ TEST_CASE("regalloc: of a copy group's registers, a copy takes the one the group
   REQUIRE_SAME(c);
   CHECK(c.before[0].ret == 3);
   CHECK(c.before[1].ret == 4);
-  int regMoves = 0;
-  for (const MInst& mi : c.allocated.blocks[size_t(merge)].insts)
-    regMoves += mi.op == MOp::Mov && mi.ops[0].kind == Opnd::PReg && mi.ops[1].kind == Opnd::PReg &&
-                mi.ops[0].reg != mi.ops[1].reg;
-  CHECK(regMoves == 0);
+  CHECK(regToRegMoves(c.allocated.blocks[size_t(merge)]) == 0);
 }
 
 TEST_CASE("regalloc: diamond with phis", "[regalloc]") {
