@@ -115,6 +115,7 @@ class Generator {
   std::string assignmentText();  // one assignment statement, with its `;`
   void printStatement();
   bool ifStatement(int depth);
+  bool dispatchChain(int depth);
   void loopStatement(int depth);
   void loopBody(int depth);
   bool jumpStatement(int depth);

@@ -644,6 +644,7 @@ void Generator::printStatement() {
 
 bool Generator::ifStatement(int depth) {
   charge(1);
+  if (rng_.chance(10)) return dispatchChain(depth);
   std::string cond = condExpr(3);
   if (rng_.chance(15)) {  // an unbraced arm (never a declaration)
     std::string arm = assignmentText();
@@ -672,6 +673,41 @@ bool Generator::ifStatement(int depth) {
     indent_--;
   }
   if (rng_.chance(50)) {
+    line("} else {");
+    indent_++;
+    openScope();
+    allEnd &= block(n, depth + 1);
+    closeScope();
+    indent_--;
+  } else {
+    allEnd = false;
+  }
+  line("}");
+  return allEnd;
+}
+
+// An else-if chain testing one int value against constants, as a
+// dispatch is written in a language without a switch (jump tables):
+// keys around a base, with holes and now and then a repeated key.
+bool Generator::dispatchChain(int depth) {
+  const Var* v = pickVar([](const Var& x) { return x.ty == Ty::Int; }, true);
+  std::string subject = v ? v->name : literal();
+  if (v && rng_.chance(40)) subject = "(" + subject + (rng_.chance(50) ? " & 15)" : " % 11)");
+  static const int64_t kBases[] = {0, 0, 1, -3, 7, 100, -2147483648LL, 2147483640LL};
+  int64_t base = kBases[rng_.below(sizeof kBases / sizeof kBases[0])];
+  int cases = static_cast<int>(rng_.range(4, 9));
+  int n = 1 + static_cast<int>(rng_.below(static_cast<uint64_t>(std::max(1, o_.maxBlockStatements / (depth + 3)))));
+  bool allEnd = true;
+  for (int k = 0; k < cases; k++) {
+    int64_t key = base + static_cast<int64_t>(rng_.below(static_cast<uint64_t>(cases + 3)));
+    line(std::string(k == 0 ? "if (" : "} else if (") + subject + " == " + constant(key) + ") {");
+    indent_++;
+    openScope();
+    allEnd &= block(n, depth + 1);
+    closeScope();
+    indent_--;
+  }
+  if (rng_.chance(60)) {
     line("} else {");
     indent_++;
     openScope();
