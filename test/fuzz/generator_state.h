@@ -116,6 +116,7 @@ class Generator {
   void printStatement();
   bool ifStatement(int depth);
   bool dispatchChain(int depth);
+  bool arm(const std::string& opening, int n, int depth);
   void loopStatement(int depth);
   void loopBody(int depth);
   bool jumpStatement(int depth);

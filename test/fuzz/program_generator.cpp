@@ -657,33 +657,27 @@ bool Generator::ifStatement(int depth) {
     return false;
   }
   int n = 1 + static_cast<int>(rng_.below(static_cast<uint64_t>(std::max(1, o_.maxBlockStatements / (depth + 2)))));
-  line("if (" + cond + ") {");
-  indent_++;
-  openScope();
-  bool allEnd = block(n, depth + 1);
-  closeScope();
-  indent_--;
+  bool allEnd = arm("if (" + cond + ") {", n, depth);
   int elseIfs = rng_.chance(25) ? static_cast<int>(rng_.range(1, 2)) : 0;
-  for (int k = 0; k < elseIfs; k++) {
-    line("} else if (" + condExpr(3) + ") {");
-    indent_++;
-    openScope();
-    allEnd &= block(n, depth + 1);
-    closeScope();
-    indent_--;
-  }
-  if (rng_.chance(50)) {
-    line("} else {");
-    indent_++;
-    openScope();
-    allEnd &= block(n, depth + 1);
-    closeScope();
-    indent_--;
-  } else {
+  for (int k = 0; k < elseIfs; k++) allEnd &= arm("} else if (" + condExpr(3) + ") {", n, depth);
+  if (rng_.chance(50))
+    allEnd &= arm("} else {", n, depth);
+  else
     allEnd = false;
-  }
   line("}");
   return allEnd;
+}
+
+// One arm of an if: its opening line, then a block of up to n statements
+// in a scope of its own. Returns whether the block always ends in a jump.
+bool Generator::arm(const std::string& opening, int n, int depth) {
+  line(opening);
+  indent_++;
+  openScope();
+  bool ends = block(n, depth + 1);
+  closeScope();
+  indent_--;
+  return ends;
 }
 
 // An else-if chain testing one int value against constants, as a
@@ -700,23 +694,12 @@ bool Generator::dispatchChain(int depth) {
   bool allEnd = true;
   for (int k = 0; k < cases; k++) {
     int64_t key = base + static_cast<int64_t>(rng_.below(static_cast<uint64_t>(cases + 3)));
-    line(std::string(k == 0 ? "if (" : "} else if (") + subject + " == " + constant(key) + ") {");
-    indent_++;
-    openScope();
-    allEnd &= block(n, depth + 1);
-    closeScope();
-    indent_--;
+    allEnd &= arm(std::string(k == 0 ? "if (" : "} else if (") + subject + " == " + constant(key) + ") {", n, depth);
   }
-  if (rng_.chance(60)) {
-    line("} else {");
-    indent_++;
-    openScope();
-    allEnd &= block(n, depth + 1);
-    closeScope();
-    indent_--;
-  } else {
+  if (rng_.chance(60))
+    allEnd &= arm("} else {", n, depth);
+  else
     allEnd = false;
-  }
   line("}");
   return allEnd;
 }
