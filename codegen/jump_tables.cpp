@@ -97,13 +97,15 @@ bool sinkable(const MInst& mi, int tested) {
   return ok;
 }
 
+// -g facts attached to the block (its entry values, assignments, a copied
+// branch's facts): code moved into or out of it would misplace them.
+bool hasDebugFacts(const MBlock& b) { return !b.dbgEntry.empty() || !b.dbgAssigns.empty() || b.dbgTailAt >= 0; }
+
 // Can block b follow a chain's test of `reg` (its only predecessor being
 // that test)? Then its test is the chain's next one.
 bool continuesChain(const MFunction& f, int b, const EqualityTest& t, int reg, int preds) {
   const MBlock& blk = f.blocks[size_t(b)];
-  if (preds != 1 || blk.cold || t.reg != reg || !blk.dbgEntry.empty() || !blk.dbgAssigns.empty() ||
-      blk.dbgTailAt >= 0)
-    return false;
+  if (preds != 1 || blk.cold || t.reg != reg || hasDebugFacts(blk)) return false;
   for (size_t i = 0; i < t.at; i++)
     if (!sinkable(blk.insts[i], reg)) return false;
   return true;
@@ -178,8 +180,6 @@ void removeDeadCopies(MFunction& f, const std::vector<std::pair<int, size_t>>& t
     blk.insts.erase(blk.insts.begin() + ptrdiff_t(keep), blk.insts.end());
   }
 }
-
-bool hasDebugFacts(const MBlock& b) { return !b.dbgEntry.empty() || !b.dbgAssigns.empty() || b.dbgTailAt >= 0; }
 
 }  // namespace
 
