@@ -13,6 +13,7 @@ namespace simplec {
 namespace {
 
 using mir::Cond;
+using mir::hasDebugFacts;
 using mir::MBlock;
 using mir::MFunction;
 using mir::MInst;
@@ -96,10 +97,6 @@ bool sinkable(const MInst& mi, int tested) {
   mir::forEachDefUse(mi, [&](const Opnd& o) { ok &= o.kind != Opnd::VReg; }, check, [&](int) { ok = false; });
   return ok;
 }
-
-// -g facts attached to the block (its entry values, assignments, a copied
-// branch's facts): code moved into or out of it would misplace them.
-bool hasDebugFacts(const MBlock& b) { return !b.dbgEntry.empty() || !b.dbgAssigns.empty() || b.dbgTailAt >= 0; }
 
 // Can block b follow a chain's test of `reg` (its only predecessor being
 // that test)? Then its test is the chain's next one.
@@ -290,7 +287,8 @@ int formJumpTables(MFunction& f) {
 
     MBlock& head = f.blocks[h];
     const MInst& cmp = head.insts[tests[h]->at];
-    MInst jump(MOp::JmpTable, {Opnd::preg(tests[h]->reg), Opnd::imm64(lo), Opnd::block(entry[n])});
+    MInst jump(MOp::JmpTable,
+               {Opnd::preg(tests[h]->reg), Opnd::imm64(lo), Opnd::imm64(made), Opnd(), Opnd::block(entry[n])});
     jump.line = cmp.line;
     jump.col = cmp.col;
     jump.site = cmp.site;

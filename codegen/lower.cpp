@@ -9,6 +9,7 @@
 #include "codegen/jump_tables.h"
 #include "codegen/mir_peephole.h"
 #include "codegen/regalloc.h"
+#include "codegen/table_base.h"
 #include "lexer/diag.h"
 #include "son/unit.h"
 #include "sched/gcm.h"
@@ -83,7 +84,7 @@ bool UnitLowering::lowerFunctions(const std::function<bool(mir::MFunction&&)>& s
         }
         PassScope t(opts.timer, "machine");
         lowerFrame(mf);
-        if (opts.jumpTables) formJumpTables(mf);
+        if (opts.jumpTables && formJumpTables(mf) > 0) hoistTableBases(mf);
         peepholeMachineCode(mf);
         tidyBlockLayout(mf);
         // On the final layout (a jump to the next block costs nothing), then

@@ -107,6 +107,7 @@ const char* mopName(MOp op) {
     case MOp::Jmp: return "jmp";
     case MOp::Jcc: return "jcc";
     case MOp::JmpTable: return "jmptable";
+    case MOp::TableAddr: return "tableaddr";
     case MOp::Call: return "call";
     case MOp::Ret: return "ret";
     case MOp::ParMove: return "parmove";

@@ -114,9 +114,13 @@ struct Opnd {
                  of the signed 128-bit rax * U, and rax = the low half */  \
   X(Jmp)      /* Block */                                                  \
   X(Jcc)      /* Block ; cc */                                             \
-  X(JmpTable) /* U(reg), Imm lo, Block default, Block case lo, lo+1, ...: \
-                 jump to case reg when lo <= reg < lo + #cases, else to    \
-                 default; clobbers r10, r11 and the flags (jump_tables.h) */ \
+  X(JmpTable) /* U(reg), Imm lo, Imm table, U(base) or None, Block      \
+                 default, Block case lo, lo+1, ... (JumpTableOpnd): jump   \
+                 to case reg when lo <= reg < lo + #cases, else to default; \
+                 clobbers r11, the flags, and r10 when it has no base      \
+                 (jump_tables.h) */                                        \
+  X(TableAddr) /* D, Imm table: the address of the function's jump table  \
+                  `table`, for a JmpTable's base (table_base.h) */         \
   X(Call)     /* Sym | U(reg) ; implicit uses: argRegs ; clobbers caller-saved */ \
   X(Ret)      /* implicit uses: rax when the function returns a value */   \
   X(ParMove)  /* D,U, D,U, ... all at once (phi resolution) */             \
@@ -142,6 +146,18 @@ enum class MOp : uint8_t {
 #undef X
 };
 const char* mopName(MOp op);
+
+// The operands of a JmpTable, by position. Its table is numbered within the
+// function; a TableAddr with that number may load the table's address into
+// the base register ahead of the jump, out of the jump's loop.
+namespace JumpTableOpnd {
+constexpr size_t kValue = 0;      // the register switched on
+constexpr size_t kLo = 1;         // Imm: the key of the first case
+constexpr size_t kTable = 2;      // Imm: the table's number in the function
+constexpr size_t kBase = 3;       // PReg holding the table's address, or None
+constexpr size_t kDefault = 4;    // Block: where other values go
+constexpr size_t kFirstCase = 5;  // Block per key lo, lo + 1, ...
+}  // namespace JumpTableOpnd
 
 // Operands of one instruction: inline up to two (every instruction but a
 // ParMove), on the heap beyond.
@@ -206,6 +222,7 @@ inline OpndRole operandRole(MOp op, size_t i) {
     case MOp::MovZX:
     case MOp::MovSX:
     case MOp::Lea:
+    case MOp::TableAddr:
     case MOp::Setcc:
     case MOp::Pop:
     case MOp::FSqrt:
@@ -287,7 +304,9 @@ void forEachDefUse(const MInst& mi, Use&& use, Def&& def, Clobber&& clobber) {
       break;
     case MOp::JmpTable:
       clobber(kScratch);
-      clobber(kScratch2);
+      // Without a base register the jump loads the table's address into r10.
+      if (mi.ops.size() <= JumpTableOpnd::kBase || mi.ops[JumpTableOpnd::kBase].kind == Opnd::None)
+        clobber(kScratch2);
       break;
     default:
       break;
@@ -387,6 +406,12 @@ struct MBlock {
   std::vector<std::pair<int, int>> dbgTailEntry;
   std::vector<DebugAssign> dbgTailAssigns;
 };
+
+// -g facts attached to the block (its entry values, assignments, a copied
+// branch's facts): code moved into or out of it would misplace them.
+inline bool hasDebugFacts(const MBlock& b) {
+  return !b.dbgEntry.empty() || !b.dbgAssigns.empty() || b.dbgTailAt >= 0;
+}
 
 // -g: a variable with what code generation knows of its value.
 struct DebugVarLoc {

@@ -224,6 +224,7 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
   func_ = &f;
   blockIndex_ = -1;
   blockLabels_.clear();
+  tableLabels_.clear();
   for (size_t b = 0; b < f.blocks.size(); ++b)
     // A Twine: the name is made only where labels have names (assembly).
     blockLabels_.push_back(ctx_.createTempSymbol(llvm::Twine("BB") + llvm::Twine(funcIndex) + "_" + llvm::Twine(b),
@@ -278,12 +279,16 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
 
 void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIndex) {
   // Operands that only exist before register allocation / frame lowering.
-  for (const Opnd& o : mi.ops) {
+  for (size_t i = 0; i < mi.ops.size(); i++) {
+    const Opnd& o = mi.ops[i];
     switch (o.kind) {
       case Opnd::VReg: fail("virtual register reached the emitter: " + describe(mi));
       case Opnd::Slot: fail("frame slot reached the emitter: " + describe(mi));
       case Opnd::InArg: fail("incoming-argument operand reached the emitter: " + describe(mi));
-      case Opnd::None: fail("empty operand: " + describe(mi));
+      case Opnd::None:
+        // (A jump table without a base register is the one empty operand.)
+        if (mi.op != MOp::JmpTable || i != mir::JumpTableOpnd::kBase) fail("empty operand: " + describe(mi));
+        break;
       case Opnd::Mem:
         if (o.baseVirt || o.indexVirt) fail("virtual register in memory operand: " + describe(mi));
         break;
@@ -351,6 +356,7 @@ void McLowering::lowerInst(const mir::MInst& mi, bool isLastInBlock, int blockIn
                .addImm(x86Cond(mi.cc)));
       return;
     case MOp::JmpTable: return lowerJumpTable(mi);
+    case MOp::TableAddr: return lowerTableAddr(mi);
     case MOp::Call: return lowerCall(mi);
     case MOp::Ret:
       if (!mi.ops.empty()) unsupported(mi);
@@ -777,20 +783,26 @@ void McLowering::lowerDivRem(const mir::MInst& mi) {
   out_.emitLabel(doneLabel);
 }
 
-// `jmptable r, lo, default, cases...` as gcc and clang lay a switch out:
+// `jmptable r, lo, table, base, default, cases...` as gcc and clang lay a
+// switch out:
 //   lea r11, [r - lo] ; cmp r11, #cases-1 ; ja default
 //   lea r10, [rip + T] ; movslq r11, [r10 + r11*4] ; add r11, r10 ; jmp *r11
-// (r itself is the index when lo is 0)
-// with T in .rodata: one 32-bit offset per case from T to the case's block,
-// so the table needs no dynamic relocation in a position-independent program.
+// (r itself is the index when lo is 0; with a base register, it holds T
+// already and takes r10's place) with T in .rodata: one 32-bit offset per
+// case from T to the case's block, so the table needs no dynamic relocation
+// in a position-independent program.
 void McLowering::lowerJumpTable(const mir::MInst& mi) {
-  if (mi.ops.size() < 4 || mi.ops[1].kind != Opnd::Imm) unsupported(mi);
-  unsigned value = gpr(mi.ops[0]);
-  int64_t lo = mi.ops[1].imm;
-  auto cases = int64_t(mi.ops.size() - 3);
+  namespace J = mir::JumpTableOpnd;
+  if (mi.ops.size() <= J::kFirstCase || mi.ops[J::kLo].kind != Opnd::Imm || mi.ops[J::kTable].kind != Opnd::Imm)
+    unsupported(mi);
+  unsigned value = gpr(mi.ops[J::kValue]);
+  int64_t lo = mi.ops[J::kLo].imm;
+  auto cases = int64_t(mi.ops.size() - J::kFirstCase);
   if (!fitsI32(lo) || !fitsI32(-lo) || !fitsI32(cases)) fail("jump table range out of 32-bit range: " + describe(mi));
-  unsigned idx = t_.gpr64[mir::kScratch], base = t_.gpr64[mir::kScratch2];
-  if (value == base) fail("jump table value in r10, which holds the table's address");
+  bool hasBase = mi.ops[J::kBase].kind != Opnd::None;
+  unsigned idx = t_.gpr64[mir::kScratch], base = hasBase ? gpr(mi.ops[J::kBase]) : t_.gpr64[mir::kScratch2];
+  if (value == base) fail("jump table value in the register for the table's address: " + describe(mi));
+  if (base == idx) fail("jump table base in r11, which the jump needs: " + describe(mi));
   if (lo == 0)
     idx = value;  // indexes the table as it is
   else
@@ -802,16 +814,17 @@ void McLowering::lowerJumpTable(const mir::MInst& mi) {
              .addImm(-lo)
              .addReg(0));
   emit(llvm::MCInstBuilder(t_.op(fitsI8(cases - 1) ? XOp::CMP64ri8 : XOp::CMP64ri32)).addReg(idx).addImm(cases - 1));
-  emit(llvm::MCInstBuilder(t_.op(XOp::JCC_1)).addExpr(blockExpr(mi.ops[2])).addImm(x86Cond(mir::Cond::A)));
-  llvm::MCSymbol* table = ctx_.createTempSymbol("jumptable", true);
+  emit(llvm::MCInstBuilder(t_.op(XOp::JCC_1)).addExpr(blockExpr(mi.ops[J::kDefault])).addImm(x86Cond(mir::Cond::A)));
+  llvm::MCSymbol* table = tableLabel(mi.ops[J::kTable]);
   const llvm::MCExpr* tableRef = llvm::MCSymbolRefExpr::create(table, ctx_);
-  emit(llvm::MCInstBuilder(t_.op(XOp::LEA64r))
-           .addReg(base)
-           .addReg(t_.rip)
-           .addImm(1)
-           .addReg(0)
-           .addExpr(tableRef)
-           .addReg(0));
+  if (!hasBase)
+    emit(llvm::MCInstBuilder(t_.op(XOp::LEA64r))
+             .addReg(base)
+             .addReg(t_.rip)
+             .addImm(1)
+             .addReg(0)
+             .addExpr(tableRef)
+             .addReg(0));
   unsigned target = t_.gpr64[mir::kScratch];
   emit(llvm::MCInstBuilder(t_.op(XOp::MOVSX64rm32))
            .addReg(target)
@@ -826,9 +839,32 @@ void McLowering::lowerJumpTable(const mir::MInst& mi) {
   out_.switchSection(ctx_.getObjectFileInfo()->getReadOnlySection());
   out_.emitValueToAlignment(llvm::Align(4));
   out_.emitLabel(table);
-  for (size_t i = 3; i < mi.ops.size(); i++)
+  for (size_t i = J::kFirstCase; i < mi.ops.size(); i++)
     out_.emitValue(llvm::MCBinaryExpr::createSub(blockExpr(mi.ops[i]), tableRef, ctx_), 4);
   out_.popSection();
+}
+
+// `tableaddr r, table`: lea r, [rip + T], ahead of the table's jump.
+void McLowering::lowerTableAddr(const mir::MInst& mi) {
+  expectOps(mi, 2);
+  emit(llvm::MCInstBuilder(t_.op(XOp::LEA64r))
+           .addReg(gpr(mi.ops[0]))
+           .addReg(t_.rip)
+           .addImm(1)
+           .addReg(0)
+           .addExpr(llvm::MCSymbolRefExpr::create(tableLabel(mi.ops[1]), ctx_))
+           .addReg(0));
+}
+
+llvm::MCSymbol* McLowering::tableLabel(const mir::Opnd& table) {
+  // formJumpTables numbers them 0, 1, ... in each function, at most one
+  // per block.
+  if (table.kind != Opnd::Imm || table.imm < 0 || !func_ || uint64_t(table.imm) >= func_->blocks.size())
+    fail("bad jump table number " + std::to_string(table.imm));
+  auto k = size_t(table.imm);
+  if (k >= tableLabels_.size()) tableLabels_.resize(k + 1, nullptr);
+  if (!tableLabels_[k]) tableLabels_[k] = ctx_.createTempSymbol("jumptable", true);
+  return tableLabels_[k];
 }
 
 // Calls to symbols defined elsewhere go through the PLT; calls within the

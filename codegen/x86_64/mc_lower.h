@@ -83,6 +83,9 @@ class McLowering {
   void lowerTest(const mir::MInst& mi);
   void lowerDivRem(const mir::MInst& mi);
   void lowerJumpTable(const mir::MInst& mi);
+  void lowerTableAddr(const mir::MInst& mi);
+  // The label of the function's jump table `table`, made on first use.
+  llvm::MCSymbol* tableLabel(const mir::Opnd& table);
   void lowerCall(const mir::MInst& mi);
   void lowerSse(const mir::MInst& mi);
 
@@ -108,6 +111,7 @@ class McLowering {
   const mir::MFunction* func_ = nullptr;
   int blockIndex_ = -1;
   std::vector<llvm::MCSymbol*> blockLabels_;
+  std::vector<llvm::MCSymbol*> tableLabels_;  // by table number, this function's
   unsigned dwarfFile_ = 0;
   std::string dwarfFileName_;
   uint32_t lastLine_ = 0, lastCol_ = 0;

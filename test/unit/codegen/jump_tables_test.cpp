@@ -16,6 +16,7 @@ using namespace simplec;
 using namespace simplec::mir;
 using simplec::test::Jcc;
 using simplec::test::Jmp;
+namespace J = simplec::mir::JumpTableOpnd;
 
 namespace {
 
@@ -107,11 +108,13 @@ TEST_CASE("codegen/jump_tables: a chain of equality tests becomes one table", "[
   REQUIRE(formJumpTables(f) == 1);
   const MInst& jt = lastOf(f, 0);
   REQUIRE(jt.op == MOp::JmpTable);
-  CHECK(jt.ops[0] == Opnd::preg(RDI));
-  CHECK(jt.ops[1].imm == 0);  // keys 0..5
-  CHECK(jt.ops[2].reg == 6);  // the default: where the last test fails
+  CHECK(jt.ops[J::kValue] == Opnd::preg(RDI));
+  CHECK(jt.ops[J::kLo].imm == 0);  // keys 0..5
+  CHECK(jt.ops[J::kTable].imm == 0);  // the function's first table
+  CHECK(jt.ops[J::kBase].kind == Opnd::None);  // r10 gets its address
+  CHECK(jt.ops[J::kDefault].reg == 6);  // the default: where the last test fails
   std::vector<int> cases;
-  for (size_t i = 3; i < jt.ops.size(); i++) cases.push_back(jt.ops[i].reg);
+  for (size_t i = J::kFirstCase; i < jt.ops.size(); i++) cases.push_back(jt.ops[i].reg);
   // 1 -> B11 (its first test); 4 is a hole: the default.
   CHECK(cases == std::vector<int>{10, 11, 12, 13, 6, 14});
   // The head keeps its own code; the cases start with what the tests
@@ -157,8 +160,8 @@ TEST_CASE("codegen/jump_tables: negative keys and a test of zero", "[codegen][ju
   checkSameResults(f, [](MFunction& g) {
     REQUIRE(formJumpTables(g) == 1);
     const MInst& jt = lastOf(g, 0);
-    CHECK(jt.ops[1].imm == -2);
-    CHECK(jt.ops.size() == 3 + 5);
+    CHECK(jt.ops[J::kLo].imm == -2);
+    CHECK(jt.ops.size() == J::kFirstCase + 5);
   });
 }
 
@@ -170,7 +173,7 @@ TEST_CASE("codegen/jump_tables: registers reused along the chain keep their valu
   f.blocks[4].insts.insert(f.blocks[4].insts.begin(), leaPlus(RCX, RSI, 50));
   checkSameResults(f, [](MFunction& g) {
     REQUIRE(formJumpTables(g) == 1);
-    CHECK(lastOf(g, 0).ops.size() == 3 + 6);
+    CHECK(lastOf(g, 0).ops.size() == J::kFirstCase + 6);
   });
 }
 
@@ -186,7 +189,7 @@ TEST_CASE("codegen/jump_tables: a default reached from elsewhere gets the copies
     REQUIRE(formJumpTables(g) == 1);
     // Laid out right after the head: the copy, then a jump to the default
     // (old B6, now B7).
-    CHECK(lastOf(g, 0).ops[2].reg == 1);
+    CHECK(lastOf(g, 0).ops[J::kDefault].reg == 1);
     REQUIRE(g.blocks[1].insts.size() == 2);
     CHECK(g.blocks[1].insts[0].ops[0] == Opnd::preg(RCX));
     CHECK(lastOf(g, 1).op == MOp::Jmp);
@@ -227,7 +230,7 @@ TEST_CASE("codegen/jump_tables: what cannot move, other entries and sparse keys 
     checkSameResults(f, [](MFunction& g) {
       REQUIRE(formJumpTables(g) == 1);
       CHECK(lastOf(g, 2).op == MOp::JmpTable);  // tests 2, 3, 5, 1
-      CHECK(lastOf(g, 2).ops[1].imm == 1);
+      CHECK(lastOf(g, 2).ops[J::kLo].imm == 1);
     });
   }
   SECTION("a load is copied like the rest") {
@@ -257,8 +260,8 @@ TEST_CASE("codegen/jump_tables: a chain longer than a table goes on testing afte
   REQUIRE(formJumpTables(f) == 1);
   const MInst& jt = lastOf(f, 0);
   REQUIRE(jt.op == MOp::JmpTable);
-  CHECK(jt.ops.size() == 3 + size_t(kMaxJumpTableEntries));
-  CHECK(jt.ops[2].reg == int(kMaxJumpTableEntries));  // the first test left
+  CHECK(jt.ops.size() == J::kFirstCase + size_t(kMaxJumpTableEntries));
+  CHECK(jt.ops[J::kDefault].reg == int(kMaxJumpTableEntries));  // the first test left
   peepholeMachineCode(f);
   tidyBlockLayout(f);
   for (int64_t x : {int64_t(0), int64_t(1), kMaxJumpTableEntries - 1, kMaxJumpTableEntries, int64_t(n - 1),

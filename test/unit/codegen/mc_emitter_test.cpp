@@ -189,12 +189,19 @@ MModule semanticsModule() {
   // Jump tables: pick(x) is 10 + (x + 2) for x in -2..2 but -1 and 100
   // otherwise; pick0(_, x) is 20 + x for x in 0..3, 99 otherwise.
   auto retImm = [](int64_t v) { return std::vector<MInst>{I(MOp::Mov, {R(RAX), Imm(v)}), I(MOp::Ret, {})}; };
-  MInst pick(MOp::JmpTable, {R(RDI), Imm(-2), Opnd::block(1), Opnd::block(2), Opnd::block(1), Opnd::block(3),
-                             Opnd::block(4), Opnd::block(5)});
+  MInst pick(MOp::JmpTable, {R(RDI), Imm(-2), Imm(0), Opnd(), Opnd::block(1), Opnd::block(2), Opnd::block(1),
+                             Opnd::block(3), Opnd::block(4), Opnd::block(5)});
   m.funcs.push_back(func("mc_pick", true, {{pick}, retImm(100), retImm(10), retImm(12), retImm(13), retImm(14)}));
-  MInst pick0(MOp::JmpTable, {R(RSI), Imm(0), Opnd::block(1), Opnd::block(2), Opnd::block(3), Opnd::block(4),
-                              Opnd::block(5)});
+  MInst pick0(MOp::JmpTable, {R(RSI), Imm(0), Imm(0), Opnd(), Opnd::block(1), Opnd::block(2), Opnd::block(3),
+                              Opnd::block(4), Opnd::block(5)});
   m.funcs.push_back(func("mc_pick0", true, {{pick0}, retImm(99), retImm(20), retImm(21), retImm(22), retImm(23)}));
+  // pickb(x) is 50 + x for x in 1..3, 50 otherwise: its table's address is
+  // loaded in another block ahead of the jump (table number 3), into r8.
+  MInst pickb(MOp::JmpTable, {R(RDI), Imm(1), Imm(3), R(R8), Opnd::block(2), Opnd::block(3), Opnd::block(4),
+                              Opnd::block(5)});
+  m.funcs.push_back(func("mc_pickb", true,
+                         {{I(MOp::TableAddr, {R(R8), Imm(3)}), I(MOp::Jmp, {Opnd::block(1)})}, {pickb}, retImm(50),
+                          retImm(51), retImm(52), retImm(53)}));
   return m;
 }
 
@@ -207,7 +214,7 @@ int64_t mc_below(int64_t, int64_t), mc_sar(int64_t, int64_t), mc_shr(int64_t, in
 int64_t mc_shl3(int64_t), mc_max(int64_t, int64_t), mc_mul_m7(int64_t), mc_big(void);
 int64_t mc_ld_s8(void*), mc_ld_u16(void*), mc_ld_s32(void*, int64_t), mc_ld_u32(void*, int64_t);
 void mc_st8(void*, int64_t), mc_st16(void*);
-int64_t mc_pick(int64_t), mc_pick0(int64_t, int64_t);
+int64_t mc_pick(int64_t), mc_pick0(int64_t, int64_t), mc_pickb(int64_t);
 static int bad;
 #define EXPECT(e) do { if (!(e)) { printf("failed: %s\n", #e); bad++; } } while (0)
 int main(void) {
@@ -235,10 +242,12 @@ int main(void) {
     EXPECT(mc_mul_m7(v[i]) == (int64_t)((uint64_t)v[i] * (uint64_t)-7));
     EXPECT(mc_pick(v[i]) == (v[i] >= -2 && v[i] <= 2 && v[i] != -1 ? 12 + v[i] : 100));
     EXPECT(mc_pick0(v[i], v[i]) == (v[i] >= 0 && v[i] <= 3 ? 20 + v[i] : 99));
+    EXPECT(mc_pickb(v[i]) == (v[i] >= 1 && v[i] <= 3 ? 50 + v[i] : 50));
   }
   for (int64_t x = -5; x <= 5; x++) {
     EXPECT(mc_pick(x) == (x >= -2 && x <= 2 && x != -1 ? 12 + x : 100));
     EXPECT(mc_pick0(0, x) == (x >= 0 && x <= 3 ? 20 + x : 99));
+    EXPECT(mc_pickb(x) == (x >= 1 && x <= 3 ? 50 + x : 50));
   }
   EXPECT(mc_pick(4294967296LL - 2) == 100);
   EXPECT(mc_pick0(0, 4294967296LL) == 99);

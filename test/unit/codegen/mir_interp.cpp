@@ -40,6 +40,8 @@ class Machine {
 
  private:
   uint64_t garbage() { return mix(cfg_.seed * 1000003 + ++garbageCount_); }
+  // A jump table's address: a value no computation makes by chance.
+  static uint64_t tableAddress(int64_t table) { return 0x7ab1e5000000ull + uint64_t(table); }
 
   void check(bool cond, const std::string& msg) {
     if (!cond) throw Fail(msg);
@@ -319,14 +321,24 @@ int Machine::step(const MInst& mi, InterpResult& res) {
       need(1);
       return cond(mi.cc) ? mi.ops[0].reg : -1;
     case MOp::JmpTable: {
-      check(mi.ops.size() >= 4 && mi.ops[1].kind == Opnd::Imm, "bad jmptable operands");
-      uint64_t index = uint64_t(read(mi.ops[0])) - uint64_t(mi.ops[1].imm);
-      // Like the emitted code: r10, r11 and the flags are destroyed.
+      namespace J = JumpTableOpnd;
+      check(mi.ops.size() > J::kFirstCase && mi.ops[J::kLo].kind == Opnd::Imm && mi.ops[J::kTable].kind == Opnd::Imm,
+            "bad jmptable operands");
+      uint64_t index = uint64_t(read(mi.ops[J::kValue])) - uint64_t(mi.ops[J::kLo].imm);
+      // A base register must hold this table's address (TableAddr).
+      if (mi.ops[J::kBase].kind != Opnd::None)
+        check(read(mi.ops[J::kBase]) == tableAddress(mi.ops[J::kTable].imm), "jmptable base does not hold its table");
+      // Like the emitted code: r11, the flags (and r10 without a base) are destroyed.
       pregs_[kScratch] = garbage();
-      pregs_[kScratch2] = garbage();
+      if (mi.ops[J::kBase].kind == Opnd::None) pregs_[kScratch2] = garbage();
       flagsValid_ = false;
-      return index < mi.ops.size() - 3 ? mi.ops[3 + index].reg : mi.ops[2].reg;
+      size_t cases = mi.ops.size() - J::kFirstCase;
+      return index < cases ? mi.ops[J::kFirstCase + index].reg : mi.ops[J::kDefault].reg;
     }
+    case MOp::TableAddr:
+      check(mi.ops.size() == 2 && mi.ops[1].kind == Opnd::Imm, "bad tableaddr operands");
+      write(mi.ops[0], tableAddress(mi.ops[1].imm));
+      return -1;
     case MOp::Call:
       doCall(mi, res);
       return -1;
