@@ -704,8 +704,15 @@ class Selector {
       if (d > 0 && m.multiplier < 0) emit(MOp::Add, {q, x});
       if (d < 0 && m.multiplier > 0) emit(MOp::Sub, {q, x});
       if (m.shift > 0) emit(MOp::Sar, {q, Opnd::imm64(m.shift)});
-      // Plus one for a negative quotient (none when nonNegative).
-      if (!nonNegative) {
+      // Plus one for a negative quotient: none when the quotient cannot be
+      // negative, always when it must be (x and d of opposite signs, x not
+      // 0: strbuild's digit loop divides y <= -1 by 10).
+      bool known = xt->isInt() && !xt->isIntTop();
+      bool positive = known && ((d > 0 && xt->lo() >= 0) || (d < 0 && xt->hi() <= 0));
+      bool negative = known && ((d > 0 && xt->hi() <= -1) || (d < 0 && xt->lo() >= 1));
+      if (negative) {
+        emit(MOp::Add, {q, Opnd::imm64(1)});
+      } else if (!positive) {
         Opnd sign = Opnd::vreg(f_.newVReg(RegClass::Gpr));
         emit(MOp::Mov, {sign, q});
         emit(MOp::Shr, {sign, Opnd::imm64(63)});

@@ -2,6 +2,7 @@
 #include "opt/narrow.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "son/control_flow.h"
 #include "son/compute.h"
@@ -13,7 +14,16 @@ namespace simplec {
 namespace {
 
 constexpr size_t kMaxUses = 200;      // values used more often are left alone (time)
-constexpr int kFloatingDepth = 3;     // levels of floating uses looked through
+// Floating uses are looked through this many levels deep. Deeper would
+// rewire more arithmetic to Casts inside loops, which hides induction
+// variables (i * n + j) from the loop passes.
+constexpr int kFloatingDepth = 3;
+// A division's dividend is followed deeper: the sign a Cast gives it saves
+// the rounding toward zero (isel), and a division is no induction variable.
+// strbuild's digit loop needs 4: `y / 10` feeds `q * 10`, `+ '0'`, `- y`.
+// That search visits at most kFloatingBudget nodes per use.
+constexpr int kDividendDepth = 5;
+constexpr int kFloatingBudget = 16;
 
 CastRel negate(CastRel r) {
   switch (r) {
@@ -97,7 +107,7 @@ class Narrower {
   bool dominates(Node* a, Node* c) const { return dom_.dominates(a, c); }
 
   // Does `user`'s use of its input in `slot` happen only below `arm`?
-  bool useBelow(Node* user, size_t slot, Node* arm, int depth) const {
+  bool useBelow(Node* user, size_t slot, Node* arm, int depth, int& budget) const {
     if (user->dead) return false;
     if (user->op == Op::Phi) {
       Node* r = user->in[0];
@@ -108,10 +118,10 @@ class Narrower {
       return dominates(arm, user->in[0]);
     if (user->op == Op::Con || user->op == Op::Parm || user->op == Op::Proj || user->op == Op::Scope) return false;
     // Floating: it goes below the arm if all its uses do.
-    if (depth == 0 || user->out.empty()) return false;
+    if (depth == 0 || user->out.empty() || --budget < 0) return false;
     for (Node* u : user->out)
       for (size_t i = 0; i < u->in.size(); i++)
-        if (u->in[i] == user && !useBelow(u, i, arm, depth - 1)) return false;
+        if (u->in[i] == user && !useBelow(u, i, arm, depth - 1, budget)) return false;
     return true;
   }
 
@@ -123,7 +133,11 @@ class Narrower {
     users.erase(std::unique(users.begin(), users.end()), users.end());
     for (Node* u : users)
       for (size_t i = 0; i < u->in.size(); i++)
-        if (u->in[i] == f.value && useBelow(u, i, arm, kFloatingDepth)) uses.push_back({u, i});
+        if (u->in[i] == f.value) {
+          bool dividend = (u->op == Op::Div || u->op == Op::Mod) && i == 1;
+          int budget = dividend ? kFloatingBudget : INT_MAX;
+          if (useBelow(u, i, arm, dividend ? kDividendDepth : kFloatingDepth, budget)) uses.push_back({u, i});
+        }
     if (uses.empty()) return 0;
     Node* bound = f.bound ? f.bound : g_.con(Type::intConst(0));
     Node* cast = g_.make(Op::Cast, {arm, f.value, bound}, nullptr, int64_t(f.rel));

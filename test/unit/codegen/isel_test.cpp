@@ -156,6 +156,34 @@ TEST_CASE("codegen/isel: a dividend never negative skips the rounding toward zer
   CHECK(negative.find("shr v") != std::string::npos);
 }
 
+TEST_CASE("codegen/isel: a quotient of known sign adds 1 or nothing, without its sign bit", "[codegen][isel]") {
+  // Never 0 and of the divisor's opposite sign: the quotient is negative,
+  // so the rounding toward zero always adds 1.
+  for (const char* src : {"val f = { int x -> return (-(x & 65535) - 1) / 10; };",
+                          "val f = { int x -> return ((x & 65535) + 1) / -10; };"}) {
+    std::string text = mirOf(src, "f");
+    INFO(text);
+    CHECK(text.find("smulhi") != std::string::npos);
+    CHECK(text.find("shr v") == std::string::npos);
+    CHECK(text.find(", 1\n") != std::string::npos);  // add v, 1
+  }
+  // Of the divisor's sign (or 0): nothing to add.
+  std::string same = mirOf("val f = { int x -> return -(x & 65535) / -10; };", "f");
+  INFO(same);
+  CHECK(same.find("smulhi") != std::string::npos);
+  CHECK(same.find("shr v") == std::string::npos);
+  // A loop's test narrows its value: y = q after `q != 0` with q <= 0 is
+  // below 0 (strbuild's digit loop).
+  std::string loop = mirOf(
+      "val f = { int x -> int y = -(x & 65535); int q = y / 10; int s = 0;"
+      " while (q != 0) { y = q; q = y / 10; s = s + q * 10 - y; } return s; };",
+      "f");
+  INFO(loop);
+  size_t first = loop.find("shr v");
+  CHECK(first != std::string::npos);  // the first division: y may be 0
+  CHECK(loop.find("shr v", first + 1) == std::string::npos);
+}
+
 TEST_CASE("codegen/isel: a branch or select on !x tests x with the opposite condition", "[codegen][isel]") {
   // No 0/1 of the negation (or of the compare under it) is made.
   std::string bools = mirOf("val f = { bool[] c, int i -> if (!c[i]) return 1; return 2; };", "f");
