@@ -310,20 +310,14 @@ enum { kArenaBlock = 1 << 20, kOwnMapping = 1 << 18 };
 static _Thread_local char* arenaNext;
 static _Thread_local char* arenaEnd;
 
-/* Objects of 4 MB and more may take transparent huge pages where the
- * system leaves that to the program (THP in "madvise" mode; in "always"
- * mode they get them anyway): one TLB entry and one page fault per 2 MB
- * instead of 512. bench's 64 MB hash table ran 40% faster, its buffer grown
- * by doubling 13%. The cost is memory for an array touched only here and
- * there: up to 2 MB for each 2 MB region touched at all, never more than
- * the array's own size. */
-enum { kHugePageObject = 4 << 20 };
-
+/* Plain pages, as glibc's malloc takes them. Advising huge pages for big
+ * objects (MADV_HUGEPAGE) was tried and dropped: it won when a program ran
+ * again and again on its own, but among other programs, as bench/run.py and
+ * real use run it, fresh 2 MiB pages cost the kernel far more to clear on
+ * this VM (hash 0.98 -> 1.85x gcc, strbuild 1.26 -> 2.09x). */
 static void* mapZeroed(size_t bytes) {
   void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return NULL;
-  if (bytes >= kHugePageObject) (void)madvise(p, bytes, MADV_HUGEPAGE);  /* advice only: failure is fine */
-  return p;
+  return p == MAP_FAILED ? NULL : p;
 }
 
 void* __simplec_alloc(int64_t bytes, const char* file, int64_t line, int64_t col) {

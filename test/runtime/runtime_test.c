@@ -107,48 +107,7 @@ static void childArgs(void) {
   printC(__simplec_argv[__simplec_argc] == NULL ? "|end\n" : "|bad\n");
 }
 
-/* The VmFlags line of the mapping of /proc/self/smaps that holds p ("" when
- * none is found). */
-static void vmFlagsOf(const void* p, char* out, size_t size) {
-  out[0] = 0;
-  FILE* f = fopen("/proc/self/smaps", "r");
-  if (!f) return;
-  char line[512];
-  int inside = 0;
-  while (fgets(line, sizeof line, f)) {
-    unsigned long lo, hi;
-    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
-      inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
-    } else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
-      snprintf(out, size, "%s", line + 8);
-      break;
-    }
-  }
-  fclose(f);
-}
-
 static void childAlloc(const char* what) {
-  if (strcmp(what, "hugepages") == 0) {
-    /* Objects of 4 MB and more are advised to take huge pages ("hg"); a
-     * smaller object with a mapping of its own is not. Without THP in the
-     * kernel there is nothing to check. */
-    if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) != 0) {
-      printC("ok\n");
-      return;
-    }
-    uint8_t* big = __simplec_alloc(8 << 20, "a.smp", 1, 1);
-    uint8_t* mid = __simplec_alloc(1 << 20, "a.smp", 1, 1);
-    big[0] = big[(8 << 20) - 1] = 1;
-    mid[0] = 1;
-    char flags[512];
-    vmFlagsOf(big, flags, sizeof flags);
-    if (!strstr(flags, " hg")) printC("big: no hg\n");
-    vmFlagsOf(mid, flags, sizeof flags);
-    if (flags[0] == 0) printC("mid: no mapping\n");
-    if (strstr(flags, " hg")) printC("mid: hg\n");
-    printC("ok\n");
-    return;
-  }
   if (strcmp(what, "ok") == 0) {
     for (int64_t size = 0; size < 5000; size += 37) {
       uint8_t* p = __simplec_alloc(size, "a.smp", 1, 1);
@@ -484,9 +443,6 @@ static void testArgs(void) {
 static void testAlloc(void) {
   Result r = run((char* const[]){"rtchild", "alloc", "ok", NULL});
   check(exitedWith(&r, 0) && outIs(&r, "ok\n"), "alloc: zeroed, aligned blocks", &r);
-  freeResult(&r);
-  r = run((char* const[]){"rtchild", "alloc", "hugepages", NULL});
-  check(exitedWith(&r, 0) && outIs(&r, "ok\n"), "alloc: huge pages advised from 4 MB", &r);
   freeResult(&r);
   const char* modes[] = {"negative", "huge"};
   for (int i = 0; i < 2; i++) {
