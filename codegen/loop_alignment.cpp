@@ -30,7 +30,7 @@ bool exitsOnlyAtEnd(const MFunction& f, size_t h, size_t end) {
 
 }  // namespace
 
-std::vector<char> smallLoopHeads(const MFunction& f) {
+std::vector<char> alignedLoopHeads(const MFunction& f) {
   size_t n = f.blocks.size();
   // lastBack[h]: the last block jumping back to h (-1: none).
   std::vector<int> lastBack(n, -1);
@@ -68,6 +68,24 @@ std::vector<char> smallLoopHeads(const MFunction& f) {
       outermost = !(lastBack[o] >= 0 && size_t(lastBack[o]) + 1 >= end && size(o) <= size_t(kSmallNestInsts));
     }
     heads[h] = outermost || (inner && size(h) <= size_t(kSmallLoopInsts) && exitsOnlyAtEnd(f, h, end));
+  }
+  // Dispatch loops: back from a jump table through the blocks that fall
+  // through into it, to a loop's head.
+  for (size_t t = 0; t < n; t++) {
+    const std::vector<MInst>& insts = f.blocks[t].insts;
+    if (insts.empty() || insts.back().op != MOp::JmpTable) continue;
+    size_t h = t;
+    int count = int(insts.size()) - 1 + kJumpTableInsts;
+    while (lastBack[h] < 0 && h > 0 && count <= kDispatchInsts) {
+      const std::vector<MInst>& prev = f.blocks[h - 1].insts;
+      // (A jump to the next block is no instruction: the emitter drops it.)
+      bool jumpsHere = !prev.empty() && prev.back().op == MOp::Jmp && prev.back().ops.size() == 1 &&
+                       prev.back().ops[0].kind == Opnd::Block && size_t(prev.back().ops[0].reg) == h;
+      if (!prev.empty() && endsControl(prev.back()) && !jumpsHere) break;
+      count += int(prev.size()) - (jumpsHere ? 1 : 0);
+      h--;
+    }
+    if (lastBack[h] >= 0 && count <= kDispatchInsts) heads[h] = 1;
   }
   return heads;
 }

@@ -245,7 +245,7 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
   // The first instruction after the prologue starts a row of its own
   // marked prologue_end, where gdb puts a breakpoint on the function.
   bool prologueEnd = dwarfFile_ != 0;
-  std::vector<char> alignedHeads = smallLoopHeads(f);
+  std::vector<char> alignedHeads = alignedLoopHeads(f);
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     blockIndex_ = int(b);
     if (alignedHeads[b]) out_.emitCodeAlignment(llvm::Align(64), t_.subtarget.get());

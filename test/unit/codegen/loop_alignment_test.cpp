@@ -30,7 +30,7 @@ TEST_CASE("loop alignment: a small counted loop, not its preheader", "[codegen][
   b.jcc(Cond::L, b1);
   b.at(b2);
   b.emit(MOp::Ret).argRegs = {RAX};
-  CHECK(smallLoopHeads(b.finish()) == std::vector<char>{0, 1, 0});
+  CHECK(alignedLoopHeads(b.finish()) == std::vector<char>{0, 1, 0});
 }
 
 // A small nest: b0 outer head; b1 inner head, which leaves early (to b3,
@@ -57,7 +57,7 @@ static std::vector<char> nestHeads(bool exitToError) {
   b.emit(MOp::Ret).argRegs = {RAX};
   b.at(stub);
   b.emit(MOp::Call, {Opnd::symbol("__simplec_rt_error")}).noReturn = true;
-  return smallLoopHeads(b.finish());
+  return alignedLoopHeads(b.finish());
 }
 
 TEST_CASE("loop alignment: an early-exit loop inside a small nest: the nest", "[codegen][loop_alignment]") {
@@ -83,9 +83,59 @@ TEST_CASE("loop alignment: big loops and loops that call are left alone", "[code
     b.jcc(Cond::L, b1);
     b.at(b2);
     b.emit(MOp::Ret).argRegs = {RAX};
-    return smallLoopHeads(b.finish())[size_t(b1)];
+    return alignedLoopHeads(b.finish())[size_t(b1)];
   };
   CHECK(loop(kSmallNestInsts - 3, false) == 1);  // the whole loop: exactly kSmallNestInsts
   CHECK(loop(kSmallNestInsts - 2, false) == 0);
   CHECK(loop(2, true) == 0);
+}
+
+TEST_CASE("loop alignment: a dispatch loop's head, when its jump table is near", "[codegen][loop_alignment]") {
+  // b1 (the head) falls through into b2, which ends with a jump table; the
+  // four cases are long (the loop is big) and jump back to b1. Returns the
+  // heads of b1 and b2.
+  enum Entry { kFalls, kJumpsToNext, kBranchesElsewhere };
+  auto dispatch = [](int fill, Entry entry) {
+    FnBuilder b;
+    int b0 = b.block(), b1 = b.block(1), b2 = b.block(1);
+    std::vector<int> cases;
+    for (int k = 0; k < 4; k++) cases.push_back(b.block(1));
+    int exit = b.block();
+    b.at(b0);
+    b.mov(P(RCX), I(0));
+    b.at(b1);
+    b.cmp(P(RCX), I(1000));
+    if (entry == kBranchesElsewhere) {
+      b.jcc(Cond::L, b2);
+      b.jmp(exit);
+    } else {
+      b.jcc(Cond::GE, exit);
+      if (entry == kJumpsToNext) b.jmp(b2);
+    }
+    b.at(b2);
+    b.mov(P(RDX), P(RCX));
+    filler(b, fill);
+    b.op(MOp::And, P(RDX), I(3));
+    MInst& jt = b.emit(MOp::JmpTable, {P(RDX), I(0), I(0), Opnd(), Opnd::block(cases[0])});
+    for (int c : cases) jt.ops.push_back(Opnd::block(c));
+    for (int c : cases) {
+      b.at(c);
+      filler(b, kSmallNestInsts);
+      b.op(MOp::Add, P(RCX), I(1));
+      b.jmp(b1);
+    }
+    b.at(exit);
+    b.emit(MOp::Ret).argRegs = {RAX};
+    std::vector<char> heads = alignedLoopHeads(b.finish());
+    return std::make_pair(int(heads[size_t(b1)]), int(heads[size_t(b2)]));
+  };
+  // head: cmp, jcc (2); table block: mov, and, the table (1 + 1 + 6) + fill.
+  int room = kDispatchInsts - 2 - 2 - kJumpTableInsts;
+  CHECK(dispatch(room, kFalls) == std::make_pair(1, 0));
+  CHECK(dispatch(room + 1, kFalls) == std::make_pair(0, 0));
+  // A jump to the next block is dropped by the emitter: it falls through.
+  CHECK(dispatch(room, kJumpsToNext) == std::make_pair(1, 0));
+  // The head ends with a jump elsewhere: the table block starts no loop
+  // either.
+  CHECK(dispatch(0, kBranchesElsewhere) == std::make_pair(0, 0));
 }
