@@ -15,6 +15,7 @@
 using namespace simplec;
 using namespace simplec::mir;
 using simplec::test::Jcc;
+using simplec::test::blockOf;
 using simplec::test::Jmp;
 namespace J = simplec::mir::JumpTableOpnd;
 
@@ -28,15 +29,9 @@ MInst ret() {
   r.argRegs = {RAX};
   return r;
 }
-MBlock block(std::vector<MInst> insts, std::vector<int> succs) {
-  MBlock b;
-  b.insts = std::move(insts);
-  b.succs = std::move(succs);
-  return b;
-}
 MBlock returns(std::vector<MInst> insts) {
   insts.push_back(ret());
-  return block(std::move(insts), {});
+  return blockOf(std::move(insts), {});
 }
 
 // rax = f(rdi, rsi), dispatching on rdi:
@@ -48,12 +43,12 @@ MFunction dispatch() {
   MFunction f;
   f.name = "dispatch";
   f.blocks = {
-      block({movImm(RAX, 100), cmpImm(RDI, 0), Jcc(Cond::E, 10), Jmp(1)}, {10, 1}),   // B0
-      block({leaPlus(RCX, RSI, 1), cmpImm(RDI, 1), Jcc(Cond::E, 11), Jmp(2)}, {11, 2}),  // B1
-      block({cmpImm(RDI, 2), Jcc(Cond::E, 12)}, {12, 3}),                            // B2
-      block({leaPlus(RDX, RSI, 2), cmpImm(RDI, 3), Jcc(Cond::NE, 4), Jmp(13)}, {4, 13}),  // B3
-      block({cmpImm(RDI, 5), Jcc(Cond::E, 14), Jmp(5)}, {14, 5}),                   // B4
-      block({cmpImm(RDI, 1), Jcc(Cond::E, 15), Jmp(6)}, {15, 6}),                   // B5
+      blockOf({movImm(RAX, 100), cmpImm(RDI, 0), Jcc(Cond::E, 10), Jmp(1)}, {10, 1}),   // B0
+      blockOf({leaPlus(RCX, RSI, 1), cmpImm(RDI, 1), Jcc(Cond::E, 11), Jmp(2)}, {11, 2}),  // B1
+      blockOf({cmpImm(RDI, 2), Jcc(Cond::E, 12)}, {12, 3}),                            // B2
+      blockOf({leaPlus(RDX, RSI, 2), cmpImm(RDI, 3), Jcc(Cond::NE, 4), Jmp(13)}, {4, 13}),  // B3
+      blockOf({cmpImm(RDI, 5), Jcc(Cond::E, 14), Jmp(5)}, {14, 5}),                   // B4
+      blockOf({cmpImm(RDI, 1), Jcc(Cond::E, 15), Jmp(6)}, {15, 6}),                   // B5
       returns({movImm(RAX, -1)}),                                                     // B6
       returns({}), returns({}), returns({}),                                          // B7-B9 unused
       returns({movImm(RAX, 10)}),                                                     // B10
@@ -253,7 +248,7 @@ TEST_CASE("codegen/jump_tables: a chain longer than a table goes on testing afte
   MFunction f;
   f.name = "long_chain";
   for (int k = 0; k < n; k++)
-    f.blocks.push_back(block({cmpImm(RDI, k), Jcc(Cond::E, n + 1 + k), Jmp(k + 1)}, {n + 1 + k, k + 1}));
+    f.blocks.push_back(blockOf({cmpImm(RDI, k), Jcc(Cond::E, n + 1 + k), Jmp(k + 1)}, {n + 1 + k, k + 1}));
   f.blocks.push_back(returns({movImm(RAX, -1)}));
   for (int k = 0; k < n; k++) f.blocks.push_back(returns({movImm(RAX, 3 * k)}));
   auto runOn = [](const MFunction& g, int64_t x) { return run(g, x, 0); };

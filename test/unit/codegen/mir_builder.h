@@ -20,6 +20,14 @@ inline mir::MInst Jcc(mir::Cond c, int block) {
   return j;
 }
 inline mir::MInst Jmp(int block) { return mir::MInst(mir::MOp::Jmp, {mir::Opnd::block(block)}); }
+// A block written out with its successors, for functions given as a list
+// of blocks.
+inline mir::MBlock blockOf(std::vector<mir::MInst> insts, std::vector<int> succs) {
+  mir::MBlock b;
+  b.insts = std::move(insts);
+  b.succs = std::move(succs);
+  return b;
+}
 
 struct FnBuilder {
   mir::MFunction f;

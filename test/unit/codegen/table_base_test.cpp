@@ -15,6 +15,7 @@
 using namespace simplec;
 using namespace simplec::mir;
 using simplec::test::Jcc;
+using simplec::test::blockOf;
 using simplec::test::Jmp;
 namespace J = simplec::mir::JumpTableOpnd;
 
@@ -27,27 +28,21 @@ MInst table(int value, int64_t number, int dflt, std::vector<int> cases) {
   for (int c : cases) t.ops.push_back(Opnd::block(c));
   return t;
 }
-MBlock block(std::vector<MInst> insts, std::vector<int> succs) {
-  MBlock b;
-  b.insts = std::move(insts);
-  b.succs = std::move(succs);
-  return b;
-}
 
 // rax = the sum over i < rdi of 1, 10, 100 or 0 as i & 3 is 0, 1, 2 or 3.
 MFunction loop() {
   MFunction f;
   f.name = "loop";
   f.blocks = {
-      block({imm(MOp::Mov, RAX, 0), imm(MOp::Mov, RCX, 0), Jmp(1)}, {1}),            // B0
-      block({op2(MOp::Cmp, RCX, Opnd::preg(RDI)), Jcc(Cond::GE, 7)}, {7, 2}),         // B1
-      block({op2(MOp::Mov, RDX, Opnd::preg(RCX)), imm(MOp::And, RDX, 3), table(RDX, 0, 6, {3, 4, 5, 6})},
+      blockOf({imm(MOp::Mov, RAX, 0), imm(MOp::Mov, RCX, 0), Jmp(1)}, {1}),            // B0
+      blockOf({op2(MOp::Cmp, RCX, Opnd::preg(RDI)), Jcc(Cond::GE, 7)}, {7, 2}),         // B1
+      blockOf({op2(MOp::Mov, RDX, Opnd::preg(RCX)), imm(MOp::And, RDX, 3), table(RDX, 0, 6, {3, 4, 5, 6})},
             {3, 4, 5, 6}),                                                            // B2
-      block({imm(MOp::Add, RAX, 1), Jmp(6)}, {6}),                                    // B3
-      block({imm(MOp::Add, RAX, 10), Jmp(6)}, {6}),                                   // B4
-      block({imm(MOp::Add, RAX, 100), Jmp(6)}, {6}),                                  // B5
-      block({imm(MOp::Add, RCX, 1), Jmp(1)}, {1}),                                    // B6
-      block({MInst(MOp::Ret)}, {}),                                                   // B7
+      blockOf({imm(MOp::Add, RAX, 1), Jmp(6)}, {6}),                                    // B3
+      blockOf({imm(MOp::Add, RAX, 10), Jmp(6)}, {6}),                                   // B4
+      blockOf({imm(MOp::Add, RAX, 100), Jmp(6)}, {6}),                                  // B5
+      blockOf({imm(MOp::Add, RCX, 1), Jmp(1)}, {1}),                                    // B6
+      blockOf({MInst(MOp::Ret)}, {}),                                                   // B7
   };
   f.blocks[7].insts[0].argRegs = {RAX};
   return f;
@@ -146,7 +141,7 @@ TEST_CASE("codegen/table_base: another register when r10 is taken", "[codegen][t
     f.blocks[5].insts = {imm(MOp::Add, RAX, 100), op2(MOp::Mov, RDX, Opnd::preg(RAX)), imm(MOp::And, RDX, 1),
                          table(RDX, 1, 6, {6, 8})};
     f.blocks[5].succs = {6, 8};
-    f.blocks.push_back(block({imm(MOp::Add, RAX, 1000), Jmp(6)}, {6}));  // B8
+    f.blocks.push_back(blockOf({imm(MOp::Add, RAX, 1000), Jmp(6)}, {6}));  // B8
     std::vector<int64_t> before;
     for (int64_t n : {0, 3, 9, 17}) before.push_back(run(f, n));
     REQUIRE(hoistTableBases(f) == 2);
