@@ -364,6 +364,8 @@ int Machine::step(const MInst& mi, InterpResult& res) {
     case MOp::FAdd: case MOp::FSub: case MOp::FMul: case MOp::FDiv: case MOp::FMin: case MOp::FMax:
     case MOp::FAnd: case MOp::FXor: case MOp::FSqrt: case MOp::Ucomisd: case MOp::CvtSI2SD:
     case MOp::CvtTSD2SI: case MOp::RoundF32: case MOp::CvtSD2SS: case MOp::CvtSS2SD:
+    case MOp::VAdd: case MOp::VSub: case MOp::VMul: case MOp::VDiv: case MOp::VMin: case MOp::VMax:
+    case MOp::VSqrt: case MOp::VSplat:
       throw Fail(std::string("float instruction ") + mopName(mi.op) + " is not modelled");
   }
   throw Fail("unknown instruction");
