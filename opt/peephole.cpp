@@ -25,7 +25,9 @@ Node* Peephole::constant(const Type* t) {
 }
 
 Node* Peephole::make(Op op, std::vector<Node*> ins) {
-  return run(g_.make(op, ins));
+  Node* n = g_.make(op, ins);
+  n->pos = at_;
+  return run(n);
 }
 
 Node* Peephole::run(Node* n) {
@@ -36,7 +38,10 @@ Node* Peephole::run(Node* n) {
   unfinished_ = false;
   // Rules run the peepholes on the nodes they make (make()): the nodes the
   // outermost run touched are kept for its caller.
-  if (depth_ == 0) touched_.clear();
+  if (depth_ == 0) {
+    touched_.clear();
+    at_ = n->pos;
+  }
   struct Depth {
     int& d;
     explicit Depth(int& d) : d(d) { ++d; }

@@ -65,6 +65,10 @@ class Peephole {
   bool unfinished_ = false;
   std::vector<Node*> touched_;
   int depth_ = 0;  // run() calls in progress (rules run it on what they make)
+  // The position of the node the outermost run() started on: the nodes its
+  // rules make come from the same source (-g line tables: `s * 2` made into
+  // `s << 1` stays on its own line).
+  SrcPos at_;
 };
 
 // A loop Phi's range may narrow this many times in the peepholes; then it

@@ -230,8 +230,14 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
     blockLabels_.push_back(ctx_.createTempSymbol(llvm::Twine("BB") + llvm::Twine(funcIndex) + "_" + llvm::Twine(b),
                                                  /*AlwaysAddSuffix=*/false));
   // The prologue has no position of its own: it belongs to the function's
-  // first line, not to the end of the function before it.
+  // own line (where addr2line and gdb place its address, as for gcc's
+  // code), else to its first line, not to the end of the function before it.
   lastLine_ = lastCol_ = 0;
+  if (dwarfFile_ && f.line && f.file == kMainFile) {
+    out_.emitDwarfLocDirective(dwarfFile_, f.line, f.col, DWARF2_FLAG_IS_STMT, 0, 0, dwarfFileName_);
+    lastLine_ = f.line;
+    lastCol_ = f.col;
+  }
   for (size_t b = 0; b < f.blocks.size() && dwarfFile_ && !lastLine_; ++b)
     for (const mir::MInst& mi : f.blocks[b].insts)
       if (mi.line) {

@@ -163,6 +163,15 @@ TEST_CASE("opt/peephole: multiplicative and bitwise identities", "[opt][peephole
       CHECK(g.isCon(r->in[2], k));
     }
   }
+  SECTION("a node a rule makes takes the position of the one it replaces") {
+    // (-g line tables: `t = s * 2` stayed on the line before it.)
+    Node* n = f.b.op(Op::Mul, f.x(), f.b.con(2));
+    n->pos = SrcPos{5, 11};
+    Node* r = f.rewriteReturned(n);
+    REQUIRE(r->op == Op::Shl);
+    CHECK(r->pos.line == 5);
+    CHECK(r->pos.col == 11);
+  }
   SECTION("x * 6 and x * MIN stay multiplications") {
     Node* n = f.b.op(Op::Mul, f.x(), f.b.con(6));
     CHECK(f.rewrite(n) == n);
