@@ -225,6 +225,7 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
   blockIndex_ = -1;
   blockLabels_.clear();
   tableLabels_.clear();
+  tablesWritten_.clear();
   for (size_t b = 0; b < f.blocks.size(); ++b)
     // A Twine: the name is made only where labels have names (assembly).
     blockLabels_.push_back(ctx_.createTempSymbol(llvm::Twine("BB") + llvm::Twine(funcIndex) + "_" + llvm::Twine(b),
@@ -279,6 +280,10 @@ void McLowering::lowerFunction(const mir::MFunction& f, int funcIndex) {
   }
   for (; nextLabel < instLabels_.size(); ++nextLabel) out_.emitLabel(instLabels_[nextLabel].second);
   instLabels_.clear();
+  // A tableaddr whose jump went away would leave its label undefined.
+  for (size_t k = 0; k < tableLabels_.size(); k++)
+    if (tableLabels_[k] && (k >= tablesWritten_.size() || !tablesWritten_[k]))
+      fail("tableaddr of jump table " + std::to_string(k) + ", which has no jump");
   blockIndex_ = -1;
   func_ = nullptr;
 }
@@ -822,6 +827,11 @@ void McLowering::lowerJumpTable(const mir::MInst& mi) {
   emit(llvm::MCInstBuilder(t_.op(fitsI8(cases - 1) ? XOp::CMP64ri8 : XOp::CMP64ri32)).addReg(idx).addImm(cases - 1));
   emit(llvm::MCInstBuilder(t_.op(XOp::JCC_1)).addExpr(blockExpr(mi.ops[J::kDefault])).addImm(x86Cond(mir::Cond::A)));
   llvm::MCSymbol* table = tableLabel(mi.ops[J::kTable]);
+  // One jump per table: a second would define its label twice.
+  auto k = size_t(mi.ops[J::kTable].imm);
+  if (k >= tablesWritten_.size()) tablesWritten_.resize(k + 1, 0);
+  if (tablesWritten_[k]) fail("jump table " + std::to_string(k) + " has two jumps: " + describe(mi));
+  tablesWritten_[k] = 1;
   const llvm::MCExpr* tableRef = llvm::MCSymbolRefExpr::create(table, ctx_);
   if (!hasBase)
     emit(llvm::MCInstBuilder(t_.op(XOp::LEA64r))

@@ -112,6 +112,7 @@ class McLowering {
   int blockIndex_ = -1;
   std::vector<llvm::MCSymbol*> blockLabels_;
   std::vector<llvm::MCSymbol*> tableLabels_;  // by table number, this function's
+  std::vector<char> tablesWritten_;           // by table number: its jump was lowered
   unsigned dwarfFile_ = 0;
   std::string dwarfFileName_;
   uint32_t lastLine_ = 0, lastCol_ = 0;

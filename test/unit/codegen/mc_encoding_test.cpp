@@ -455,6 +455,16 @@ TEST_CASE("mc: operands that must not reach the emitter are internal errors", "[
   CHECK_THROWS_AS(encodeFunctionForTest(bad(I(MOp::Push, {X(1)}))), InternalError);
   CHECK_THROWS_AS(encodeFunctionForTest(bad(I(MOp::Call, {Imm(5)}))), InternalError);
   CHECK_THROWS_AS(encodeFunctionForTest(bad(I(MOp::Call, {Opnd::symbol("")}))), InternalError);
+  // Jump tables: an address whose jump went away, two jumps of one table, a
+  // base in r11 (the jump's index), a number past the function's blocks.
+  auto table = [](int64_t number, Opnd base) {
+    return I(MOp::JmpTable, {R(RDI), Imm(0), Imm(number), base, B(0), B(0)});
+  };
+  CHECK_THROWS_AS(encodeFunctionForTest(bad(I(MOp::TableAddr, {R(R10), Imm(0)}))), InternalError);
+  CHECK_THROWS_AS(encodeFunctionForTest(fn({{table(0, Opnd()), table(0, Opnd())}})), InternalError);
+  CHECK_THROWS_AS(encodeFunctionForTest(fn({{I(MOp::TableAddr, {R(R11), Imm(0)}), table(0, R(R11))}})),
+                  InternalError);
+  CHECK_THROWS_AS(encodeFunctionForTest(bad(table(5, Opnd()))), InternalError);
   // The message names the pass and the function.
   try {
     encodeFunctionForTest(bad(I(MOp::Mov, {Opnd::vreg(3), R(RAX)})));
