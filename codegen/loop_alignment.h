@@ -1,10 +1,10 @@
 // Which blocks start a small innermost loop or a dispatch loop, to be
-// placed on a 64-byte boundary. Where a loop's code straddles such a boundary moves with any
-// change elsewhere in the function, and a small hot loop that straddles
-// one runs measurably slower (the front end fetches and caches decoded
-// code by aligned 32- and 64-byte windows): matmul's inner loop, 7
-// instructions, took 1.45x as long after three instructions before it went
-// away. The padding (at most 63 bytes of nops) runs once per entry into the
+// placed on a 64-byte boundary. Where a loop's code straddles such a
+// boundary moves with any change elsewhere in the function, and a small hot
+// loop that straddles one runs measurably slower (the front end fetches and
+// caches decoded code by aligned 32- and 64-byte windows): matmul's inner
+// loop, 7 instructions, took 1.45x as long after three instructions before
+// it went away. The padding (at most 63 bytes of nops) runs once per entry into the
 // loop; big loops and outer loops are left as they are.
 #pragma once
 #include <vector>

@@ -11,10 +11,11 @@
 // graph without the blocks that call: every call-free block both reachable
 // from the jump and reaching it, so the outermost loop around it that makes
 // no call. The register is r10 (the jump's own) when it is free there, else
-// another caller-saved one. Nothing happens where -g
-// facts could name registers, where the loop is entered at the function's
-// first block, or where an edge into it leaves a block in which the
-// register is live out.
+// another caller-saved one. Nothing happens where -g facts could name
+// registers, where the loop is entered at the function's first block, or
+// where an edge into it leaves a block in which the register is live out.
+// A block in the outer loop that calls is an edge in: the address is set
+// again after its call.
 //
 // Pre: registers and frame final, after formJumpTables. Post: the same
 // program; liveness sees the register live from each TableAddr to its jump.
