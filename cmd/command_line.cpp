@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <ostream>
@@ -41,6 +42,8 @@ constexpr const char* kHelp =
     "  -S                 write assembly text\n"
     "  -O0, -O1, -O2      optimization level (default -O2); as in gcc, also\n"
     "                     accepts -O3 and -Os (= -O2), -Og and -O (= -O1)\n"
+    "  -j N               generate code on N threads (default: one per processor);\n"
+    "                     the output is the same for every N\n"
     "  -g, -g0..-g3       debug information level (-g is -g2, -g0 none): DWARF\n"
     "                     line tables map code to .smp lines, and from -g2 on\n"
     "                     objects describe variables and types; -ggdb is -g\n"
@@ -107,7 +110,7 @@ enum class Form {
 };
 
 enum class Opt {
-  Output, Compile, Assembly, Optimize, Debug, Language, Lib, LibDir, LinkerComma, Xlinker,
+  Output, Compile, Assembly, Optimize, Jobs, Debug, Language, Lib, LibDir, LinkerComma, Xlinker,
   NoWarnings, Warning, DepFile, DepPhony, DepFilePath, DepTarget, DepQuotedTarget,
   Verbose, DryRun, DumpVersion, Help, Version, Run, Interpret, Emit, DumpAfter,
   VerifyEach, TimePasses, CheckPasses, Color, RuntimeDir, Seed,
@@ -125,6 +128,7 @@ constexpr Spec kOptions[] = {
     {"-c", Form::Flag, Opt::Compile},
     {"-S", Form::Flag, Opt::Assembly},
     {"-O", Form::Joined, Opt::Optimize},
+    {"-j", Form::JoinedOrSeparate, Opt::Jobs},
     {"-g", Form::Joined, Opt::Debug},
     {"-x", Form::JoinedOrSeparate, Opt::Language},
     {"-l", Form::JoinedOrSeparate, Opt::Lib},
@@ -262,6 +266,16 @@ class Parser {
           return error("invalid optimization level '" + a + "' (one of -O0, -O1, -O2, -O3, -Os, -Og, -O)");
         o_.optLevel = it->second;
         o_.optFlag = a;
+        break;
+      }
+      case Opt::Jobs: {
+        // As make spells it: -j N or -jN, N from 1.
+        char* end = nullptr;
+        errno = 0;
+        long n = std::strtol(v.c_str(), &end, 10);
+        if (v.empty() || *end || errno || n < 1 || n > kMaxJobs || !std::isdigit(static_cast<unsigned char>(v[0])))
+          return error("invalid number of threads '" + v + "' for '-j' (1 to " + std::to_string(kMaxJobs) + ")");
+        o_.jobs = int(n);
         break;
       }
       case Opt::Debug: {

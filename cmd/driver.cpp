@@ -19,6 +19,7 @@
 #include "cmd/input_kind.h"
 #include "cmd/process.h"
 #include "codegen/lower.h"
+#include "codegen/worker_threads.h"
 #include "codegen/x86_64/emitter.h"
 #include "lexer/diag.h"
 #include "lexer/lexer.h"
@@ -481,6 +482,7 @@ class Driver {
     lo.jumpTables = po.optLevel > 0;
     lo.splitSpilled = po.optLevel > 0;
     lo.timer = po.timer;
+    lo.jobs = o_.jobs > 0 ? o_.jobs : availableCores();
     UnitLowering lowering(g, displayName(path), lo);
     mir::MModule& m = lowering.module();
     if (o_.debugInfo) {

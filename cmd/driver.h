@@ -21,6 +21,9 @@ struct Input {
   bool isFile() const { return linkerArgs.empty(); }
 };
 
+// -j's largest value: more threads than functions would only wait.
+constexpr int kMaxJobs = 256;
+
 struct DriverOptions {
   std::vector<Input> inputs;
   std::string output;         // -o (the last one); "-" with -c or -S is standard output
@@ -32,6 +35,7 @@ struct DriverOptions {
   std::vector<std::string> runArgs;
   int optLevel = 2;           // -O3 and -Os are 2, -Og and -O are 1
   std::string optFlag = "-O2";  // the last -O as written, for cc compiling C sources
+  int jobs = 0;               // -j: threads for code generation (0: one per processor)
   EmitKind emit = EmitKind::None;
   std::vector<std::string> dumpAfter;
   bool verifyEach = false;

@@ -12,6 +12,7 @@
 #include "cmd/command_line.h"
 #include "cmd/driver.h"
 #include "cmd/process.h"
+#include "codegen/worker_threads.h"
 
 using namespace simplec;
 
@@ -40,15 +41,7 @@ void crashHandler(int sig) {
 }
 
 // Each thread needs its own alternate stack for the crash handler to run
-// after a stack overflow.
-void installAltStack() {
-  static thread_local char altStack[64 * 1024];
-  stack_t ss{};
-  ss.ss_sp = altStack;
-  ss.ss_size = sizeof altStack;
-  sigaltstack(&ss, nullptr);
-}
-
+// after a stack overflow (installAltStack).
 void installCrashHandlers() {
   installAltStack();
   struct sigaction sa {};
@@ -86,11 +79,7 @@ int main(int argc, char** argv) {
     installAltStack();
     Job* j = static_cast<Job*>(p);
     j->status = runDriver(*j->o);
-    // Detach the alternate stack before the thread's storage goes away
-    // (AddressSanitizer checks that nothing still points at it).
-    stack_t off{};
-    off.ss_flags = SS_DISABLE;
-    sigaltstack(&off, nullptr);
+    removeAltStack();
     return nullptr;
   };
   if (pthread_create(&th, &attr, body, &job) == 0)

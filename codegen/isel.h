@@ -31,6 +31,12 @@ struct IselContext {
   static std::string floatLabel(uint64_t bits);
   static constexpr const char* kSignMaskLabel = ".Lflt.signmask";
   static constexpr const char* kAbsMaskLabel = ".Lflt.absmask";
+  // Adds what another context recorded (a worker thread's own, -j).
+  void merge(const IselContext& o) const {
+    floatConsts.insert(o.floatConsts.begin(), o.floatConsts.end());
+    usesSignMask |= o.usesSignMask;
+    usesAbsMask |= o.usesAbsMask;
+  }
 };
 
 mir::MFunction selectInstructions(const Graph& g, const Schedule& s, const IselContext& cx);

@@ -21,6 +21,11 @@ struct LowerOptions {
   bool splitSpilled = false;      // optimizing: see codegen/spill_split.h
   bool jumpTables = false;        // optimizing: see codegen/jump_tables.h
   PassTimer* timer = nullptr;  // --time-passes: gcm, isel, regalloc, machine
+  // -j: functions lowered at once, on the caller's thread and jobs - 1
+  // workers. The sink still gets them one at a time, in order, on the
+  // caller's thread, so the output does not depend on it. With a timer,
+  // lowering stays on one thread (the passes' times would overlap).
+  int jobs = 1;
 };
 
 // Lowers a unit function by function, so that each can be written out and
@@ -38,6 +43,11 @@ class UnitLowering {
   void finishData();
 
  private:
+  // Function i's machine code, its graph dropped (dropGraphs) as soon as
+  // instruction selection is done with it when `dropEarly`.
+  mir::MFunction lowerOne(size_t i, IselContext& cx, bool dropEarly);
+  bool lowerInParallel(const std::vector<size_t>& funs, const std::function<bool(mir::MFunction&&)>& sink);
+
   Unit& u_;
   LowerOptions opts_;
   mir::MModule m_;

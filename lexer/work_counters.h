@@ -45,6 +45,8 @@ struct WorkCounters {
     return nodesMade + useScans + scopeReads + peepholeSteps + sccpSteps + liveNodeVisits + antiDepVisits +
            inlinedNodes + loopOptSteps + liveSetEntries + memoryWalkSteps;
   }
+  // Adds another thread's counts (a worker's, when it is done).
+  void add(const WorkCounters& o);
   // Each counter by name, for reports.
   template <class F>
   void forEach(F f) const {

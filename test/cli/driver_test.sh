@@ -95,6 +95,41 @@ check "-O2 -O0: the last wins" 1 "$(ir -O2 -O0 | grep -c BoundsCheck)"
 check "-O0 -O3: the last wins" 0 "$(ir -O0 -O3 | grep -c BoundsCheck)"
 "$SIMPLEC" -O8 prog.smp 2>err.txt; check "-O8 status" 2 $?
 check "-O8 message" "simplec: error: invalid optimization level '-O8' (one of -O0, -O1, -O2, -O3, -Os, -Og, -O)" "$(cat err.txt)"
+# --- -j N: code generation on N threads, the same output for every N
+# (many functions, float constants and a runtime error, so that each thread
+# records some of them; -g, whose facts each function carries)
+{
+  echo "struct P { int x; flt y; };"
+  for i in $(seq 0 59); do
+    echo "val g$i = { int a -> P p = new P { x = a * $i; y = flt(a) * $i.25; }; int[] v = new int[4];"
+    echo "  for (int k = 0; k < 4; k++) v[k] = p.x + k; return v[a & 3] + int(p.y * 1.5) + ($i > 0 ? g$((i / 2))(a) : 0); };"
+  done
+  echo "int s = 0;"
+  for i in $(seq 0 59); do echo "s = s + g$i(arg);"; done
+  echo 'sys.io.p(s); sys.io.p("\n"); return 100 / (s - s);'
+} > many_funs.smp
+for level in -O0 -O2 "-O2 -g"; do
+  # shellcheck disable=SC2086
+  "$SIMPLEC" $level -c -j1 many_funs.smp -o j1.o; check "-j1 $level status" 0 $?
+  for j in -j2 -j7 "-j 3"; do
+    # shellcheck disable=SC2086
+    "$SIMPLEC" $level -c $j many_funs.smp -o jn.o; check "$j $level status" 0 $?
+    cmp -s j1.o jn.o; check "$j $level: the same object as -j1" 0 $?
+  done
+  # shellcheck disable=SC2086
+  "$SIMPLEC" $level -S -j1 many_funs.smp -o j1.s && "$SIMPLEC" $level -S -j4 many_funs.smp -o j4.s
+  cmp -s j1.s j4.s; check "-S -j4 $level: the same assembly as -j1" 0 $?
+done
+"$SIMPLEC" -j3 many_funs.smp -o many_funs; ./many_funs > many.out 2>&1
+check "-j3 program: division by zero, exit 101" 101 $?
+check "-j3 program output" "$("$SIMPLEC" --interpret many_funs.smp 2>&1)" "$(cat many.out)"
+for bad in -j0 -jx -j-1 "-j 1000"; do
+  # shellcheck disable=SC2086
+  "$SIMPLEC" $bad prog.smp 2>err.txt; check "$bad status" 2 $?
+  contains "$bad message" "simplec: error: invalid number of threads" "$(cat err.txt)"
+done
+"$SIMPLEC" prog.smp -j 2>err.txt; check "-j without N status" 2 $?
+check "-j without N message" "simplec: error: missing argument to '-j'" "$(cat err.txt)"
 "$SIMPLEC" prog.smp -o first -o second; check "-o a -o b status" 0 $?
 [ -x second ] && [ ! -e first ]; check "-o a -o b: the last wins" 0 $?
 
