@@ -130,12 +130,12 @@ Val Parser::arith(Op op, Val a, Val b, SrcPos opPos, const char* opText) {
   if (floatOp && (a.t.isFloat() || b.t.isFloat()) && (a.t.isNumeric() || a.t.isError()) &&
       (b.t.isNumeric() || b.t.isError())) {
     if (a.t.isError() || b.t.isError()) return {fcon(0.0), SType::error()};
-    return floatArith(op, a, b, opPos);
+    return floatArith(op, std::move(a), std::move(b), opPos);
   }
   bool aWasError = a.t.isError();
-  a = requireInt(a, opPos, opText);
+  a = requireInt(std::move(a), opPos, opText);
   if (a.t.isError() && !aWasError) return {con(0), SType::error()};  // one error per operator
-  b = requireInt(b, opPos, opText);
+  b = requireInt(std::move(b), opPos, opText);
   if (a.t.isError() || b.t.isError()) return {con(0), SType::error()};
   if (op == Op::Div || op == Op::Mod) {
     // The divisor is checked by an explicit ZeroCheck control node; the
@@ -164,7 +164,7 @@ Val Parser::arith(Op op, Val a, Val b, SrcPos opPos, const char* opText) {
 Val Parser::compare(Tok op, Val a, Val b, SrcPos opPos) {
   const char* txt = tokSpelling(op);
   if ((a.t.isFloat() && b.t.isNumeric()) || (b.t.isFloat() && a.t.isNumeric()))
-    return floatCompare(op, a, b, opPos);
+    return floatCompare(op, std::move(a), std::move(b), opPos);
   if (op == Tok::Eq || op == Tok::Ne) {
     if (a.t.isRef() && b.t.isRef() && !commonType(a.t, b.t).isError()) {
       // Identity; a test against null tells which arm has the other non-null.
@@ -413,7 +413,7 @@ Val Parser::parseBitwise() {
     pos_++;
     Val b = parseEquality();
     checkBitwise(a, b, op);
-    a = arith(binaryOpFor(op.kind), a, b, op.pos(), tokSpelling(op.kind));
+    a = arith(binaryOpFor(op.kind), std::move(a), std::move(b), op.pos(), tokSpelling(op.kind));
   }
   return a;
 }
@@ -426,7 +426,7 @@ Val Parser::parseEquality() {
     uint64_t events = factEvents_;
     Val b = parseRelational();
     if (factEvents_ != events) a.path = {};  // `p == f()`: p's test would come too late
-    a = compare(op.kind, a, b, op.pos());
+    a = compare(op.kind, std::move(a), std::move(b), op.pos());
     a.form = ExprForm::Compare;
   }
   return a;
@@ -468,7 +468,7 @@ Val Parser::parseShift() {
     Token op = tok();
     pos_++;
     Val b = parseAdditive();
-    a = arith(binaryOpFor(op.kind), a, b, op.pos(), tokSpelling(op.kind));
+    a = arith(binaryOpFor(op.kind), std::move(a), std::move(b), op.pos(), tokSpelling(op.kind));
   }
   return a;
 }
@@ -479,7 +479,7 @@ Val Parser::parseAdditive() {
     Token op = tok();
     pos_++;
     Val b = parseMultiplicative();
-    a = arith(binaryOpFor(op.kind), a, b, op.pos(), tokSpelling(op.kind));
+    a = arith(binaryOpFor(op.kind), std::move(a), std::move(b), op.pos(), tokSpelling(op.kind));
   }
   return a;
 }
@@ -490,7 +490,7 @@ Val Parser::parseMultiplicative() {
     Token op = tok();
     pos_++;
     Val b = parseUnary();
-    a = arith(binaryOpFor(op.kind), a, b, op.pos(), tokSpelling(op.kind));
+    a = arith(binaryOpFor(op.kind), std::move(a), std::move(b), op.pos(), tokSpelling(op.kind));
   }
   return a;
 }

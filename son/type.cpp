@@ -46,6 +46,23 @@ std::vector<const Type*>& creationOrder() {
   return order;
 }
 
+// The parser and the peepholes ask for the same few integer ranges (0, 1,
+// bool, small constants) hundreds of thousands of times: a direct-mapped
+// cache in front of the table answers those without hashing a Key. Like
+// the table, it serves one thread at a time (code generation's workers
+// make no types); releasing types empties it.
+struct IntCacheEntry {
+  int64_t lo, hi;
+  const Type* type;  // null: empty
+};
+constexpr size_t kIntCacheSize = 1024;
+IntCacheEntry intCache[kIntCacheSize];
+
+size_t intCacheSlot(int64_t lo, int64_t hi) {
+  uint64_t h = (uint64_t(lo) * 0x9E3779B97F4A7C15ull) ^ (uint64_t(hi) * 0xC2B2AE3D27D4EB4Full);
+  return size_t(h >> 54) & (kIntCacheSize - 1);
+}
+
 }  // namespace
 
 struct Type::Common {
@@ -81,6 +98,8 @@ size_t Type::internedCount() {
 
 void Type::releaseInternedSince(size_t count) {
   auto& order = creationOrder();
+  if (order.size() > count)
+    for (IntCacheEntry& e : intCache) e.type = nullptr;
   while (order.size() > count) {
     const Type* ty = order.back();
     table().erase(Key{ty->kind_, ty->lo_, ty->hi_, ty->fun_, ty->elems_});
@@ -95,7 +114,11 @@ const Type* Type::xctrl() { return common().xctrl; }
 const Type* Type::mem() { return common().mem; }
 const Type* Type::intRange(int64_t lo, int64_t hi) {
   if (lo > hi) return intTop();
-  return intern(TKind::Int, lo, hi, 0, {});
+  IntCacheEntry& e = intCache[intCacheSlot(lo, hi)];
+  if (e.type && e.lo == lo && e.hi == hi) return e.type;
+  const Type* t = intern(TKind::Int, lo, hi, 0, {});
+  e = {lo, hi, t};
+  return t;
 }
 const Type* Type::intTop() { return common().intTop; }
 const Type* Type::intBot() { return common().intBot; }
