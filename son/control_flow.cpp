@@ -46,8 +46,13 @@ ControlFlow::ControlFlow(const Graph& g) : index_(g.size(), -1) {
   // Iterative DFS for the post-order; each node's successors computed once,
   // kept flat by discovery number: those of d are succ[succAt[d] ..
   // succAt[d + 1]). index_ holds discovery numbers until the order is known.
+  // Each edge's target is also kept by its discovery number (succDisc):
+  // the passes below then index small arrays instead of loading the node
+  // and a slot of the graph-sized index_ again (two cache misses per edge
+  // in a big function).
   std::vector<Node*> succ, found;
-  std::vector<int> post;  // discovery numbers
+  std::vector<int> post;      // discovery numbers
+  std::vector<int> succDisc;  // succ[k]'s discovery number
   std::vector<uint32_t> succAt{0};
   std::vector<std::pair<int, uint32_t>> stack;
   auto discover = [&](Node* n) {
@@ -55,8 +60,10 @@ ControlFlow::ControlFlow(const Graph& g) : index_(g.size(), -1) {
     index_[n->id] = d;
     found.push_back(n);
     appendSuccessors(n, succ);
+    succDisc.resize(succ.size(), -1);
     succAt.push_back(uint32_t(succ.size()));
     stack.push_back({d, succAt[size_t(d)]});
+    return d;
   };
   discover(fun);
   while (!stack.empty()) {
@@ -64,7 +71,9 @@ ControlFlow::ControlFlow(const Graph& g) : index_(g.size(), -1) {
     if (at < succAt[size_t(d) + 1]) {
       stack.back().second++;
       Node* s = succ[at];
-      if (index_[s->id] < 0) discover(s);
+      int sd = index_[s->id];
+      if (sd < 0) sd = discover(s);  // (which grows succDisc)
+      succDisc[at] = sd;
     } else {
       post.push_back(d);
       stack.pop_back();
@@ -72,9 +81,11 @@ ControlFlow::ControlFlow(const Graph& g) : index_(g.size(), -1) {
   }
   size_t n = post.size();
   std::vector<int> discAt(n);  // by position in rpo_
+  std::vector<int> posOf(n);   // by discovery number: the position
   rpo_.resize(n);
   for (size_t i = 0; i < n; i++) {
     discAt[i] = post[n - 1 - i];
+    posOf[size_t(discAt[i])] = int(i);
     rpo_[i] = found[size_t(discAt[i])];
   }
   for (size_t i = 0; i < n; i++) index_[rpo_[i]->id] = int(i);
@@ -82,14 +93,14 @@ ControlFlow::ControlFlow(const Graph& g) : index_(g.size(), -1) {
   std::vector<uint32_t> predStart(n + 1, 0);
   for (size_t i = 0; i < n; i++) {
     size_t d = size_t(discAt[i]);
-    for (size_t k = succAt[d]; k < succAt[d + 1]; k++) predStart[size_t(index_[succ[k]->id]) + 1]++;
+    for (size_t k = succAt[d]; k < succAt[d + 1]; k++) predStart[size_t(posOf[size_t(succDisc[k])]) + 1]++;
   }
   for (size_t i = 0; i < n; i++) predStart[i + 1] += predStart[i];
   std::vector<int> preds(predStart[n]);
   std::vector<uint32_t> fill(predStart.begin(), predStart.end() - 1);
   for (size_t i = 0; i < n; i++) {
     size_t d = size_t(discAt[i]);
-    for (size_t k = succAt[d]; k < succAt[d + 1]; k++) preds[fill[size_t(index_[succ[k]->id])]++] = int(i);
+    for (size_t k = succAt[d]; k < succAt[d + 1]; k++) preds[fill[size_t(posOf[size_t(succDisc[k])])]++] = int(i);
   }
   tree_ = DomTree(computeIdoms(predStart, preds));
   // Children in increasing position, so each list is in reverse post-order.
