@@ -162,6 +162,25 @@ bool UnitLowering::lowerInParallel(const std::vector<size_t>& funs,
     }
     counts[size_t(w)] = workCounters();
   });
+  // However this function is left, the workers stop before they are joined.
+  struct StopWorkers {
+    std::mutex& mu;
+    std::condition_variable& cv;
+    bool& stop;
+    WorkerThreads& threads;
+    bool stopped = false;
+    void now() {
+      if (stopped) return;
+      stopped = true;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        stop = true;
+        cv.notify_all();
+      }
+      threads.join();
+    }
+    ~StopWorkers() { now(); }
+  } stopper{mu, cv, stop, threads};
   bool ok = true;
   std::exception_ptr error;
   for (size_t k = 0; k < n && ok && !error; k++) {
@@ -197,12 +216,7 @@ bool UnitLowering::lowerInParallel(const std::vector<size_t>& funs,
     handedOn = k + 1;
     cv.notify_all();
   }
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    stop = true;
-    cv.notify_all();
-  }
-  threads.join();
+  stopper.now();
   for (const IselContext& cx : contexts) cx_.merge(cx);
   for (const WorkCounters& c : counts) workCounters().add(c);
   if (error) std::rethrow_exception(error);
