@@ -1,6 +1,7 @@
 // Whole-unit lowering: graph -> MIR module, whole or function by function.
 #include "codegen/lower.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -132,7 +133,8 @@ bool UnitLowering::lowerInParallel(const std::vector<size_t>& funs,
     bool done = false;
   };
   const size_t n = funs.size();
-  const int workers = opts_.jobs - 1;
+  // No more workers than functions for them (each reserves a large stack).
+  const int workers = int(std::min(size_t(opts_.jobs - 1), n - 1));
   const size_t window = 4 * size_t(opts_.jobs);
   std::vector<Slot> slots(n);
   std::mutex mu;
