@@ -4,6 +4,7 @@
 // kept; a sink that stops or throws stops the workers.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "codegen/lower.h"
 #include "codegen/worker_threads.h"
+#include "lexer/diag.h"
 #include "lexer/work_counters.h"
 #include "test/unit/optimized_program.h"
 
@@ -109,6 +111,44 @@ TEST_CASE("a sink that stops or throws stops the lowering", "[lower][jobs]") {
     }),
                       "sink failed");
     CHECK(calls == 3);
+  }
+}
+
+TEST_CASE("a function that fails to lower is reported in its turn", "[lower][jobs]") {
+  // g7's Return made unreachable: gcm refuses it. Workers may get to later
+  // functions first; the error still comes after the functions before g7
+  // reached the sink, and it names g7, as on one thread.
+  std::string src = program(20);
+  for (int jobs : {1, 2, 4}) {
+    INFO("jobs " << jobs);
+    Unit u;
+    optimizeProgram(u, src);
+    int bad = simplec::test::functionIndex(u, "g7");
+    Graph& g = *u.graph(bad);
+    Node* ret = u.funs[size_t(bad)].ret;
+    REQUIRE(ret);
+    g.setDef(ret, 0, g.make(Op::Region, {nullptr, g.con(Type::xctrl())}, Type::ctrl()));
+    LowerOptions lo;
+    lo.dropGraphs = true;
+    lo.jobs = jobs;
+    UnitLowering l(u, "t.smp", lo);
+    std::vector<std::string> names = l.functionNames();
+    std::vector<std::string> seen;
+    std::string what;
+    try {
+      l.lowerFunctions([&](mir::MFunction&& f) {
+        seen.push_back(f.name);
+        return true;
+      });
+    } catch (const InternalError& e) {
+      what = e.what();
+    }
+    CHECK(what.find("function 'g7'") != std::string::npos);
+    size_t before = size_t(std::find(names.begin(), names.end(), "g7") - names.begin());
+    REQUIRE(before >= 7);  // g0..g6 at least come first
+    REQUIRE(before < names.size());
+    REQUIRE(seen.size() == before);
+    for (size_t i = 0; i < seen.size(); i++) CHECK(seen[i] == names[i]);
   }
 }
 
