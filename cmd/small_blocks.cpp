@@ -15,14 +15,15 @@
 // a phase dropped serves the next phase's sizes (as malloc's would).
 // Blocks carry no header: the range tells a small block from malloc's, the
 // chunk tells its class, so unsized deletes work and a 24-byte request takes
-// 32 bytes as in malloc. One lock guards it all: held for a few dozen
-// instructions, it is mostly uncontended even with -j's code-generation
-// threads, and a thread that finds it taken spins briefly, then yields (on
+// 32 bytes as in malloc. Each thread keeps a few free blocks per class
+// (ThreadCache below), so most requests take no lock; one lock guards the
+// chunks, and a thread that finds it taken spins briefly, then yields (on
 // a virtual machine the holder may have lost its processor, and spinning
 // on would only delay it). Sanitizer builds keep the library's operators,
 // whose checks they need.
 #include "cmd/small_blocks.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
 
@@ -152,39 +153,32 @@ bool isSmallBlock(const void* p) {
   return b && c >= b && c < b + kRange;
 }
 
-void* allocate(size_t n) {
-  if (n == 0) n = 1;
-  if (n > kMaxSmall) return std::malloc(n);
-  size_t cls = classOf(n), size = classBytes(cls);
-  {
-    Guard g;
-    if (!reserved) reserve();
-    char* b = base.load(std::memory_order_relaxed);
-    uint32_t k = b ? roomFor(cls) : kChunks;
-    if (k < kChunks) {
-      Chunk& c = chunks[k];
-      void* p;
-      if (c.free) {
-        p = c.free;
-        c.free = c.free->next;
-      } else {
-        p = b + (size_t(k) << kChunkShift) + c.bump;
-        c.bump += uint32_t(size);
-      }
-      c.used++;
-      if (!c.free && c.bump + size > kChunk) unlinkRoomy(k);
-      return p;
-    }
+namespace {
+
+// One block of class cls, or null when the range is used up (or could not
+// be reserved). Under the lock.
+void* takeLocked(size_t cls) {
+  if (!reserved) reserve();
+  char* b = base.load(std::memory_order_relaxed);
+  uint32_t k = b ? roomFor(cls) : kChunks;
+  if (k >= kChunks) return nullptr;
+  size_t size = classBytes(cls);
+  Chunk& c = chunks[k];
+  void* p;
+  if (c.free) {
+    p = c.free;
+    c.free = c.free->next;
+  } else {
+    p = b + (size_t(k) << kChunkShift) + c.bump;
+    c.bump += uint32_t(size);
   }
-  return std::malloc(n);
+  c.used++;
+  if (!c.free && c.bump + size > kChunk) unlinkRoomy(k);
+  return p;
 }
 
-void release(void* p) {
-  if (!isSmallBlock(p)) {
-    std::free(p);
-    return;
-  }
-  Guard g;
+// A small block back to its chunk. Under the lock.
+void giveLocked(void* p) {
   uint32_t k = uint32_t(size_t(static_cast<char*>(p) - base.load(std::memory_order_relaxed)) >> kChunkShift);
   Chunk& c = chunks[k];
   Free* f = static_cast<Free*>(p);
@@ -199,7 +193,131 @@ void release(void* p) {
   if (!c.listed) linkRoomy(k);
 }
 
+// Each thread keeps a few free blocks of each class, so that most requests
+// take no lock: a compile makes millions of them, and with -j's threads
+// every locked one moves the lock's cache line between processors. A
+// thread takes blocks from the chunks a batch at a time (about 8 KiB) and
+// gives a batch back when it holds twice that. Blocks in a cache still
+// count as used in their chunks. The cache is plain data (constant-
+// initialized, no destructor: operator new may run while a thread's other
+// objects are destroyed); a thread-exit hook gives its blocks back and
+// sends the thread's later requests straight to the chunks.
+struct ThreadCache {
+  Free* head[kClasses];
+  uint16_t count[kClasses];
+  bool hooked;  // the exit hook is set
+  bool closed;  // the thread is ending: no more caching
+};
+thread_local ThreadCache cache;
+
+size_t batchOf(size_t cls) {
+  size_t n = 8192 / classBytes(cls);
+  return n < 1 ? 1 : n > 32 ? 32 : n;
+}
+
+void flush(ThreadCache& tc) {
+  Guard g;
+  for (size_t cls = 0; cls < kClasses; cls++) {
+    while (Free* f = tc.head[cls]) {
+      tc.head[cls] = f->next;
+      giveLocked(f);
+    }
+    tc.count[cls] = 0;
+  }
+}
+
+pthread_key_t exitKey;
+pthread_once_t exitKeyOnce = PTHREAD_ONCE_INIT;
+
+void atThreadExit(void* p) {
+  ThreadCache& tc = *static_cast<ThreadCache*>(p);
+  flush(tc);
+  tc.closed = true;
+}
+
+// False when the thread's cache cannot be used (it is ending, or the exit
+// hook could not be set).
+bool hook(ThreadCache& tc) {
+  if (tc.closed) return false;
+  if (!tc.hooked) {
+    pthread_once(&exitKeyOnce, [] {
+      if (pthread_key_create(&exitKey, atThreadExit) != 0) exitKey = pthread_key_t(-1);
+    });
+    if (exitKey == pthread_key_t(-1) || pthread_setspecific(exitKey, &tc) != 0) {
+      tc.closed = true;
+      return false;
+    }
+    tc.hooked = true;
+  }
+  return true;
+}
+
+}  // namespace
+
+void* allocate(size_t n) {
+  if (n == 0) n = 1;
+  if (n > kMaxSmall) return std::malloc(n);
+  size_t cls = classOf(n);
+  ThreadCache& tc = cache;
+  if (Free* f = tc.head[cls]) {
+    tc.head[cls] = f->next;
+    tc.count[cls]--;
+    return f;
+  }
+  void* p;
+  {
+    Guard g;
+    p = takeLocked(cls);
+    if (p && hook(tc)) {
+      // One for the caller, the rest of a batch for the next requests.
+      for (size_t i = 1; i < batchOf(cls); i++) {
+        void* q = takeLocked(cls);
+        if (!q) break;
+        Free* f = static_cast<Free*>(q);
+        f->next = tc.head[cls];
+        tc.head[cls] = f;
+        tc.count[cls]++;
+      }
+    }
+  }
+  return p ? p : std::malloc(n);
+}
+
+void release(void* p) {
+  if (!isSmallBlock(p)) {
+    std::free(p);
+    return;
+  }
+  // The chunk of a block in use keeps its class: no lock needed to read it.
+  uint32_t k = uint32_t(size_t(static_cast<char*>(p) - base.load(std::memory_order_relaxed)) >> kChunkShift);
+  size_t cls = chunks[k].cls;
+  ThreadCache& tc = cache;
+  if (tc.hooked && !tc.closed) {
+    Free* f = static_cast<Free*>(p);
+    f->next = tc.head[cls];
+    tc.head[cls] = f;
+    if (++tc.count[cls] <= 2 * batchOf(cls)) return;
+    // Too many: a batch goes back to the chunks.
+    Guard g;
+    for (size_t i = batchOf(cls); i > 0; i--) {
+      Free* x = tc.head[cls];
+      tc.head[cls] = x->next;
+      tc.count[cls]--;
+      giveLocked(x);
+    }
+    return;
+  }
+  Guard g;
+  giveLocked(p);
+}
+
+void flushThreadCache() {
+  ThreadCache& tc = cache;
+  if (tc.hooked) flush(tc);
+}
+
 size_t chunksInUse() {
+  flushThreadCache();
   Guard g;
   size_t n = fresh;
   for (uint32_t k = pool; k; k = chunks[k - 1].next) n--;

@@ -22,8 +22,11 @@ void* allocate(size_t n);
 void release(void* p);
 // True if p lies in the reserved range (a small block, not malloc's).
 bool isSmallBlock(const void* p);
-// Chunks holding at least one block now (for tests: emptied chunks go back
-// to a pool that any class takes from).
+// Gives the calling thread's cached free blocks back to their chunks.
+void flushThreadCache();
+// Chunks holding at least one block now, after the calling thread's cache
+// went back (for tests: emptied chunks go back to a pool that any class
+// takes from).
 size_t chunksInUse();
 // Chunks ever taken from the reserved range.
 size_t chunksEverUsed();

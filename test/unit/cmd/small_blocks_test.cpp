@@ -1,6 +1,7 @@
 // The compiler's operator new (cmd/small_blocks.h): size classes that fit,
 // blocks that are apart, aligned and reused, chunks that go back to a pool
-// every class takes from, and blocks freed on another thread.
+// every class takes from, blocks freed on another thread, and the blocks
+// a thread keeps for itself given back when it ends.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -93,4 +94,27 @@ TEST_CASE("small_blocks: a block made on one thread is freed on another", "[cmd]
   });
   u.join();
   for (int i = 0; i < 100; i++) CHECK(v[size_t(i)].back() == i);
+}
+
+TEST_CASE("small_blocks: a thread's cached blocks go back when it ends", "[cmd][small_blocks]") {
+  void* probe = allocate(64);
+  bool reserved = isSmallBlock(probe);
+  release(probe);
+  if (!reserved) return;
+  size_t inUse = chunksInUse();
+  // Each class keeps a few freed blocks in the thread's cache, in a chunk
+  // of its own: kept after the thread, they would hold a chunk per class.
+  std::thread t([] {
+    for (size_t cls = 0; cls < kClasses; cls++) {
+      std::vector<void*> v;
+      for (int i = 0; i < 100; i++) v.push_back(allocate(classBytes(cls)));
+      for (void* p : v) release(p);
+    }
+  });
+  t.join();
+  CHECK(chunksInUse() <= inUse + 2);
+  // The same on this thread, made explicit.
+  for (size_t cls = 0; cls < kClasses; cls++) release(allocate(classBytes(cls)));
+  flushThreadCache();
+  CHECK(chunksInUse() <= inUse + 2);
 }
