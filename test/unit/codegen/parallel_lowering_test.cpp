@@ -39,6 +39,20 @@ std::string program(int n) {
   return s + "return s & 127;\n";
 }
 
+// Lowering as the driver does it: graphs dropped as functions are done.
+LowerOptions oneByOne(int jobs) {
+  LowerOptions lo;
+  lo.dropGraphs = true;
+  lo.jobs = jobs;
+  return lo;
+}
+
+// The sink saw the first functions of the unit, in order.
+void checkFirstOf(const std::vector<std::string>& seen, const std::vector<std::string>& names) {
+  REQUIRE(seen.size() <= names.size());
+  for (size_t i = 0; i < seen.size(); i++) CHECK(seen[i] == names[i]);
+}
+
 struct Lowered {
   std::string text;  // the module as --emit=mir prints it
   WorkCounters counts;
@@ -47,10 +61,7 @@ struct Lowered {
 Lowered lower(const std::string& src, int jobs) {
   Unit u;
   optimizeProgram(u, src);
-  LowerOptions lo;
-  lo.allocate = true;
-  lo.dropGraphs = true;
-  lo.jobs = jobs;
+  LowerOptions lo = oneByOne(jobs);
   WorkCounters before = workCounters();
   Lowered r;
   r.text = mir::print(lowerUnit(u, "t.smp", lo));
@@ -87,11 +98,8 @@ TEST_CASE("a sink that stops or throws stops the lowering", "[lower][jobs]") {
     INFO("jobs " << jobs);
     Unit u;
     optimizeProgram(u, src);
-    LowerOptions lo;
-    lo.dropGraphs = true;
-    lo.jobs = jobs;
-    UnitLowering l(u, "t.smp", lo);
-    std::vector<std::string> names = l.functionNames();
+    UnitLowering l(u, "t.smp", oneByOne(jobs));
+    std::vector<std::string> names = l.functionNames();  // before graphs go
     std::vector<std::string> seen;
     bool all = l.lowerFunctions([&](mir::MFunction&& f) {
       seen.push_back(f.name);
@@ -99,11 +107,11 @@ TEST_CASE("a sink that stops or throws stops the lowering", "[lower][jobs]") {
     });
     CHECK_FALSE(all);
     REQUIRE(seen.size() == 5);
-    for (size_t i = 0; i < seen.size(); i++) CHECK(seen[i] == names[i]);
+    checkFirstOf(seen, names);
 
     Unit u2;
     optimizeProgram(u2, src);
-    UnitLowering l2(u2, "t.smp", lo);
+    UnitLowering l2(u2, "t.smp", oneByOne(jobs));
     size_t calls = 0;
     CHECK_THROWS_WITH(l2.lowerFunctions([&](mir::MFunction&&) -> bool {
       if (++calls == 3) throw std::runtime_error("sink failed");
@@ -128,10 +136,7 @@ TEST_CASE("a function that fails to lower is reported in its turn", "[lower][job
     Node* ret = u.funs[size_t(bad)].ret;
     REQUIRE(ret);
     g.setDef(ret, 0, g.make(Op::Region, {nullptr, g.con(Type::xctrl())}, Type::ctrl()));
-    LowerOptions lo;
-    lo.dropGraphs = true;
-    lo.jobs = jobs;
-    UnitLowering l(u, "t.smp", lo);
+    UnitLowering l(u, "t.smp", oneByOne(jobs));
     std::vector<std::string> names = l.functionNames();
     std::vector<std::string> seen;
     std::string what;
@@ -148,7 +153,7 @@ TEST_CASE("a function that fails to lower is reported in its turn", "[lower][job
     REQUIRE(before >= 7);  // g0..g6 at least come first
     REQUIRE(before < names.size());
     REQUIRE(seen.size() == before);
-    for (size_t i = 0; i < seen.size(); i++) CHECK(seen[i] == names[i]);
+    checkFirstOf(seen, names);
   }
 }
 
