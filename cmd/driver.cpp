@@ -482,7 +482,7 @@ class Driver {
     lo.jumpTables = po.optLevel > 0;
     lo.splitSpilled = po.optLevel > 0;
     lo.timer = po.timer;
-    lo.jobs = o_.jobs > 0 ? o_.jobs : availableCores();
+    lo.jobs = o_.jobs > 0 ? o_.jobs : std::min(availableCores(), kMaxJobs);
     UnitLowering lowering(g, displayName(path), lo);
     mir::MModule& m = lowering.module();
     if (o_.debugInfo) {

@@ -21,7 +21,8 @@ struct Input {
   bool isFile() const { return linkerArgs.empty(); }
 };
 
-// -j's largest value: more threads than functions would only wait.
+// -j's largest value, and the default's on a machine with more processors:
+// parsing and optimization stay on one thread, so more would mostly wait.
 constexpr int kMaxJobs = 256;
 
 struct DriverOptions {

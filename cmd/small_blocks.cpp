@@ -227,6 +227,7 @@ void flush(ThreadCache& tc) {
 }
 
 pthread_key_t exitKey;
+bool exitKeyMade = false;  // set once, under exitKeyOnce
 pthread_once_t exitKeyOnce = PTHREAD_ONCE_INIT;
 
 void atThreadExit(void* p) {
@@ -240,10 +241,8 @@ void atThreadExit(void* p) {
 bool hook(ThreadCache& tc) {
   if (tc.closed) return false;
   if (!tc.hooked) {
-    pthread_once(&exitKeyOnce, [] {
-      if (pthread_key_create(&exitKey, atThreadExit) != 0) exitKey = pthread_key_t(-1);
-    });
-    if (exitKey == pthread_key_t(-1) || pthread_setspecific(exitKey, &tc) != 0) {
+    pthread_once(&exitKeyOnce, [] { exitKeyMade = pthread_key_create(&exitKey, atThreadExit) == 0; });
+    if (!exitKeyMade || pthread_setspecific(exitKey, &tc) != 0) {
       tc.closed = true;
       return false;
     }

@@ -9,8 +9,9 @@ namespace simplec {
 
 namespace {
 
-// Generous, and only reserved: code generation recurses little, but a deep
-// expression's instruction selection may (its depth is bounded by the parser).
+// Generous, and only reserved (untouched pages cost no memory): code
+// generation is not known to recurse deeply, but an overflow here would be
+// a crash where the compile thread's 1 GiB would have sufficed.
 constexpr size_t kStackBytes = size_t(256) << 20;
 
 }  // namespace
