@@ -2,6 +2,7 @@
 // driver on a thread with a large stack, and is the last line of defence:
 // any internal failure, even a crash signal, becomes "internal compiler
 // error" and exit status 70.
+#include <malloc.h>
 #include <pthread.h>
 
 #include <csignal>
@@ -53,6 +54,11 @@ void installCrashHandlers() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // One malloc heap for every thread. Blocks past small_blocks' sizes come
+  // from malloc, and with an arena per thread what a code generation worker
+  // frees stays in its own arena, out of the other threads' reach: 10% more
+  // peak memory with -j2 on a large program, for no measurable speed.
+  mallopt(M_ARENA_MAX, 1);
   installCrashHandlers();
   installSignalCleanup();
   DriverOptions o;
