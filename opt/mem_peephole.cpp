@@ -6,6 +6,7 @@
 // each class has its own memory chain.
 #include "lexer/work_counters.h"
 #include "opt/peephole.h"
+#include "son/merge_mem.h"
 #include "son/unit.h"
 #include "son/mem_access.h"
 
@@ -18,19 +19,12 @@ bool isIntCon(const Node* n) { return n && n->op == Op::Con && n->type->isInt() 
 bool isStringCon(const Node* n) { return n && n->op == Op::Con && n->type->isPtr() && n->type->fun() >= 0; }
 Node* untruncated(Node* v, int size);
 
-// The memory of alias class k in all memory `mm` (a MergeMem: class k is
-// input k + 1, the base input 1).
-Node* classOf(Node* mm, int k) {
-  size_t i = size_t(k) + 1;
-  return i < mm->in.size() && mm->in[i] ? mm->in[i] : mm->in[1];
-}
-
 // An access given all memory (an inlined callee's, whose memory was the
 // call's) takes just its own class.
 bool narrowMemory(Graph& g, Node* n, int alias) {
   Node* mem = n->in[1];
   if (!mem || mem->op != Op::MergeMem || alias <= 0) return false;
-  g.setDef(n, 1, classOf(mem, alias));
+  g.setDef(n, 1, mergeMemOf(mem, alias));
   return true;
 }
 }  // namespace
@@ -135,32 +129,36 @@ Node* Peephole::idealizeStore(Node* n) {
 }
 
 Node* Peephole::idealizeMergeMem(Node* n) {
+  const std::vector<int>& cs = mergeMemClasses(n);
+  std::vector<std::pair<int, Node*>> own;
   // A MergeMem over a MergeMem (an inlined callee's memory over the
-  // caller's) is one MergeMem.
-  Node* inner = n->in[1];
-  if (inner->op == Op::MergeMem && inner != n) {
-    std::vector<Node*> ins{nullptr, inner->in[1]};
-    size_t k = std::max(n->in.size(), inner->in.size());
-    for (size_t i = 2; i < k; i++) {
-      Node* x = i < n->in.size() ? n->in[i] : nullptr;
-      if (!x && i < inner->in.size()) x = inner->in[i];
-      ins.push_back(x);
+  // caller's) is one MergeMem: the outer one's classes over the inner's.
+  Node* base = n->in[1];
+  if (base->op == Op::MergeMem && base != n) {
+    const std::vector<int>& inner = mergeMemClasses(base);
+    size_t i = 0, j = 0;
+    while (i < cs.size() || j < inner.size()) {
+      if (j == inner.size() || (i < cs.size() && cs[i] <= inner[j])) {
+        if (j < inner.size() && cs[i] == inner[j]) j++;
+        own.push_back({cs[i], n->in[2 + i]});
+        i++;
+      } else {
+        own.push_back({inner[j], base->in[2 + j]});
+        j++;
+      }
     }
-    return make(Op::MergeMem, ins);
+    base = base->in[1];
+  } else {
+    for (size_t i = 0; i < cs.size(); i++) own.push_back({cs[i], n->in[2 + i]});
   }
   // Classes equal to the base are the base; with none left, just the base.
-  bool changed = false;
-  for (size_t i = 2; i < n->in.size(); i++)
-    if (n->in[i] && n->in[i] == n->in[1]) {
-      g_.setDef(n, i, nullptr);
-      changed = true;
-    }
-  while (n->in.size() > 2 && !n->in.back()) {
-    g_.delDef(n, n->in.size() - 1);
-    changed = true;
-  }
-  if (n->in.size() == 2) return n->in[1];
-  return changed ? n : nullptr;
+  size_t before = own.size();
+  own.erase(std::remove_if(own.begin(), own.end(), [&](const auto& c) { return c.second == base; }), own.end());
+  if (own.empty()) return base;
+  if (base == n->in[1] && own.size() == before) return nullptr;
+  Node* m = makeMergeMem(g_, base, own);
+  m->pos = at_;
+  return run(m);
 }
 
 Node* Peephole::idealizeBoundsCheck(Node* n) {

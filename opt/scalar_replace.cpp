@@ -11,6 +11,7 @@
 #include "son/compute.h"
 #include "lexer/diag.h"
 #include "son/mem_access.h"
+#include "son/merge_mem.h"
 #include "son/verify.h"
 
 namespace simplec {
@@ -123,10 +124,7 @@ class Allocation {
   // change this object's fields (another object's store or allocation, a
   // call, which cannot reach this object); null when unknown.
   Node* through(Node* mem, int alias) {
-    if (mem->op == Op::MergeMem) {
-      size_t i = size_t(alias) + 1;
-      return i < mem->in.size() && mem->in[i] ? mem->in[i] : mem->in[1];
-    }
+    if (mem->op == Op::MergeMem) return mergeMemOf(mem, alias);
     if (mem->op == Op::Store) return mem->in[1];
     if (mem->op == Op::Proj && mem->aux == 1 && mem->in[0]->op == Op::New) return mem->in[0]->in[1];
     if (mem->op == Op::Proj && mem->aux == 1 && mem->in[0]->op == Op::CallEnd) return mem->in[0]->in[0]->in[1];

@@ -2,10 +2,12 @@
 #include "parser/scope.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "lexer/diag.h"
 #include "lexer/work_counters.h"
 #include "son/compute.h"
+#include "son/merge_mem.h"
 #include "son/unit.h"
 
 namespace simplec {
@@ -64,6 +66,7 @@ void Scope::setOwn(int s, Node* v) {
   }
   where_.emplace(s, uint32_t(slots_.size()));
   slots_.push_back(s);
+  if (s < 0) classSlots_.push_back(s);
   g_->addDef(node, v);
 }
 
@@ -91,6 +94,10 @@ Node* Scope::read(int s) {
       Scope* head = x->parent_;
       SIMPLEC_CHECK(s < 2 || size_t(s - 2) < head->numVars_, "parser",
                     "variable " + std::to_string(s - 2) + " has no value in its loop");
+      if (head->foldsClass(s)) {
+        head->foldClass(s);
+        return read(kMemSlot);  // it shares the base, which carries it round
+      }
       return head->headPhi(s);
     }
   }
@@ -104,8 +111,12 @@ void Scope::write(int s, Node* v) {
   // their Phis first, so that the back edges have somewhere to go.
   if (s < 0) {
     // A class may read as the base below a call (no Phi made by reading):
-    // every open loop gets the class's own Phi.
-    for (Scope* b = enclosingLoopBody(); b; b = b->parent_->enclosingLoopBody()) b->parent_->headPhi(s);
+    // every open loop gets the class's own Phi, or carries it in the base.
+    for (Scope* b = enclosingLoopBody(); b; b = b->parent_->enclosingLoopBody()) {
+      Scope* head = b->parent_;
+      if (head->foldsClass(s)) head->foldClass(s);
+      else head->headPhi(s);
+    }
   } else {
     read(s);
   }
@@ -138,18 +149,50 @@ void Scope::setMemOf(int k, Node* m) { write(classSlot(k), m); }
 
 Node* Scope::allMem() {
   Node* base = mem();
-  std::vector<Node*> ins{nullptr, base};
-  size_t n = g_->unit().aliases.size();
-  bool any = false;
-  for (size_t k = 1; k < n; k++) {
-    Node* m = memOf(int(k));
-    if (m == base) m = nullptr;
-    ins.push_back(m);
-    any |= m != nullptr;
+  // The classes with a value of their own on the way up (older than a
+  // call's reset, none counts): every other class shares the base.
+  std::vector<int> classes;
+  for (Scope* x = this; x; x = x->parent_) {
+    workCounters().scopeReads += x->classSlots_.size();
+    for (int s : x->classSlots_)
+      if (x->where_.count(s)) classes.push_back(-s);
+    if (x->resetsMem_) break;
   }
-  if (!any) return base;
-  while (ins.back() == nullptr) ins.pop_back();
-  return peep_->run(g_->make(Op::MergeMem, ins, Type::mem()));
+  std::sort(classes.begin(), classes.end());
+  classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+  std::vector<std::pair<int, Node*>> own;
+  for (int k : classes) {
+    Node* m = memOf(k);
+    if (m != base) own.push_back({k, m});
+  }
+  // The loops this memory reaches without a call's reset between: a class
+  // touched later in their bodies goes round inside the base (foldsClass).
+  for (Scope* x = this; x; x = x->parent_) {
+    if (x->resetsMem_) break;
+    if (x->loopBody_) x->parent_->callReached_ = true;
+  }
+  if (own.empty()) return base;
+  return peep_->run(makeMergeMem(*g_, base, own));
+}
+
+bool Scope::foldsClass(int s) const {
+  if (s >= 0 || !callReached_) return false;
+  // A class with a value of its own at or above this head (before a call's
+  // reset) was read by every allMem that reached here: its Phi exists.
+  for (const Scope* x = this; x; x = x->parent_) {
+    if (x->where_.count(s)) {
+      SIMPLEC_CHECK(x == this, "parser", "memory class " + std::to_string(-s) + " missed by a call in a loop");
+      return false;
+    }
+    if (x->resetsMem_) break;
+  }
+  return true;
+}
+
+void Scope::foldClass(int s) {
+  if (std::find(foldedClasses_.begin(), foldedClasses_.end(), s) != foldedClasses_.end()) return;
+  foldedClasses_.push_back(s);
+  headPhi(kMemSlot);  // the base goes round with a Phi, to carry the class
 }
 
 void Scope::carryClasses() {
@@ -157,8 +200,11 @@ void Scope::carryClasses() {
   classesCarried_ = true;
   std::vector<int> classes;
   for (Scope* x = this; x; x = x->parent_) {
-    for (size_t k = 0; k < x->slots_.size(); k++)
-      if (x->slots_[k] < 0 && x->node->in[1 + k]) classes.push_back(x->slots_[k]);
+    workCounters().scopeReads += x->classSlots_.size();
+    for (int s : x->classSlots_) {
+      auto it = x->where_.find(s);
+      if (it != x->where_.end() && x->node->in[1 + it->second]) classes.push_back(s);
+    }
     if (x->resetsMem_) break;
   }
   for (int s : classes) headPhi(s);
@@ -169,8 +215,8 @@ void Scope::setAllMem(Node* m) {
   // own at their heads: after the call it is the base.
   read(kMemSlot);
   for (Scope* b = enclosingLoopBody(); b; b = b->parent_->enclosingLoopBody()) b->parent_->carryClasses();
-  for (int s : std::vector<int>(slots_))
-    if (s < 0) dropOwn(s);
+  for (int s : std::vector<int>(classSlots_)) dropOwn(s);
+  classSlots_.clear();
   resetsMem_ = true;
   setOwn(kMemSlot, m);
 }
@@ -274,6 +320,7 @@ void ScopeTable::kill(Scope* s) {
   while (!s->node->in.empty()) g.delDef(s->node, s->node->in.size() - 1);
   g.killIfUnused(s->node);
   s->slots_ = {};
+  s->classSlots_ = {};
   s->where_ = {};
   s->facts_ = {};
   s->paths_ = {};
@@ -292,8 +339,8 @@ Scope* ScopeTable::collapse(Scope* s) {
   p->setCtrl(s->ctrl());
   if (s->resetsMem_) {
     // A call in s: what p knew of the classes is older than it.
-    for (int slot : std::vector<int>(p->slots_))
-      if (slot < 0) p->dropOwn(slot);
+    for (int slot : std::vector<int>(p->classSlots_)) p->dropOwn(slot);
+    p->classSlots_.clear();
     p->resetsMem_ = true;
   }
   workCounters().scopeReads += s->slots_.size();
@@ -321,8 +368,9 @@ Node* ScopeTable::merge(Scope* s, Scope* that) {
     if (slot != 0 && !s->where_.count(slot)) slots.push_back(slot);
   if (s->resetsMem_ || that->resetsMem_) {
     for (Scope* x = s->parent_; x; x = x->parent_) {
-      for (int slot : x->slots_)
-        if (slot < 0 && std::find(slots.begin(), slots.end(), slot) == slots.end()) slots.push_back(slot);
+      workCounters().scopeReads += x->classSlots_.size();
+      for (int slot : x->classSlots_)
+        if (x->where_.count(slot) && std::find(slots.begin(), slots.end(), slot) == slots.end()) slots.push_back(slot);
       if (x->resetsMem_) break;
     }
   }
@@ -392,7 +440,30 @@ void ScopeTable::endLoop(Scope* head, Scope* back) {
     }
   }
   head->loopPhis_.clear();
-  for (size_t i = 0; i < phis.size(); i++) g.setDef(phis[i], 2, back->read(slots[i]));
+  // The classes folded into the base: their values at the back edge go
+  // round in the base's Phi, merged into the base there.
+  Node* baseBack = nullptr;
+  if (!head->foldedClasses_.empty()) {
+    std::vector<int> folded = head->foldedClasses_;
+    std::sort(folded.begin(), folded.end(), std::greater<int>());  // class 1 first
+    Node* bb = back->read(Scope::kMemSlot);
+    std::vector<std::pair<int, Node*>> carried;
+    for (int s : folded) {
+      Node* v = back->read(s);
+      if (v != bb) carried.push_back({-s, v});
+    }
+    if (!carried.empty()) {
+      baseBack = peep.run(makeMergeMem(g, bb, carried));
+      SIMPLEC_CHECK(std::find(slots.begin(), slots.end(), Scope::kMemSlot) != slots.end(), "parser",
+                    "a loop carries memory classes in a base memory without a Phi");
+    }
+  }
+  for (size_t i = 0; i < phis.size(); i++)
+    g.setDef(phis[i], 2, baseBack && slots[i] == Scope::kMemSlot ? baseBack : back->read(slots[i]));
+  // The head scope may head the next loop too: what it knew of this one goes.
+  head->callReached_ = false;
+  head->classesCarried_ = false;
+  head->foldedClasses_.clear();
   // Closed: reads through the body no longer make Phis at the head.
   SIMPLEC_CHECK(back->parent_ && back->parent_->loopBody_ && back->parent_->parent_ == head, "parser",
                 "a loop's back edge outside its body");

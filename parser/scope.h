@@ -16,7 +16,9 @@
 // touched yet gives the loop head a Phi for it (made then, not before), so
 // only variables the loop uses get Phis. Memory is split into alias classes
 // (son/mem_access.h): a class without its own value shares the base memory;
-// a call resets every class to the base.
+// a call resets every class to the base. A call takes all memory as the
+// base and the classes with values of their own, so its cost is what the
+// function touched, not how many classes the program has.
 #pragma once
 #include <functional>
 #include <map>
@@ -171,6 +173,13 @@ class Scope {
   // At this loop head: a Phi for every class with a value of its own (a
   // call in the loop makes them all the base).
   void carryClasses();
+  // At this loop head: class s, touched in the body for the first time,
+  // gets no Phi of its own when a call (or return) in the body already took
+  // all memory without it (see allMem): that call would miss the class's
+  // value from the iteration before. The class goes round the loop inside
+  // the base memory instead (endLoop).
+  bool foldsClass(int s) const;
+  void foldClass(int s);
   // The innermost loop body scope at or above this one (nullptr: none).
   Scope* enclosingLoopBody();
 
@@ -182,10 +191,15 @@ class Scope {
   bool loopBody_ = false;   // a loop body: its parent is the loop head
   bool resetsMem_ = false;  // a call here reset every class to the base
   bool classesCarried_ = false;  // loop head: carryClasses() done
+  bool callReached_ = false;     // loop head: all memory was taken in the body (allMem)
+  std::vector<int> foldedClasses_;  // loop head: classes going round inside the base
   std::vector<std::pair<int, Node*>> loopPhis_;  // loop head: (slot, Phi) made by headPhi, for endLoop
   int children_ = 0;        // live child scopes (a parent is frozen while it has any)
   size_t numVars_ = 0;
   std::vector<int> slots_;                   // slot of node->in[1 + k] (0: a dropped entry)
+  // The class slots among slots_, in the same order (dropped ones may stay
+  // until every class is dropped): walks over classes skip the variables.
+  std::vector<int> classSlots_;
   std::unordered_map<int, uint32_t> where_;  // slot -> index k in slots_
   std::unordered_map<int, bool> facts_;      // variable -> maybe null, where it changed here
   std::map<NullPath, bool> paths_;           // path -> non-null, where it changed here

@@ -10,15 +10,15 @@ void Unit::reset() {
   inlineSites.clear();
   strings.clear();
   aliases.assign(1, "header");
+  aliasIndex.clear();
   nodesMade = 0;
   debugTypes.clear();
 }
 
 int Unit::aliasClass(const std::string& key) {
-  for (size_t i = 1; i < aliases.size(); i++)
-    if (aliases[i] == key) return int(i);
-  aliases.push_back(key);
-  return int(aliases.size()) - 1;
+  auto [it, added] = aliasIndex.emplace(key, int(aliases.size()));
+  if (added) aliases.push_back(key);
+  return it->second;
 }
 
 Graph& Unit::newGraph(int f) {

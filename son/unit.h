@@ -5,6 +5,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "son/graph.h"
@@ -65,6 +66,8 @@ class Unit {
   std::vector<std::string> aliases{"header"};
   // The class named `key`, registered on first use (index >= 1).
   int aliasClass(const std::string& key);
+  // aliases' indices by name (a program may have thousands of classes).
+  std::unordered_map<std::string, int> aliasIndex;
 
   // A fresh graph (Start and Stop) for function f, replacing any it had.
   Graph& newGraph(int f);

@@ -6,6 +6,7 @@
 
 #include "son/compute.h"
 #include "son/mem_access.h"
+#include "son/merge_mem.h"
 
 namespace simplec {
 
@@ -132,10 +133,15 @@ std::vector<std::string> verify(const Graph& g) {
     if (isVecOp(n->op) && n->op != Op::VSplat && !isUnaryVecOp(n->op) &&
         (n->in.size() != 3 || !isVec(n->in[1]) || !isVec(n->in[2])))
       errs.push_back(nodeRef(n) + " must have two f64x2 inputs");
-    if (n->op == Op::MergeMem)
+    if (n->op == Op::MergeMem) {
       for (size_t i = 1; i < n->in.size(); i++)
-        if ((i == 1 || n->in[i]) && !isMem(n->in[i]))
+        if (!isMem(n->in[i]))
           errs.push_back(nodeRef(n) + ": input " + std::to_string(i) + " is not memory" + typeOfInput(n->in[i]));
+      const std::vector<int>& cs = mergeMemClasses(n);
+      if (n->in.size() != 2 + cs.size())
+        errs.push_back(nodeRef(n) + " has " + std::to_string(n->in.size()) + " inputs for " +
+                       std::to_string(cs.size()) + " classes");
+    }
     // Monotone types.
     if (!n->type) {
       errs.push_back(nodeRef(n) + " has no type");

@@ -9,6 +9,7 @@
 #include "lexer/diag.h"
 #include "opt/peephole.h"
 #include "parser/parser.h"
+#include "son/merge_mem.h"
 #include "son/mem_access.h"
 #include "test/unit/son/graph_builder.h"
 
@@ -229,7 +230,7 @@ TEST_CASE("mem: a store whose memory is also read stays behind the later store",
 
 TEST_CASE("mem: MergeMem drops classes equal to the base and folds to it", "[opt][mem]") {
   Fixture f;
-  Node* mm = f.g.make(Op::MergeMem, {nullptr, f.b.mem, f.b.mem}, Type::mem());
+  Node* mm = makeMergeMem(f.g, f.b.mem, {{1, f.b.mem}});
   Node* r = f.rewriteReturned(mm, f.v(), mm);
   CHECK(r == f.b.mem);
 }
@@ -259,14 +260,11 @@ TEST_CASE("mem: loads of different element types use different memory", "[opt][m
   CHECK(sontest::liveOfKind(g, Op::Load).empty());
 }
 
-TEST_CASE("mem: an access given all memory takes its own class (input class + 1)", "[opt][mem]") {
+TEST_CASE("mem: an access given all memory takes its own class", "[opt][mem]") {
   // As after inlining: a store whose memory is the caller's MergeMem.
   Fixture f;
   Node* st0 = f.b.store(f.a.ctrl, f.a.mem, f.a.ptr, f.off(0), f.v(), intAccess(f.cls));
-  std::vector<Node*> ins{nullptr, f.b.mem};
-  while (ins.size() < size_t(f.cls) + 1) ins.push_back(nullptr);
-  ins.push_back(st0);  // class f.cls
-  Node* mm = f.g.make(Op::MergeMem, ins, Type::mem());
+  Node* mm = makeMergeMem(f.g, f.b.mem, {{f.cls, st0}});
   Node* ld = f.b.load(f.a.ctrl, mm, f.a.ptr, f.off(0), intAccess(f.cls));
   // Narrowed to st0's memory, then forwarded from it.
   CHECK(f.rewriteReturned(mm, ld, ld) == f.v());
@@ -275,16 +273,35 @@ TEST_CASE("mem: an access given all memory takes its own class (input class + 1)
 TEST_CASE("mem: a MergeMem over a MergeMem is one MergeMem", "[opt][mem]") {
   Fixture f;
   Node* st0 = f.b.store(f.a.ctrl, f.a.mem, f.a.ptr, f.off(0), f.v(), intAccess(f.cls));
-  std::vector<Node*> inner{nullptr, f.b.mem};
-  while (inner.size() < size_t(f.cls) + 1) inner.push_back(nullptr);
-  inner.push_back(f.a.mem);
-  Node* in = f.g.make(Op::MergeMem, inner, Type::mem());
-  std::vector<Node*> outer{nullptr, in};
-  while (outer.size() < size_t(f.cls) + 1) outer.push_back(nullptr);
-  outer.push_back(st0);
-  Node* out = f.g.make(Op::MergeMem, outer, Type::mem());
+  Node* in = makeMergeMem(f.g, f.b.mem, {{f.cls, f.a.mem}});
+  Node* out = makeMergeMem(f.g, in, {{f.cls, st0}});
   Node* r = f.rewriteReturned(out, f.v(), out);
   REQUIRE(r->op == Op::MergeMem);
   CHECK(r->in[1] == f.b.mem);
-  CHECK(r->in[size_t(f.cls) + 1] == st0);
+  CHECK(mergeMemClasses(r) == std::vector<int>{f.cls});
+  CHECK(mergeMemOf(r, f.cls) == st0);
+}
+
+TEST_CASE("mem: a MergeMem lists only its own classes, the outer one's over the inner's", "[opt][mem]") {
+  // Classes far apart cost one input each, not one per class between.
+  Fixture f;
+  Node* a = f.b.store(f.a.ctrl, f.a.mem, f.a.ptr, f.off(0), f.v(), intAccess(f.cls));
+  Node* b = f.b.store(f.a.ctrl, a, f.a.ptr, f.off(1), f.v(), intAccess(f.cls));
+  Node* c = f.b.store(f.a.ctrl, b, f.a.ptr, f.off(2), f.v(), intAccess(f.cls));
+  Node* in = makeMergeMem(f.g, f.b.mem, {{3, a}, {5000, b}});
+  REQUIRE(in->in.size() == 4);
+  CHECK(mergeMemOf(in, 3) == a);
+  CHECK(mergeMemOf(in, 4) == f.b.mem);  // not listed: the base
+  CHECK(mergeMemOf(in, 5000) == b);
+  Node* out = makeMergeMem(f.g, in, {{2, c}, {5000, c}, {7000, f.b.mem}});
+  Node* r = f.rewriteReturned(out, f.v(), out);
+  REQUIRE(r->op == Op::MergeMem);
+  CHECK(r->in[1] == f.b.mem);
+  // 7000 equals the base and goes; 5000 is the outer one's.
+  CHECK(mergeMemClasses(r) == std::vector<int>{2, 3, 5000});
+  CHECK(mergeMemOf(r, 2) == c);
+  CHECK(mergeMemOf(r, 3) == a);
+  CHECK(mergeMemOf(r, 5000) == c);
+  // Equal lists are one aux, so GVN sees equal MergeMems as equal.
+  CHECK(makeMergeMem(f.g, f.b.mem, {{2, a}, {3, b}})->aux == makeMergeMem(f.g, f.a.mem, {{2, c}, {3, c}})->aux);
 }
