@@ -208,16 +208,18 @@ check "-O2 large program: node storage defragmented" 1 "$(grep -cE '^  node chun
 "$SIMPLEC" -O0 -w gen/funcs_8000.smp -o gen_0; check "-O0 large program" 0 $?
 for lv in 0 2; do check "-O$lv large program: output" "$(./gen_c)" "$(./gen_$lv)"; done
 # A second thread costs no memory of its own to speak of: the threads share
-# one malloc heap (with an arena per thread, the worker's arena kept the
-# large blocks it freed, 3 MB more at this size and 10 MB at 50k lines).
+# one malloc heap. With an arena per thread, the worker's arena kept the
+# large blocks it freed: 10 MB more at 50k lines (107 against 96 MB), less
+# and less reliably so in smaller programs.
+python3 "$HERE/../../bench/gen_large.py" funcs 50000 gen >/dev/null
 peak_kb() {
   python3 -c 'import resource, subprocess, sys
 subprocess.run(sys.argv[1:], check=True)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
 }
-rss_j1=$(peak_kb "$SIMPLEC" -O2 -w -j1 -c gen/funcs_8000.smp -o gen_j1.o)
-rss_j2=$(peak_kb "$SIMPLEC" -O2 -w -j2 -c gen/funcs_8000.smp -o gen_j2.o)
-check "-j2 peak memory within 1 MB of -j1's ($rss_j2 against $rss_j1 KB)" 1 "$([ "$rss_j2" -le $((rss_j1 + 1024)) ] && echo 1)"
+rss_j1=$(peak_kb "$SIMPLEC" -O2 -w -j1 -c gen/funcs_50000.smp -o gen_j1.o)
+rss_j2=$(peak_kb "$SIMPLEC" -O2 -w -j2 -c gen/funcs_50000.smp -o gen_j2.o)
+check "-j2 peak memory within 3 MB of -j1's ($rss_j2 against $rss_j1 KB)" 1 "$([ "$rss_j2" -le $((rss_j1 + 3072)) ] && echo 1)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
