@@ -239,6 +239,12 @@ int inlineSelfCalls(Unit& u) {
 int inlineCalls(Unit& u) {
   CallGraph cg(u);
   int inlined = 0;
+  // Copies of larger bodies, all together, stay within a multiple of the
+  // unit: a chain of functions each calling the next once would otherwise
+  // copy the chain's tail into every one of them (quadratic up to the
+  // single-site limit). Small callees stay inlined whatever this says.
+  size_t unitBudget = kUnitGrowthConstant;
+  for (size_t f = 0; f < u.funs.size(); f++) unitBudget += kUnitGrowthFactor * cg.bodySize[f];
   // Callees first: a body is copied with its own calls already inlined, so
   // one pass reaches any depth, and each body is looked at once.
   for (int caller : cg.bottomUpOrder()) {
@@ -258,9 +264,22 @@ int inlineCalls(Unit& u) {
       size_t size = cg.bodySize[size_t(callee)];
       bool onlySite = cg.callSites[size_t(callee)] == 1 && !cg.escapes(callee) && !f.isGlobal && !f.isEntry;
       if (!(size <= kSmallCallee || (onlySite && size <= kSingleSiteCallee)) || size > budget) continue;
-      budget -= std::min(budget, inlineOne(u, g, call, callee));
+      if (size > kSmallCallee && size > unitBudget) continue;
+      size_t copied = inlineOne(u, g, call, callee);
+      budget -= std::min(budget, copied);
+      unitBudget -= std::min(unitBudget, copied);
       inlined++;
       changed = true;
+      // Its only call is gone: its body goes now, not after every pass up to
+      // unused-funs (a chain of functions each calling the next once kept a
+      // copy of the chain's tail in every one of them).
+      // Its calls, now copied here, stay counted as its own until this
+      // caller's update counts the copies: a count never falls below the
+      // calls there are, so a callee counted once is called once.
+      if (onlySite) {
+        u.dropGraph(callee);
+        cg.directCalls[size_t(callee)].clear();
+      }
     }
     if (changed) cg.update(u, caller);
   }

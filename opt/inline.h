@@ -4,7 +4,9 @@
 // (one component of the call graph) are never inlined into one another, so
 // recursion stays a call. Callers are visited callees first, so a copied body
 // already holds its own inlined callees; the growth of each caller is bounded
-// by a budget (twice its size plus a constant).
+// by a budget (twice its size plus a constant), and the copies of larger
+// callees all together by one for the unit. A callee inlined at its one
+// call site is dropped at once: nothing else can call it.
 // The copy keeps every node's source position, so a runtime check of the
 // callee still reports the callee's line and column; the call's control and
 // memory inputs become the copy's entry, the copy's Return its exit.
@@ -18,6 +20,10 @@ namespace simplec {
 constexpr size_t kSmallCallee = 40;        // nodes, constants not counted
 constexpr size_t kSingleSiteCallee = 4000;  // a larger one-call-site callee stays a call
 constexpr size_t kMaxSelfCallSites = 2;      // more calls of a function to itself: not unrolled (tak: slower)
+// All copies of callees larger than kSmallCallee: at most this many times
+// the unit's nodes, plus the constant.
+constexpr size_t kUnitGrowthFactor = 2;
+constexpr size_t kUnitGrowthConstant = 20000;
 
 int inlineCalls(Unit& u);
 

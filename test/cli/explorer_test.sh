@@ -82,7 +82,7 @@ check "every pass shown holds a graph" "" \
   "$(data page.html '[p for i, p in enumerate(d["passes"]) if not any(v["pass"] == i for f in d["functions"] for v in f["versions"])]')"
 check "main's graph at parse and after some passes" 1 \
   "$(data page.html '1 if len(fun("main")["versions"]) >= 3 else 0')"
-check "inlined functions are removed by unused-funs" "unused-funs unused-funs" \
+check "functions inlined at their one call go with the inlining" "inline inline" \
   "$(data page.html '[d["passes"][fun(n)["versions"][-1]["pass"]] for n in ("chain", "peak") if fun(n)["versions"][-1]["removed"]]')"
 "$SIMPLEC" --emit=html -O0 prog.smp -o o0.html
 check "-O0 shows the parser's graph only" parse "$(data o0.html 'd["passes"]')"

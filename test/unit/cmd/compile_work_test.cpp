@@ -134,6 +134,16 @@ std::string manyStructTypes(int n) {
   return s + "return r[arg & 7] & 127;\n";
 }
 
+// n functions, each calling the one before it once: inlined bottom-up, each
+// copy would hold the whole chain below it.
+std::string callChain(int n) {
+  std::string s = "val c0 = { int x -> return x * 7 + 1; };\n";
+  for (int i = 1; i < n; i++)
+    s += "val c" + std::to_string(i) + " = { int x -> int y = x * " + std::to_string(i % 9 + 2) + " + c" +
+         std::to_string(i - 1) + "(x + 1); return y - x / 3; };\n";
+  return s + "return c" + std::to_string(n - 1) + "(arg) & 127;\n";
+}
+
 WorkCounters workFor(const std::string& src, int level) {
   FILE* sink = std::tmpfile();
   DiagEngine diag(sink);
@@ -196,6 +206,10 @@ TEST_CASE("compile work grows linearly: constants read far apart", "[cmd][work][
 
 TEST_CASE("compile work grows linearly: many struct types, loops with calls", "[cmd][work][parser]") {
   checkLinear(manyStructTypes, 60);
+}
+
+TEST_CASE("compile work grows linearly: a chain of functions each called once", "[cmd][work][inline]") {
+  checkLinear(callChain, 240);
 }
 
 TEST_CASE("parser scopes are held per function, not for the whole file", "[cmd][work][parser]") {

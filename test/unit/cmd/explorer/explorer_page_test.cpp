@@ -68,11 +68,11 @@ TEST_CASE("explorer/history: one version per pass that changed the function", "[
         CHECK_FALSE(f.versions[i].graph == f.versions[i - 1].graph);
     }
   CHECK(std::count(used.begin(), used.end(), false) == 0);
-  // sq is inlined into main, then removed as unused.
+  // sq, called once, goes when it is inlined into main.
   const FunctionHistory& sq = historyOf(h, "sq");
   REQUIRE_FALSE(sq.versions.empty());
   CHECK(sq.versions.back().removed);
-  CHECK(h.passes()[size_t(sq.versions.back().pass)] == "unused-funs");
+  CHECK(h.passes()[size_t(sq.versions.back().pass)] == "inline");
 }
 
 TEST_CASE("explorer/history: a node keeps its serial, and its source line, across passes", "[explorer]") {
