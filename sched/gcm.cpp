@@ -177,17 +177,54 @@ class Placer {
         if (d && d != g_.start()) from = deeper(n, from, block_[size_t(cfg_.indexOf(d))]);
       int top = equivalenceTop_[size_t(at)];
       int to = dom_.depth(top) >= dom_.depth(from) ? top
-               : nest_.innermost[size_t(from)] == nest_.innermost[size_t(at)] ? from : at;
+               : nest_.innermost[size_t(from)] == nest_.innermost[size_t(at)] ? from : pastLoopOf(from, at, top);
       if (to == at) continue;
-      int ending = 0;
+      int ending = 0, inputs = 0;
       for (size_t k = 1; k < n->in.size(); k++) {
         const Node* d = n->in[k];
         if (!d || d == g_.start() || d->op == Op::Con) continue;
+        inputs++;
         if (endsAt(d, n, to)) ending++;
       }
-      if (ending >= 2) block_[size_t(i)] = to;
+      // One input it ends (x * 3), outside loops: no more registers, and
+      // what uses it can move up too (the next sum's step). (In a loop, such
+      // a step is often its variable's next value: left by the back edge.)
+      bool neutral = ending == 1 && inputs == 1 && nest_.innermost[size_t(at)] == -1;
+      if (ending >= 2 || neutral) block_[size_t(i)] = to;
     }
   }
+  // Inputs made in a loop that `at` is not in (a result computed from the
+  // loop's values): the first block past that loop (past the outermost loop
+  // holding `from` but not `at`) on the way to `at`, when it is in `at`'s
+  // control-equivalence class; else `at`. A loop's exits are the children
+  // of its header in the dominator tree outside it (a few).
+  int pastLoopOf(int from, int at, int top) {
+    int l = nest_.innermost[size_t(from)];
+    int outer = nest_.innermost[size_t(at)];
+    while (l != -1 && nest_.loops[size_t(l)].parent != outer) l = nest_.loops[size_t(l)].parent;
+    if (l == -1) return at;
+    for (int c : loopExits(l))
+      if (dom_.dominates(c, at) && dom_.dominates(from, c) && equivalenceTop_[size_t(c)] == top &&
+          nest_.innermost[size_t(c)] == outer)
+        return c;
+    return at;
+  }
+  const std::vector<int>& loopExits(int l) {
+    if (exits_.empty()) {
+      exits_.resize(nest_.loops.size());
+      std::vector<int> headerOf(size_t(dom_.size()), -1);
+      for (size_t k = 0; k < nest_.loops.size(); k++) headerOf[size_t(nest_.loops[k].header)] = int(k);
+      for (int b = 0; b < dom_.size(); b++) {
+        int h = dom_.idom(b);
+        if (h < 0 || h == b || headerOf[size_t(h)] < 0) continue;
+        int loop = headerOf[size_t(h)], in = nest_.innermost[size_t(b)];
+        while (in != -1 && in != loop) in = nest_.loops[size_t(in)].parent;
+        if (in == -1) exits_[size_t(loop)].push_back(b);
+      }
+    }
+    return exits_[size_t(l)];
+  }
+
   // Is n the last reader of d when placed in block `to`? d is made inside
   // every loop that holds `to` (else it is needed around it), and its other
   // users (a few at most: the check stays cheap) read it in `to` or in
@@ -284,6 +321,7 @@ class Placer {
   const DomTree& dom_;
   const LoopNest& nest_;
   const MemoryIndex& mem_;
+  std::vector<std::vector<int>> exits_;  // per loop, made on first need (loopExits)
   const std::vector<int>& up_;  // shallowerDominators: walked from `late`, at most the loop depth
   const std::vector<int>& equivalenceTop_;
   std::vector<int> block_, early_, lca_, topo_;

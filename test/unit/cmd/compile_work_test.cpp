@@ -144,6 +144,19 @@ std::string callChain(int n) {
   return s + "return c" + std::to_string(n - 1) + "(arg) & 127;\n";
 }
 
+// n loops one after another, each summing into its own variable, and the
+// sum of those: computed at the end (as late as its use allows), each
+// loop's result stayed alive across every later loop.
+std::string loopResultsSummed(int n) {
+  std::string s = "int sum = 0;\n";
+  for (int i = 0; i < n; i++) {
+    std::string t = "t" + std::to_string(i);
+    s += "int " + t + " = 0;\nfor (int j = 0; j < arg; j++) " + t + " = " + t + " + j * " + std::to_string(i % 7 + 2) +
+         ";\nsum = sum + " + t + ";\n";
+  }
+  return s + "return sum & 127;\n";
+}
+
 WorkCounters workFor(const std::string& src, int level) {
   FILE* sink = std::tmpfile();
   DiagEngine diag(sink);
@@ -210,6 +223,10 @@ TEST_CASE("compile work grows linearly: many struct types, loops with calls", "[
 
 TEST_CASE("compile work grows linearly: a chain of functions each called once", "[cmd][work][inline]") {
   checkLinear(callChain, 240);
+}
+
+TEST_CASE("compile work grows linearly: results of many loops summed", "[cmd][work][gcm]") {
+  checkLinear(loopResultsSummed, 100);
 }
 
 TEST_CASE("parser scopes are held per function, not for the whole file", "[cmd][work][parser]") {
