@@ -17,6 +17,14 @@ namespace {
 // though nothing about u itself changes: queue u's readers too, so that the
 // change is seen in this round instead of costing the whole function
 // another one.
+// Rules that read the type two levels down (!!x is x when x is 0 or 1;
+// (x << c) >> c is x when x fits): a new type of x reaches them through
+// the Not or the Shl between.
+void pushTypeReaders(PeepholeWorklist& work, Node* u) {
+  if (u->op == Op::Not || u->op == Op::Shl)
+    for (Node* uu : u->out) work.push(uu);
+}
+
 void pushMemoryReaders(PeepholeWorklist& work, Node* u) {
   if (u->op != Op::Store && u->op != Op::New) return;
   for (Node* r : u->out) {
@@ -58,11 +66,13 @@ void drain(Graph& g, Peephole& peep, PeepholeWorklist& work, std::vector<Node*>&
       for (Node* u : users) {
         work.push(u);
         pushMemoryReaders(work, u);
+        pushTypeReaders(work, u);
       }
     } else if (n->type != oldType || peep.changedInPlace()) {
       for (Node* u : n->out) {
         work.push(u);
         pushMemoryReaders(work, u);
+        pushTypeReaders(work, u);
         // A changed If or CallEnd changes what its projections see.
         if (u->isMulti())
           for (Node* uu : u->out) work.push(uu);

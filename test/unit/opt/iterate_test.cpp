@@ -387,3 +387,29 @@ TEST_CASE("opt/iterate: a node that another folds into and that then changes in 
     b.ret(r, b.add(b.add(a, b.con(3)), q));
   }, 64);
 }
+
+TEST_CASE("opt/iterate: !!x folds in the round when x's type narrows to 0 or 1 later", "[opt][iterate]") {
+  // The outer Not of !!x reads x's type through the inner Not: it must be
+  // queued when x changes, though x is not its input. (Found by the fuzzer:
+  // seed 610199 with worklist seed 92577, "fixed point check failed at node
+  // Not"; this is its reduced program.)
+  const char* src =
+      "struct S3 { int[]! x11 = new int[1]; S4? x12; int x13; int[]! x14 = new int[1]; int x15; };\n"
+      "struct S4 { int[] x16; int x17; S3 x18; int[] x19; int[]! x20 = new int[0]; };\n"
+      "val main = { int arg ->\n"
+      "  var r80 = new S3 { x11 = new int[0]; x12 = new S4 { x16 = new int[0]; x18 = new S3 { x15 = 0; };\n"
+      "    x19 = new int[0]; }; x14 = new int[0]; x15 = 0; };\n"
+      "  val n91 = (0 <= f21(0) < 6952182277588822259);\n"
+      "  for (int i95 = 0; i95; ++i95) if ((!(!(arg && n91)))) r80.x13 = 0;\n"
+      "};\n"
+      "val f21 = { int p22 -> return 0; };\n";
+  for (uint64_t seed : {uint64_t(92577), uint64_t(0), uint64_t(1)}) {
+    INFO("seed " << seed);
+    Unit g;
+    SourceFile file("t.smp", src);
+    DiagEngine diag(stderr);
+    REQUIRE(parseFile(file, diag, g));
+    REQUIRE_NOTHROW(sontest::onEachFunction(g, [&](Graph& fg) { iterPeeps(fg, seed, true); }));
+    CHECK(verifyText(g) == "");
+  }
+}
