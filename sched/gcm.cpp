@@ -172,9 +172,9 @@ class Placer {
           !(n->type->isInt() || n->type->isFlt()))
         continue;
       int at = block_[size_t(i)];
-      int from = 0;  // the deepest block of the inputs (a control input too)
+      int from = 0;  // the deepest block of the inputs (a control input too; constants follow it)
       for (const Node* d : n->in)
-        if (d && d != g_.start()) from = deeper(n, from, block_[size_t(cfg_.indexOf(d))]);
+        if (d && d != g_.start() && d->op != Op::Con) from = deeper(n, from, block_[size_t(cfg_.indexOf(d))]);
       int top = equivalenceTop_[size_t(at)];
       int to = dom_.depth(top) >= dom_.depth(from) ? top
                : nest_.innermost[size_t(from)] == nest_.innermost[size_t(at)] ? from : pastLoopOf(from, at, top);
@@ -190,7 +190,15 @@ class Placer {
       // what uses it can move up too (the next sum's step). (In a loop, such
       // a step is often its variable's next value: left by the back edge.)
       bool neutral = ending == 1 && inputs == 1 && nest_.innermost[size_t(at)] == -1;
-      if (ending >= 2 || neutral) block_[size_t(i)] = to;
+      if (!(ending >= 2 || neutral)) continue;
+      block_[size_t(i)] = to;
+      // A constant placed by its uses below goes up with this one (it
+      // dominates them still: `to` dominates `at`).
+      for (const Node* d : n->in)
+        if (d && d->op == Op::Con) {
+          int& cb = block_[size_t(cfg_.indexOf(d))];
+          if (!dom_.dominates(cb, to)) cb = dom_.lca(cb, to);
+        }
     }
   }
   // Inputs made in a loop that `at` is not in (a result computed from the

@@ -63,7 +63,14 @@ class BlockScheduler {
     order_.insert(order_.end(), phis.begin(), phis.end());
     order_.insert(order_.end(), parms.begin(), parms.end());
     findAntiDependences(free);
-    for (Node* c : inner) schedule(c);
+    // (Not between a Call and its CallEnd: the call happens in between.)
+    size_t eagerFrom = order_.size();
+    for (Node* c : inner) {
+      schedule(c);
+      if (c->op == Op::Call) continue;
+      consumeEagerly(eagerFrom);
+      eagerFrom = order_.size();
+    }
     // A loop variable's next value goes after the other uses of the
     // variable here: then the two need not be live at once and share a
     // register (`lea 1(%r14), %rdi ... mov %rdi, %r14` was strbuild's
@@ -118,6 +125,63 @@ class BlockScheduler {
       }
     }
     return false;
+  }
+  // After an inner control node (a call, say): the arithmetic that its
+  // results and the values placed with it make ready, and that ends at
+  // least as many values as it makes (the last use of two, or of its one
+  // input), goes right away, and so on down. Demand alone placed
+  // `sum = sum * K + f(...)`, repeated, after the last call: every result
+  // stayed alive to there. Not loads, compares, casts, nor a loop
+  // variable's next value (they have their own places); bounded by use
+  // counts, so a block costs what it holds.
+  void consumeEagerly(size_t from) {
+    constexpr size_t kManyUses = 32;
+    for (size_t k = from; k < order_.size(); k++) {
+      const Node* e = order_[k];
+      if (e->out.size() > kManyUses) continue;
+      for (Node* u : e->out) {
+        if (!readyToEnd(u)) continue;
+        for (Node* d : u->in) {  // its constants first
+          char* ds = d && d->op == Op::Con ? find(d) : nullptr;
+          if (ds && *ds == kPending) emit(d);
+        }
+        emit(u);
+      }
+    }
+  }
+  bool readyToEnd(const Node* u) {
+    constexpr size_t kManyUses = 32;
+    char* st = find(u);
+    if (!st || *st != kPending || u->isCFG() || !u->type || !(u->type->isInt() || u->type->isFlt())) return false;
+    switch (u->op) {
+      case Op::Phi: case Op::Load: case Op::Store: case Op::New: case Op::Call: case Op::Cast: case Op::Proj:
+      case Op::EQ: case Op::NE: case Op::LT: case Op::LE: case Op::FLT: case Op::FLE: case Op::Not:
+        return false;
+      default: break;
+    }
+    if (u->in.empty() || u->in[0] || u->out.size() > kManyUses) return false;
+    for (const Node* x : u->out)
+      if (x->op == Op::Phi) return false;
+    int inputs = 0, ended = 0;
+    for (size_t i = 1; i < u->in.size(); i++) {
+      const Node* d = u->in[i];
+      if (!d) continue;
+      const char* ds = find(d);
+      if (d->op == Op::Con) {
+        if (ds && *ds == kOnStack) return false;
+        continue;  // a constant of this block goes first (consumeEagerly)
+      }
+      if (ds && *ds != kDone) return false;  // not ready
+      inputs++;
+      if (!ds || d->out.size() > kManyUses) continue;  // made elsewhere, or read by many
+      bool last = true;
+      for (const Node* x : d->out) {
+        const char* xs = x == u ? nullptr : find(x);
+        if (x != u && (!xs || *xs != kDone)) last = false;
+      }
+      ended += last;
+    }
+    return ended >= 2 || (ended == 1 && inputs == 1);
   }
   void mark(const Node* n) {
     SIMPLEC_CHECK(n->id < ls_.stamp_.size(), "gcm", nodeLabel(n) + " is not of this function");

@@ -27,6 +27,9 @@ namespace simplec {
 // computed right before its first use, arguments right before their Call,
 // and a compare used only by the final If lands right before it (the
 // selector fuses the two). A CallEnd's Projs follow it immediately.
+// After each inner control node but a Call, arithmetic made ready that ends
+// at least as many values as it makes goes at once (a sum of call results
+// is added up as the calls return, not after the last one).
 // A load comes before the stores and calls of its block that may overwrite
 // what it reads (`mem`, the function's MemoryIndex).
 // Throws internalError("gcm", ...) on a dependence cycle inside the block.

@@ -107,6 +107,34 @@ TEST_CASE("two calls in a row keep their control order", "[sched][local]") {
   CHECK(posInBlock(s, late) > posInBlock(s, c2.end));
 }
 
+TEST_CASE("results of calls summed are added as each call returns", "[sched][local]") {
+  // sum = (r1 * 1000003 + r2) * 1000003 + r3: demand alone placed the whole
+  // sum before its one use, after the last call, with every result alive
+  // across the calls after it. Each step that ends values goes as soon as
+  // its inputs are there, but not between a Call and its CallEnd.
+  Unit u;
+  FunBuilder callee(u, "id", 1);
+  callee.ret(callee.fun, callee.mem, callee.parm(0));
+  FunBuilder f(u, "sums", 1);
+  Graph& g = f.g;
+  auto c1 = f.call(f.fun, f.mem, callee.index, {f.parm(0)});
+  auto c2 = f.call(c1.ctrl, c1.mem, callee.index, {f.parm(0)});
+  auto c3 = f.call(c2.ctrl, c2.mem, callee.index, {f.parm(0)});
+  Node* k = f.con(1000003);
+  Node* m1 = f.op(Op::Mul, c1.value, k);
+  Node* s2 = f.add(m1, c2.value);
+  Node* m2 = f.op(Op::Mul, s2, k);
+  Node* s3 = f.add(m2, c3.value);
+  f.ret(c3.ctrl, c3.mem, s3);
+  Schedule s = checkedGcm(g);
+  CHECK(posInBlock(s, m1) < posInBlock(s, c2.call));
+  CHECK(posInBlock(s, s2) > posInBlock(s, c2.end));
+  CHECK(posInBlock(s, s2) < posInBlock(s, c3.call));
+  CHECK(posInBlock(s, m2) < posInBlock(s, c3.call));
+  CHECK(posInBlock(s, c1.end) == posInBlock(s, c1.call) + 1);
+  CHECK(posInBlock(s, c2.end) == posInBlock(s, c2.call) + 1);
+}
+
 TEST_CASE("every block of a loop with a call orders its dependences", "[sched][local]") {
   Unit u;
   FunBuilder callee(u, "k", 1);
