@@ -18,6 +18,17 @@ using simplec::test::checkedGcm;
 using simplec::test::FunBuilder;
 using simplec::test::posInBlock;
 
+namespace {
+
+// A function `id` that returns its argument: the callee of the calls below.
+int identity(Unit& u) {
+  FunBuilder callee(u, "id", 1);
+  callee.ret(callee.fun, callee.mem, callee.parm(0));
+  return callee.index;
+}
+
+}  // namespace
+
 TEST_CASE("Parms follow the Fun, memory first", "[sched][local]") {
   Unit u;
   FunBuilder f(u, "parms", 3);
@@ -93,12 +104,11 @@ TEST_CASE("calls: arguments before, Projs right after, later values after", "[sc
 
 TEST_CASE("two calls in a row keep their control order", "[sched][local]") {
   Unit u;
-  FunBuilder callee(u, "id", 1);
-  callee.ret(callee.fun, callee.mem, callee.parm(0));
+  int id = identity(u);
   FunBuilder f(u, "twice", 1);
   Graph& g = f.g;
-  auto c1 = f.call(f.fun, f.mem, callee.index, {f.parm(0)});
-  auto c2 = f.call(c1.ctrl, c1.mem, callee.index, {f.add(c1.value, f.con(1))});
+  auto c1 = f.call(f.fun, f.mem, id, {f.parm(0)});
+  auto c2 = f.call(c1.ctrl, c1.mem, id, {f.add(c1.value, f.con(1))});
   // A value computed from a parameter but used only after the second call.
   Node* late = f.op(Op::Mul, f.parm(0), f.con(3));
   f.ret(c2.ctrl, c2.mem, f.add(c2.value, late));
@@ -113,13 +123,12 @@ TEST_CASE("results of calls summed are added as each call returns", "[sched][loc
   // across the calls after it. Each step that ends values goes as soon as
   // its inputs are there, but not between a Call and its CallEnd.
   Unit u;
-  FunBuilder callee(u, "id", 1);
-  callee.ret(callee.fun, callee.mem, callee.parm(0));
+  int id = identity(u);
   FunBuilder f(u, "sums", 1);
   Graph& g = f.g;
-  auto c1 = f.call(f.fun, f.mem, callee.index, {f.parm(0)});
-  auto c2 = f.call(c1.ctrl, c1.mem, callee.index, {f.parm(0)});
-  auto c3 = f.call(c2.ctrl, c2.mem, callee.index, {f.parm(0)});
+  auto c1 = f.call(f.fun, f.mem, id, {f.parm(0)});
+  auto c2 = f.call(c1.ctrl, c1.mem, id, {f.parm(0)});
+  auto c3 = f.call(c2.ctrl, c2.mem, id, {f.parm(0)});
   Node* k = f.con(1000003);
   Node* m1 = f.op(Op::Mul, c1.value, k);
   Node* s2 = f.add(m1, c2.value);
