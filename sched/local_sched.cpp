@@ -103,7 +103,6 @@ class BlockScheduler {
   // what it holds: a node with very many uses counts as read again, and
   // only a few Casts are looked through.
   bool stepsVariableStillUsed(const Node* n) {
-    constexpr size_t kManyUses = 32;
     constexpr int kCasts = 4;
     if (n->op == Op::Phi || n->isCFG() || !n->type || !(n->type->isInt() || n->type->isFlt() || n->type->isPtr()))
       return false;
@@ -135,7 +134,6 @@ class BlockScheduler {
   // variable's next value (they have their own places); bounded by use
   // counts, so a block costs what it holds.
   void consumeEagerly(size_t from) {
-    constexpr size_t kManyUses = 32;
     for (size_t k = from; k < order_.size(); k++) {
       const Node* e = order_[k];
       if (e->out.size() > kManyUses) continue;
@@ -150,7 +148,6 @@ class BlockScheduler {
     }
   }
   bool readyToEnd(const Node* u) {
-    constexpr size_t kManyUses = 32;
     char* st = find(u);
     if (!st || *st != kPending || u->isCFG() || !u->type || !(u->type->isInt() || u->type->isFlt())) return false;
     switch (u->op) {
@@ -325,6 +322,10 @@ class BlockScheduler {
       *find(p) = kDone;
     }
   }
+
+  // A node with more uses than this counts as read again later: the
+  // checks that look at uses stay cheap, so a block costs what it holds.
+  static constexpr size_t kManyUses = 32;
 
   LocalScheduler& ls_;
   const std::vector<Node*>& ctrl_;

@@ -126,16 +126,21 @@ TEST_CASE("results of calls summed are added as each call returns", "[sched][loc
   int id = identity(u);
   FunBuilder f(u, "sums", 1);
   Graph& g = f.g;
+  // c2's argument is read again after it (its last use, ready once c2 is
+  // placed): that step too waits for c2's CallEnd.
+  Node* arg = f.add(f.parm(0), f.con(5));
   auto c1 = f.call(f.fun, f.mem, id, {f.parm(0)});
-  auto c2 = f.call(c1.ctrl, c1.mem, id, {f.parm(0)});
+  auto c2 = f.call(c1.ctrl, c1.mem, id, {arg});
   auto c3 = f.call(c2.ctrl, c2.mem, id, {f.parm(0)});
   Node* k = f.con(1000003);
   Node* m1 = f.op(Op::Mul, c1.value, k);
   Node* s2 = f.add(m1, c2.value);
   Node* m2 = f.op(Op::Mul, s2, k);
   Node* s3 = f.add(m2, c3.value);
-  f.ret(c3.ctrl, c3.mem, s3);
+  Node* again = f.op(Op::Mul, arg, f.con(3));
+  f.ret(c3.ctrl, c3.mem, f.add(s3, again));
   Schedule s = checkedGcm(g);
+  CHECK(posInBlock(s, again) > posInBlock(s, c2.end));
   CHECK(posInBlock(s, m1) < posInBlock(s, c2.call));
   CHECK(posInBlock(s, s2) > posInBlock(s, c2.end));
   CHECK(posInBlock(s, s2) < posInBlock(s, c3.call));
