@@ -196,7 +196,6 @@ void Parser::finishFunction(FunCtx& ctx, SrcPos endPos, bool isEntryScript) {
   info.f32Result = ctx.retType.isFloat() && ctx.retType.bits == 32;
   G().addDef(G().stop(), ret);
   scopes_.kill(ctx.scope);
-  scopes_.releaseSince(ctx.scopeMark);
   if (ctx.returns) {
     ctx.returns->keep = 0;
     while (!ctx.returns->in.empty()) G().delDef(ctx.returns, ctx.returns->in.size() - 1);
@@ -269,7 +268,6 @@ Val Parser::parseFunLiteral(const std::string& name, const StructInfo* selfStruc
   Node* mem = nullptr;
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
-  ctx.scopeMark = scopes_.mark();
   ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, ctx.symbols, fun, mem);
   ctx.selfStruct = selfStruct;
   // From here on nodes go into the new function's graph.
@@ -433,7 +431,6 @@ Node* Parser::externThunk(int ext) {
   Node* mem = nullptr;
   for (Node* u : fun->out)
     if (u->op == Op::Parm && u->aux < 0) mem = u;
-  ctx.scopeMark = scopes_.mark();
   ctx.scope = scopes_.fresh(*ctx.graph, *ctx.peep, ctx.symbols, fun, mem);
   FunCtx* savedFn = fn_;
   bool savedTop = topLevel_;

@@ -368,7 +368,6 @@ bool Parser::parseFile() {
     for (Node* u : fun->out)
       if (u->op == Op::Parm && u->aux < 0) mem = u;
     fn_ = mainCtx_ = &ctx;
-    ctx.scopeMark = scopes_.mark();
     ctx.scope = scopes_.fresh(G(), *ctx.peep, ctx.symbols, fun, mem);
     Node* argParm = peep(mk(Op::Parm, {fun}, Type::intBot(), 0));
     debugDeclare(ctx.scope->define({"arg", SType::intT(), false, nullptr, SrcPos{1, 1}}, argParm), argParm, 1);

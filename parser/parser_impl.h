@@ -94,7 +94,6 @@ class Parser {
     std::unique_ptr<Peephole> peep;      // the graph's parse-time peepholes (and value numbering)
     SymbolTable symbols;                 // the function's names
     Scope* scope = nullptr;              // current scope of this function
-    size_t scopeMark = 0;                // ScopeTable::mark() before its first scope
     // Return paths, as inputs (ctrl, mem, value)* of a holder node so that
     // rewrites while parsing (Phis folded at loop ends) update them.
     Node* returns = nullptr;

@@ -235,13 +235,10 @@ class ScopeTable {
   // Closes the loop whose head scope is `head`: back edges from `back` (a
   // child of `body`), which is killed.
   void endLoop(Scope* head, Scope* back);
+  // Detaches s from the graph. Dead scopes are freed as soon as no live
+  // scope made after them remains (see kill): a killed scope must not be
+  // used again.
   void kill(Scope* s);
-  // A function's parse starts at mark() and ends with releaseSince(mark):
-  // its scopes, all dead by then, are freed rather than kept to the end of
-  // the file (a big program makes hundreds of thousands). Any still alive
-  // (an error cut the parse short) keeps them all.
-  size_t mark() const { return scopes_.size(); }
-  void releaseSince(size_t mark);
   // Lattice type a Phi of slot s gets while its loop is open.
   const Type* slotType(Scope* s, int slot) const;
 
