@@ -185,7 +185,7 @@ def measure(argv, repeats, timeout, mem_mb, workdir, min_time=0.0):
 
 def compilers(simplec):
     """(label, kind, flags): kind 'smp' compiles the Simple program, 'c' the C twin."""
-    # simplec generates code on one thread per processor by default (-j);
+    # simplec optimizes and generates code on one thread per processor by default (-j);
     # "-O2 -j1" shows what one thread does.
     out = [("simplec -O0", "smp", ["-O0"]), ("simplec -O1", "smp", ["-O1"]), ("simplec -O2", "smp", ["-O2"]),
            ("simplec -O2 -j1", "smp", ["-O2", "-j1"]), ("gcc -O0", "c", ["-O0"]), ("gcc -O2", "c", ["-O2"])]
@@ -468,8 +468,9 @@ def render(meta, cases):
              if meta.get("min_time") else "", meta["rss_note"], meta["timeout"],
              ("%d MiB" % meta["mem_limit"]) if meta["mem_limit"] else "none"),
           "Lines are those of the Simple program (the C twin has the same statements, line for line).",
-          "simplec generates code on one thread per processor (its default `-j`, %d threads here; parsing and "
-          "optimization use one), except in the `-O2 -j1` rows; gcc and tcc use one thread." % meta["cpus"],
+          "simplec runs its per-function optimization passes and generates code on one thread per processor "
+          "(its default `-j`, %d threads here; parsing and the whole-program passes use one), except in the "
+          "`-O2 -j1` rows; gcc and tcc use one thread." % meta["cpus"],
           "simplec: `%s` (%s, sources at commit %s); gcc: %s; %d CPUs (%s); load average at the end: %s."
           % (meta["simplec"], meta["simplec_version"], meta["commit"], meta["gcc_version"], meta["cpus"],
              meta.get("cpu_model", "processor not recorded"), meta["load"])]

@@ -19,7 +19,7 @@
 #include "cmd/input_kind.h"
 #include "cmd/process.h"
 #include "codegen/lower.h"
-#include "codegen/worker_threads.h"
+#include "lexer/worker_threads.h"
 #include "codegen/x86_64/emitter.h"
 #include "lexer/diag.h"
 #include "lexer/lexer.h"
@@ -350,6 +350,9 @@ class Driver {
     return true;
   }
 
+  // -j, else one thread per processor.
+  int jobs() const { return o_.jobs > 0 ? o_.jobs : std::min(availableCores(), kMaxJobs); }
+
   PassOptions passOptions(const std::string& path) const {
     PassOptions po;
     po.optLevel = o_.optLevel;
@@ -362,6 +365,7 @@ class Driver {
     po.checkArgc = 1 + int64_t(o_.run || o_.interpret ? o_.runArgs.size() : 0);
     po.checkFile = displayName(path);
     po.timer = timer_.get();
+    po.jobs = jobs();
     return po;
   }
 
@@ -482,7 +486,7 @@ class Driver {
     lo.jumpTables = po.optLevel > 0;
     lo.splitSpilled = po.optLevel > 0;
     lo.timer = po.timer;
-    lo.jobs = o_.jobs > 0 ? o_.jobs : std::min(availableCores(), kMaxJobs);
+    lo.jobs = jobs();
     UnitLowering lowering(g, displayName(path), lo);
     mir::MModule& m = lowering.module();
     if (o_.debugInfo) {

@@ -13,7 +13,7 @@
 #include "cmd/command_line.h"
 #include "cmd/driver.h"
 #include "cmd/process.h"
-#include "codegen/worker_threads.h"
+#include "lexer/worker_threads.h"
 
 using namespace simplec;
 

@@ -15,7 +15,7 @@
 #include "codegen/mir_peephole.h"
 #include "codegen/regalloc.h"
 #include "codegen/table_base.h"
-#include "codegen/worker_threads.h"
+#include "lexer/worker_threads.h"
 #include "lexer/diag.h"
 #include "lexer/work_counters.h"
 #include "son/unit.h"

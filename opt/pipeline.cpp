@@ -1,10 +1,13 @@
 // The pass table and its driver.
 #include "opt/pipeline.h"
 
+#include <algorithm>
 #include <cstring>
+#include <exception>
 #include <optional>
 
 #include "lexer/diag.h"
+#include "lexer/worker_threads.h"
 #include "opt/bounds_check_elim.h"
 #include "opt/dead_store_elim.h"
 #include "opt/if_convert.h"
@@ -26,6 +29,7 @@
 #include "son/control_flow.h"
 #include "son/evaluator.h"
 #include "son/printer.h"
+#include "son/shared_graphs.h"
 #include "son/verify.h"
 
 namespace simplec {
@@ -235,26 +239,53 @@ void afterParse(Unit& u, const PassOptions& opts) {
 // per-function pass sees only its own graph, so the order over (function,
 // pass) pairs does not change the result.
 void runFunctionMajor(Unit& u, const PassOptions& opts, const std::vector<const Pass*>& passes) {
+  std::vector<Graph*> graphs;
+  for (FunInfo& f : u.funs)
+    if (f.hasBody()) graphs.push_back(f.graph.get());
   std::vector<size_t> nodesAfter(passes.size(), 0);
-  size_t cached = 0;  // bytes of control-flow analyses kept for the next pass
-  for (FunInfo& f : u.funs) {
-    if (!f.hasBody()) continue;
+  auto runAll = [&](Graph& g, size_t* cached) {
     for (size_t k = 0; k < passes.size(); k++) {
       const Pass& p = *passes[k];
       try {
         PassScope timed(opts.timer, p.name);
-        p.runFunction(*f.graph, opts);
-        compactIfSparse(*f.graph);
+        p.runFunction(g, opts);
+        compactIfSparse(g);
       } catch (InternalError& e) {
         if (e.pass.empty() || e.pass == "graph") e.pass = p.name;
         throw;
       }
       // What liveNodeCount(u) gives after the pass ran everywhere: this
       // function's share is final once the pass ran on it.
-      nodesAfter[k] += f.graph->size() - f.graph->deadCount();
+      if (opts.timer) nodesAfter[k] += g.size() - g.deadCount();
     }
-    cacheWithinBudget(*f.graph, &cached);
+    cacheWithinBudget(g, cached);
+  };
+  // Each function on one thread, several at once: the passes see only
+  // their own graph, so the result is the same (a test compares -j1 and
+  // -j2); the timer reports pass by pass, on one thread.
+  int jobs = opts.timer ? 1 : opts.jobs;
+  if (jobs > 1 && graphs.size() > 1) {
+    SharedGraphs shared;
+    // The biggest first (one started last would run alone at the end);
+    // errors are raised in the unit's order, as on one thread.
+    std::vector<size_t> order(graphs.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return graphs[a]->size() > graphs[b]->size(); });
+    std::vector<std::exception_ptr> errors(graphs.size());
+    std::vector<size_t> cached(size_t(jobs), 0);  // each thread's budget
+    parallelFor(graphs.size(), jobs, [&](size_t k, int t) {
+      try {
+        runAll(*graphs[order[k]], &cached[size_t(t)]);
+      } catch (...) {
+        errors[order[k]] = std::current_exception();
+      }
+    });
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+    return;
   }
+  size_t cached = 0;  // bytes of control-flow analyses kept for the next pass
+  for (Graph* g : graphs) runAll(*g, &cached);
   if (opts.timer)
     for (size_t k = 0; k < passes.size(); k++) opts.timer->setNodes(passes[k]->name, nodesAfter[k]);
 }

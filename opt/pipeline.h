@@ -47,6 +47,9 @@ struct PassOptions {
   // running each stretch of per-function passes one function at a time.
   // The result is the same: a test compares the two.
   bool passByPass = false;
+  // Threads for the stretches of per-function passes (-j): each takes whole
+  // functions (son/shared_graphs.h). 1 with a timer, whose report is per pass.
+  int jobs = 1;
 };
 
 struct Pass {

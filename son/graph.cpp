@@ -39,8 +39,8 @@ Node* Graph::make(Op op, Node* const* ins, size_t count, const Type* t, int64_t 
   if (op == Op::Loop) loopIds_.push_back(p->id);
   // A constant's type is its value: it never changes.
   if (op == Op::Con && t && t->kind() == TKind::FunPtr) funPtrConIds_.push_back(p->id);
-  if (unit_->keepSerials) serials_.push_back(uint32_t(unit_->nodesMade));
-  unit_->nodesMade++;
+  size_t serial = unit_->nodesMade.fetch_add(1, std::memory_order_relaxed);
+  if (unit_->keepSerials) serials_.push_back(uint32_t(serial));
   workCounters().nodesMade++;
   editVersion_++;
   if (opInfo(op).flags & CFG) cfgVersion_++;

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <deque>
 #include <string>
+#include <mutex>
 #include <unordered_map>
 
 #include "lexer/diag.h"
 #include "son/graph.h"
 #include "son/node.h"
+#include "son/shared_graphs.h"
 
 namespace simplec {
 
@@ -18,6 +20,7 @@ namespace {
 struct ClassLists {
   std::deque<std::vector<int>> lists{std::vector<int>()};  // id 0: no class
   std::unordered_map<std::string, int64_t> ids{{std::string(), 0}};
+  std::mutex lock;  // while graphs are shared between threads
 };
 
 ClassLists& classLists() {
@@ -29,6 +32,7 @@ ClassLists& classLists() {
 
 int64_t mergeMemAux(const std::vector<int>& classes) {
   ClassLists& t = classLists();
+  LockIfShared lock(t.lock);
   std::string key(reinterpret_cast<const char*>(classes.data()), classes.size() * sizeof(int));
   auto [it, added] = t.ids.emplace(std::move(key), int64_t(t.lists.size()));
   if (added) t.lists.push_back(classes);
@@ -36,7 +40,10 @@ int64_t mergeMemAux(const std::vector<int>& classes) {
 }
 
 const std::vector<int>& mergeMemClasses(const Node* n) {
-  const ClassLists& t = classLists();
+  ClassLists& t = classLists();
+  // A list stays where it is as others are added (a deque): only finding it
+  // needs the lock.
+  LockIfShared lock(t.lock);
   SIMPLEC_CHECK(n->aux >= 0 && size_t(n->aux) < t.lists.size(), "graph", "a MergeMem without its class list");
   return t.lists[size_t(n->aux)];
 }

@@ -8,9 +8,12 @@
 
 #include <sys/mman.h>
 
+#include "son/shared_graphs.h"
+
 namespace simplec {
 
 void* NodePool::take() {
+  LockIfShared lock(mu_);
   live_++;
   for (;;) {
     if (current_ != SIZE_MAX) {
@@ -147,6 +150,7 @@ void NodePool::release(size_t k) {
 }
 
 void NodePool::give(void* slot) {
+  LockIfShared lock(mu_);
   if (--live_ == 0) {
     // Nothing live: everything goes, and the next take starts afresh.
     chunks_.clear();

@@ -11,11 +11,13 @@
 // (beginEvacuation, Unit::defragmentNodes).
 // Taking is O(1); giving finds the slot's chunk by binary search over the
 // chunks' addresses (O(log chunks)); nothing here depends on which graph a
-// slot serves. Not thread-safe (one unit, one thread).
+// slot serves. take and give lock while graphs are shared between threads
+// (son/shared_graphs.h); the rest is for one thread at a time.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "son/node.h"
@@ -87,6 +89,7 @@ class NodePool {
   size_t live_ = 0;               // slots taken and not given back
   size_t held_ = 0;               // chunks holding memory
   bool fresh_ = false;
+  std::mutex mu_;  // take and give, while graphs are shared
   bool evacuating_ = false;
   size_t lastFresh_ = SIZE_MAX;   // the chunk the last fresh spell carved in
 };

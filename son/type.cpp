@@ -9,6 +9,8 @@
 #include <memory>
 #include <tuple>
 
+#include "son/shared_graphs.h"
+
 namespace simplec {
 
 namespace {
@@ -40,6 +42,11 @@ Table& table() {
   static Table t;
   return t;
 }
+// The table's lock, taken while graphs are shared between threads.
+std::mutex& tableLock() {
+  static std::mutex m;
+  return m;
+}
 // The table's types in the order they were made.
 std::vector<const Type*>& creationOrder() {
   static std::vector<const Type*> order;
@@ -48,15 +55,16 @@ std::vector<const Type*>& creationOrder() {
 
 // The parser and the peepholes ask for the same few integer ranges (0, 1,
 // bool, small constants) hundreds of thousands of times: a direct-mapped
-// cache in front of the table answers those without hashing a Key. Like
-// the table, it serves one thread at a time (code generation's workers
-// make no types); releasing types empties it.
+// cache in front of the table answers those without hashing a Key. Each
+// thread has its own (the optimizer's workers, son/shared_graphs.h);
+// releasing types (between tests) empties the releasing thread's, with
+// no worker running.
 struct IntCacheEntry {
   int64_t lo, hi;
   const Type* type;  // null: empty
 };
 constexpr size_t kIntCacheSize = 1024;
-IntCacheEntry intCache[kIntCacheSize];
+thread_local IntCacheEntry intCache[kIntCacheSize];
 
 size_t intCacheSlot(int64_t lo, int64_t hi) {
   uint64_t h = (uint64_t(lo) * 0x9E3779B97F4A7C15ull) ^ (uint64_t(hi) * 0xC2B2AE3D27D4EB4Full);
@@ -71,6 +79,7 @@ struct Type::Common {
 
 const Type* Type::intern(TKind k, int64_t lo, int64_t hi, int fun, std::vector<const Type*> e) {
   Key key{k, lo, hi, fun, std::move(e)};
+  LockIfShared lock(tableLock());
   auto& t = table();
   auto it = t.find(key);
   if (it != t.end()) return it->second.get();

@@ -3,6 +3,7 @@
 // and memory alias classes. What passes share across functions lives here;
 // everything about one function's body lives in its Graph.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -99,7 +100,8 @@ class Unit {
   bool keepSerials = false;
   std::vector<DebugType> debugTypes;
 
-  size_t nodesMade = 0;
+  // Counted by every thread that makes nodes (son/shared_graphs.h).
+  std::atomic<size_t> nodesMade{0};
   size_t nodeLimit = 20'000'000;
 };
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "codegen/lower.h"
-#include "codegen/worker_threads.h"
+#include "lexer/worker_threads.h"
 #include "lexer/diag.h"
 #include "lexer/work_counters.h"
 #include "test/unit/optimized_program.h"

@@ -11,6 +11,7 @@
 
 #include "lexer/diag.h"
 #include "lexer/pass_timer.h"
+#include "lexer/work_counters.h"
 #include "opt/pipeline.h"
 #include "parser/parser.h"
 #include "son/control_flow.h"
@@ -210,5 +211,53 @@ return t & 127;
     CHECK(graphs[0] == graphs[1]);
     CHECK(nodes[0] == nodes[1]);
     CHECK(nodes[0].find("peephole") != std::string::npos);
+  }
+}
+
+TEST_CASE("opt/pipeline: on one thread or several, the same graphs", "[opt][pipeline][threads]") {
+  // Many functions of different sizes and kinds (loops, arrays, structs,
+  // floats, narrow integers, branches, calls), so that threads take them in
+  // varying order and every per-function pass has work in several at once.
+  std::string src = "struct P { int x; flt y; P? next; };\n";
+  for (int i = 0; i < 40; i++) {
+    std::string k = std::to_string(i);
+    src += "val fn" + k + " = { int a, int[] v ->\n  P p = new P { x = a + " + k + "; y = flt(a) * 0.5; };\n";
+    src += "  int t = p.x;\n  u8 b = a;\n";
+    for (int j = 0; j < i % 5; j++)
+      src += "  for (int i = 0; i < v#; i++) { v[i] = v[i] + i * " + std::to_string(j + 2) + "; t = t + v[i] % 9; }\n";
+    if (i % 3 == 0) src += "  if (t > 50) p.x = t; else p.y = p.y * 2.0;\n";
+    if (i % 4 == 1) src += "  P q = new P { x = t; y = 1.5; next = p; };\n  P? n = q.next;\n  if (n) t = t + n.x;\n";
+    if (i > 0) src += "  if (a > 100) t = t + fn" + std::to_string(i / 2) + "(a / 2, v);\n";
+    src += "  return t + b + p.x + int(p.y);\n};\n";
+  }
+  src += "int[] v = new int[8];\nint s = 0;\n";
+  for (int i = 0; i < 40; i++) src += "s = s + fn" + std::to_string(i) + "(arg + " + std::to_string(i) + ", v);\n";
+  src += "return s & 127;\n";
+  for (int level : {1, 2}) {
+    INFO("-O" << level);
+    std::string graphs[3];
+    WorkCounters counts[3];
+    int jobs[3] = {1, 2, 4};
+    for (int r = 0; r < 3; r++) {
+      Unit u;
+      SourceFile file("t.smp", src);
+      DiagEngine diag(stderr);
+      REQUIRE(parseFile(file, diag, u));
+      PassOptions o;
+      o.optLevel = level;
+      o.jobs = jobs[r];
+      WorkCounters before = workCounters();
+      runPipeline(u, o);
+      counts[r] = workCounters();
+      counts[r].peepholeSteps -= before.peepholeSteps;
+      counts[r].nodesMade -= before.nodesMade;
+      graphs[r] = printGraph(u);
+      CHECK(verifyText(u) == "");
+    }
+    CHECK(graphs[1] == graphs[0]);
+    CHECK(graphs[2] == graphs[0]);
+    // The workers' counts are kept: the same work, whoever did it.
+    CHECK(counts[1].peepholeSteps == counts[0].peepholeSteps);
+    CHECK(counts[2].nodesMade == counts[0].nodesMade);
   }
 }

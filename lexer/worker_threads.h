@@ -1,9 +1,10 @@
-// Threads for the compiler's parallel work (code generation, -j N), set up
-// as the compile thread is: a large reserved stack, and an alternate signal
-// stack so that the crash handler still runs after a stack overflow.
+// Threads for the compiler's parallel work (optimizing and generating code,
+// -j N), set up as the compile thread is: a large reserved stack, and an
+// alternate signal stack so that the crash handler still runs after a stack overflow.
 #pragma once
 #include <pthread.h>
 
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -40,5 +41,13 @@ class WorkerThreads {
   std::vector<Job> jobs_;
   std::vector<pthread_t> threads_;
 };
+
+// Runs work(k, t) once for each k in [0, n), on the caller's thread and up
+// to jobs - 1 workers; t (below jobs) names the thread, for state of its
+// own. Items are taken in order as threads come free. An exception thrown
+// by work(k) is rethrown once all are done: the one of the smallest k, so
+// that the error reported does not depend on the threads. The workers'
+// work counters (lexer/work_counters.h) are added to the caller's.
+void parallelFor(size_t n, int jobs, const std::function<void(size_t k, int t)>& work);
 
 }  // namespace simplec

@@ -1,18 +1,24 @@
 // Worker threads with the compile thread's set-up (see worker_threads.h).
-#include "codegen/worker_threads.h"
+#include "lexer/worker_threads.h"
 
 #include <sched.h>
 
+#include <algorithm>
+#include <atomic>
 #include <csignal>
+#include <exception>
+
+#include "lexer/work_counters.h"
 
 namespace simplec {
 
 namespace {
 
-// Generous, and only reserved (untouched pages cost no memory): code
-// generation is not known to recurse deeply, but an overflow here would be
-// a crash where the compile thread's 1 GiB would have sufficed.
-constexpr size_t kStackBytes = size_t(256) << 20;
+// As the compile thread's (cmd/main.cpp), and only reserved (untouched
+// pages cost no memory): the optimizer's passes recurse over long chains of
+// nodes, and an overflow here would be a crash where the compile thread's
+// stack would have sufficed.
+constexpr size_t kStackBytes = size_t(1) << 30;
 
 }  // namespace
 
@@ -65,6 +71,33 @@ void* WorkerThreads::run(void* p) {
   (*j->body)(j->index);
   removeAltStack();
   return nullptr;
+}
+
+void parallelFor(size_t n, int jobs, const std::function<void(size_t k, int t)>& work) {
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<size_t> next{0};
+  auto drain = [&](int t) {
+    for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < n;) {
+      try {
+        work(k, t);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    }
+  };
+  int workers = int(std::min(size_t(std::max(jobs, 1) - 1), n > 0 ? n - 1 : 0));
+  std::vector<WorkCounters> counts(static_cast<size_t>(workers));
+  {
+    WorkerThreads threads(workers, [&](int w) {
+      drain(w + 1);
+      counts[size_t(w)] = workCounters();
+    });
+    drain(0);
+    threads.join();
+  }
+  for (const WorkCounters& c : counts) workCounters().add(c);
+  for (std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace simplec
