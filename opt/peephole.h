@@ -59,8 +59,9 @@ class Peephole {
   Node* make(Op op, std::vector<Node*> ins);
   Graph& g_;
   Gvn gvn_;
-  // How often each loop Phi's range was narrowed (see run()).
+  // How often each loop Phi's range was narrowed or widened (see run()).
   std::unordered_map<const Node*, int> loopPhiNarrowings_;
+  std::unordered_map<const Node*, int> loopPhiWidenings_;
   bool changedInPlace_ = false;
   bool unfinished_ = false;
   std::vector<Node*> touched_;
@@ -76,5 +77,11 @@ class Peephole {
 // visit, so without a bound the peepholes would take 2^63 steps (the
 // analysis, sccp, widens instead).
 constexpr int kMaxLoopPhiNarrowings = 16;
+// And it may widen this many times by steps; then a bound that moves goes
+// to the end of the int range at once. Once narrowed below what the analysis
+// found, a range can grow by one value per visit around the loop
+// ((s & k) + 1 with k's range wider than s's), as it would shrink without
+// the bound above.
+constexpr int kMaxLoopPhiWidenings = 16;
 
 }  // namespace simplec

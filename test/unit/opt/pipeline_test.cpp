@@ -15,6 +15,7 @@
 #include "opt/pipeline.h"
 #include "parser/parser.h"
 #include "son/control_flow.h"
+#include "son/evaluator.h"
 #include "test/unit/son/graph_builder.h"
 
 using namespace simplec;
@@ -259,5 +260,27 @@ TEST_CASE("opt/pipeline: on one thread or several, the same graphs", "[opt][pipe
     // The workers' counts are kept: the same work, whoever did it.
     CHECK(counts[1].peepholeSteps == counts[0].peepholeSteps);
     CHECK(counts[2].nodesMade == counts[0].nodesMade);
+  }
+}
+
+TEST_CASE("opt/pipeline: a loop Phi whose range grows by one per visit widens at once", "[opt][pipeline]") {
+  // (s & k) + 1 around the loop, k's range wider than s's: once the
+  // peepholes had narrowed s's Phi below what sccp found, each visit widened
+  // it by one value, and -O2 stopped with "peepholes did not reach a fixed
+  // point" (differential fuzzer, seed 720222, reduced). The Phi's range
+  // widens by steps a few times, then to the end of the int range.
+  const char* src = "int s = 2;\nval n = s;\nfor (int i = 0; i < n; i++) { s &= (i * 0x11e); s += 1; }\nsys.io.p(s);\n";
+  for (uint64_t seed : {uint64_t(0), uint64_t(1), uint64_t(792092)}) {
+    INFO("seed " << seed);
+    Unit u;
+    SourceFile file("t.smp", src);
+    DiagEngine diag(stderr);
+    REQUIRE(parseFile(file, diag, u));
+    PassOptions o;
+    o.seed = seed;
+    o.checkFixedPoint = true;
+    REQUIRE_NOTHROW(runPipeline(u, o));
+    CHECK(verifyText(u) == "");
+    CHECK(evaluateProgram(u, 1, EvalOptions{}).out == "1");
   }
 }
