@@ -24,6 +24,7 @@ CompileResult compileSourceToObject(const std::string& path, std::string text, c
   lo.jumpTables = po.optLevel > 0;
   lo.splitSpilled = po.optLevel > 0;
   UnitLowering lowering(g, path, lo);
+  lowering.module().longJumps = po.optLevel == 0;
   x86_64::ModuleWriter writer(lowering.module(), x86_64::ModuleWriter::Form::Object);
   if (x86_64::writeUnit(lowering, writer, nullptr, &r.message))
     r.object = writer.takeObject();

@@ -489,6 +489,7 @@ class Driver {
     lo.jobs = jobs();
     UnitLowering lowering(g, displayName(path), lo);
     mir::MModule& m = lowering.module();
+    m.longJumps = po.optLevel == 0;
     if (o_.debugInfo) {
       m.debugLines = true;
       m.debugVars = o_.debugLevel >= 2;

@@ -477,6 +477,12 @@ struct MModule {
   std::string compDir;
   // -g: variables and their types (.debug_info) in objects.
   bool debugVars = false;
+  // -O0: objects get every jump in its long form (rel32) as it is
+  // encoded, instead of the short one where the target turns out near. The
+  // assembler then has no jumps to relax at the end, after the last function
+  // (measured: 0.19 -> 0.07 s of 1 s for 50k lines, on one thread), for
+  // about 2% more code.
+  bool longJumps = false;
   std::vector<DebugType> debugTypes;
   std::vector<InlinedCall> inlinedCalls;  // -g: by MInst::site
   std::vector<InlinedFunction> inlinedFunctions;

@@ -20,10 +20,12 @@
 #include "lexer/diag.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCAssembler.h"
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCDwarf.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectStreamer.h"
 #include "llvm/MC/MCObjectWriter.h"
 #include "llvm/Support/FormattedStream.h"
 #include "llvm/Support/SourceMgr.h"
@@ -182,6 +184,7 @@ bool ModuleWriter::begin(const std::vector<std::string>& functionNames, std::str
       *err = "LLVM X86 target: cannot create the object streamer";
       return false;
     }
+    if (header_.longJumps) static_cast<llvm::MCObjectStreamer&>(*st.out).getAssembler().setRelaxAll(true);
   } else {
     st.asmStream = std::make_unique<llvm::raw_string_ostream>(st.asmText);
     // AT&T is syntax variant 0; the streamer takes ownership of the printer.

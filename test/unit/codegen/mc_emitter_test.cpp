@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -375,6 +376,33 @@ TEST_CASE("mc: rodata alignment and non-local data labels", "[codegen][mc]") {
   CHECK(table->size == 16);
   CHECK(table->type == STT_OBJECT);
   CHECK(table->bind == STB_LOCAL);
+}
+
+TEST_CASE("mc: with longJumps (-O0) every jump is in its long form; without, near ones are short", "[codegen][mc]") {
+  // check's three `jne` (two of its own, one of the division's lowering)
+  // go a few bytes forward: 2 bytes each (0x75 rel8) when the assembler
+  // relaxes at the end, 6 (0x0f 0x85 rel32) with longJumps, which leaves it
+  // no relaxing to do.
+  auto text = [](bool longJumps) {
+    MModule m = helloAndDivide();
+    m.longJumps = longJumps;
+    std::vector<uint8_t> bytes;
+    std::string err;
+    x86_64::ElfObject elf;
+    REQUIRE(x86_64::writeObjectToMemory(m, &bytes, &err));
+    REQUIRE(x86_64::readElf(bytes, &elf, &err));
+    return elf.section(".text")->bytes;
+  };
+  auto count = [](const std::vector<uint8_t>& b, std::vector<uint8_t> seq) {
+    int n = 0;
+    for (size_t i = 0; i + seq.size() <= b.size(); i++) n += std::equal(seq.begin(), seq.end(), b.begin() + long(i));
+    return n;
+  };
+  std::vector<uint8_t> relaxed = text(false), wide = text(true);
+  // (Functions are aligned, so the sizes differ by the padding too.)
+  CHECK(wide.size() > relaxed.size());
+  CHECK(count(relaxed, {0x0f, 0x85}) == 0);
+  CHECK(count(wide, {0x0f, 0x85}) == 3);
 }
 
 TEST_CASE("mc: output is deterministic", "[codegen][mc]") {
