@@ -68,6 +68,13 @@ struct Capture {
   }
 };
 
+// The unit of `src` as the parser leaves it.
+void parseInto(Unit& u, const std::string& src) {
+  SourceFile file("t.smp", src);
+  DiagEngine diag(stderr);
+  REQUIRE(parseFile(file, diag, u));
+}
+
 }  // namespace
 
 TEST_CASE("opt/pipeline: the pass table", "[opt][pipeline]") {
@@ -187,9 +194,7 @@ return t & 127;
     std::string nodes[2];
     for (int passByPass : {0, 1}) {
       Unit u;
-      SourceFile file("t.smp", src);
-      DiagEngine diag(stderr);
-      REQUIRE(parseFile(file, diag, u));
+      parseInto(u, src);
       PassTimer timer;
       PassOptions o;
       o.optLevel = level;
@@ -241,9 +246,7 @@ TEST_CASE("opt/pipeline: on one thread or several, the same graphs", "[opt][pipe
     int jobs[3] = {1, 2, 4};
     for (int r = 0; r < 3; r++) {
       Unit u;
-      SourceFile file("t.smp", src);
-      DiagEngine diag(stderr);
-      REQUIRE(parseFile(file, diag, u));
+      parseInto(u, src);
       PassOptions o;
       o.optLevel = level;
       o.jobs = jobs[r];
@@ -273,9 +276,7 @@ TEST_CASE("opt/pipeline: a loop Phi whose range grows by one per visit widens at
   for (uint64_t seed : {uint64_t(0), uint64_t(1), uint64_t(792092)}) {
     INFO("seed " << seed);
     Unit u;
-    SourceFile file("t.smp", src);
-    DiagEngine diag(stderr);
-    REQUIRE(parseFile(file, diag, u));
+    parseInto(u, src);
     PassOptions o;
     o.seed = seed;
     o.checkFixedPoint = true;
