@@ -115,11 +115,12 @@ TEST_CASE("parser/scope: a merge makes Phis only where the arms differ", "[parse
   t->set(ix, five);
   Node* tc = t->ctrl();
   Node* ec = other->ctrl();
-  Node* r = f.st.merge(t, other);
+  Node* otherNode = other->node;
+  Node* r = f.st.merge(t, other);  // `other` is freed
   CHECK(r->op == Op::Region);
   CHECK(r->in == std::vector<Node*>{nullptr, tc, ec});
   CHECK(t->ctrl() == r);
-  CHECK(other->node->in.empty());  // the merged-in scope is dropped
+  CHECK(otherNode->in.empty());  // the merged-in scope is dropped
   Scope* m = f.st.collapse(t);
   CHECK(m == s);
   CHECK(s->ctrl() == r);
