@@ -56,14 +56,14 @@ Node* Peephole::run(Node* n) {
     if (n->op == Op::Cast && n->type && n->type->isInt() && !n->type->isIntTop() && t->isInt() &&
         !t->isConst() && !t->isIntTop() && t->isa(n->type))
       t = n->type;
+    // A loop Phi's range moves by steps a bounded number of times (see
+    // kMaxLoopPhiNarrowings and kMaxLoopPhiWidenings).
     if (n->op == Op::Phi && n->in[0]->op == Op::Loop && n->type && n->type->isInt() && !n->type->isIntTop() &&
-        t->isInt() && !t->isConst() && !t->isIntTop() && t != n->type && t->isa(n->type) &&
-        ++loopPhiNarrowings_[n] > kMaxLoopPhiNarrowings)
-      t = n->type;
-    if (n->op == Op::Phi && n->in[0]->op == Op::Loop && n->type && n->type->isInt() && !n->type->isIntTop() &&
-        !n->type->isConst() && t->isInt() && !t->isIntTop() && t != n->type && n->type->isa(t) &&
-        ++loopPhiWidenings_[n] > kMaxLoopPhiWidenings)
-      t = Type::intRange(t->lo() < n->type->lo() ? INT64_MIN : t->lo(), t->hi() > n->type->hi() ? INT64_MAX : t->hi());
+        t->isInt() && !t->isIntTop() && t != n->type) {
+      if (!t->isConst() && t->isa(n->type) && ++loopPhiNarrowings_[n] > kMaxLoopPhiNarrowings) t = n->type;
+      else if (!n->type->isConst() && n->type->isa(t) && ++loopPhiWidenings_[n] > kMaxLoopPhiWidenings)
+        t = Type::intRange(t->lo() < n->type->lo() ? INT64_MIN : t->lo(), t->hi() > n->type->hi() ? INT64_MAX : t->hi());
+    }
     // The caller sees a change of `first`'s type; a node further along the
     // chain (one that `first` folded into) has its users queued here.
     if (n != first && t != n->type) touched_.insert(touched_.end(), n->out.begin(), n->out.end());
